@@ -1,0 +1,84 @@
+package rmsnorm
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Eps is Qwen3's rms_norm_eps (config.json). It is a constant, not a default hidden inside the
+// functions: every call states its eps.
+const Eps = 1e-6
+
+// RMSNorm normalizes each row of x to unit root-mean-square and scales it by weight:
+//
+//	y[t][i] = x[t][i] / sqrt(mean_j(x[t][j]²) + eps) * weight[i]
+//
+// x is seq x d, weight has d values, and the result is a new seq x d matrix (x is not modified).
+// It panics if len(weight) != d.
+func RMSNorm(x *mat.Dense, weight []float64, eps float64) *mat.Dense {
+	seq, d := x.Dims()
+	if len(weight) != d {
+		panic(fmt.Sprintf("rmsnorm: weight has %d values, rows have %d", len(weight), d))
+	}
+	y := mat.NewDense(seq, d, nil)
+	for t := 0; t < seq; t++ {
+		normRow(y.RawRowView(t), x.RawRowView(t), weight, eps)
+	}
+	return y
+}
+
+// normRow writes dst[i] = src[i] / sqrt(mean(src²) + eps) * w[i]; all three have the same length.
+func normRow(dst, src, w []float64, eps float64) {
+	// exercise: rmsnorm.normRow — mean of squares, eps inside the square root, then scale by the weight
+	var ss float64
+	for _, v := range src {
+		ss += v * v
+	}
+	inv := 1 / math.Sqrt(ss/float64(len(src))+eps)
+	for i, v := range src {
+		dst[i] = v * inv * w[i]
+	}
+	// end exercise
+}
+
+// NormHeads is QK-norm: it applies RMSNorm separately to every head_dim-wide block of every row.
+//
+//	y[t][h*headDim+i] = x[t][h*headDim+i] / sqrt(mean_j(x[t][h*headDim+j]²) + eps) * weight[i]
+//
+// x is seq x (heads*headDim), the output of a query or key projection; weight has headDim values
+// shared by all heads. The result is a new matrix of x's shape. It panics if len(weight) != headDim
+// or if the row width is not a multiple of headDim.
+func NormHeads(x *mat.Dense, weight []float64, headDim int, eps float64) *mat.Dense {
+	seq, width := x.Dims()
+	if headDim <= 0 || len(weight) != headDim {
+		panic(fmt.Sprintf("rmsnorm: weight has %d values, head_dim is %d", len(weight), headDim))
+	}
+	if width%headDim != 0 {
+		panic(fmt.Sprintf("rmsnorm: row width %d is not a multiple of head_dim %d", width, headDim))
+	}
+	y := mat.NewDense(seq, width, nil)
+	// exercise: rmsnorm.NormHeads — normalize each head_dim block of each row on its own
+	for t := 0; t < seq; t++ {
+		src, dst := x.RawRowView(t), y.RawRowView(t)
+		for off := 0; off < width; off += headDim {
+			normRow(dst[off:off+headDim], src[off:off+headDim], weight, eps)
+		}
+	}
+	// end exercise
+	return y
+}
+
+// RMS returns sqrt(mean(row²)), the root-mean-square of a vector, without eps. It is what the
+// chapter's notebook plots before and after normalization.
+func RMS(row []float64) float64 {
+	if len(row) == 0 {
+		return 0
+	}
+	var ss float64
+	for _, v := range row {
+		ss += v * v
+	}
+	return math.Sqrt(ss / float64(len(row)))
+}

@@ -1,0 +1,185 @@
+package rmsnorm
+
+import (
+	"math"
+	"testing"
+
+	"github.com/qwen3go/qwen3go/reference"
+	"gonum.org/v1/gonum/mat"
+)
+
+const chapter = "03_rmsnorm"
+
+// goldenTol is the course-wide tolerance for a chapter op against transformers: the error is
+// measured relative to the largest magnitude in the expected array. The reference ran in
+// float32 (about 6e-8 relative rounding per operation, a few dozen operations deep), this
+// chapter runs in float64, so 1e-5 leaves room for float32 rounding but not for a wrong formula.
+const goldenTol = 1e-5
+
+// relErr returns max|got-want| / max|want|.
+func relErr(t *testing.T, got, want []float64) float64 {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("got %d values, want %d", len(got), len(want))
+	}
+	var diff, scale float64
+	for i := range want {
+		diff = math.Max(diff, math.Abs(got[i]-want[i]))
+		scale = math.Max(scale, math.Abs(want[i]))
+	}
+	if scale == 0 {
+		return diff
+	}
+	return diff / scale
+}
+
+func load(t *testing.T, name string) *reference.Array {
+	t.Helper()
+	a, err := reference.LoadArray(chapter, name)
+	if err != nil {
+		t.Fatalf("golden data: %v", err)
+	}
+	return a
+}
+
+type meta struct {
+	Eps float64 `json:"eps"`
+}
+
+func loadMeta(t *testing.T) meta {
+	t.Helper()
+	var m meta
+	if err := reference.LoadJSON(chapter, "meta", &m); err != nil {
+		t.Fatalf("golden data: %v", err)
+	}
+	return m
+}
+
+// TestRMSNormGolden compares RMSNorm with transformers' Qwen3RMSNorm on x [8,64], whose rows
+// include some with RMS near 1e-4, where the size and placement of eps change the output by far
+// more than goldenTol (see TestEpsMattersOnGoldenInput).
+func TestRMSNormGolden(t *testing.T) {
+	m := loadMeta(t)
+	x, w, want := load(t, "x.npy"), load(t, "weight.npy"), load(t, "out.npy")
+	got := RMSNorm(x.Dense(), w.Data, m.Eps)
+	if e := relErr(t, got.RawMatrix().Data, want.Data); e > goldenTol {
+		t.Errorf("RMSNorm vs transformers: relative error %.3g > %g", e, goldenTol)
+	} else {
+		t.Logf("RMSNorm vs transformers: relative error %.3g (tolerance %g)", e, goldenTol)
+	}
+}
+
+// TestNormHeadsGolden compares NormHeads (QK-norm) with Qwen3RMSNorm applied over the last axis of
+// a (seq, heads, head_dim) = [5,4,128] array, as Qwen3Attention applies q_norm. Tolerance: goldenTol.
+func TestNormHeadsGolden(t *testing.T) {
+	m := loadMeta(t)
+	x, w, want := load(t, "qk_x.npy"), load(t, "qk_weight.npy"), load(t, "qk_out.npy")
+	if len(x.Shape) != 3 {
+		t.Fatalf("qk_x.npy has shape %v, want (seq, heads, head_dim)", x.Shape)
+	}
+	headDim := x.Shape[2]
+	got := NormHeads(x.Reshape2D(x.Shape[0]), w.Data, headDim, m.Eps)
+	if e := relErr(t, got.RawMatrix().Data, want.Data); e > goldenTol {
+		t.Errorf("NormHeads vs transformers: relative error %.3g > %g", e, goldenTol)
+	} else {
+		t.Logf("NormHeads vs transformers: relative error %.3g (tolerance %g)", e, goldenTol)
+	}
+}
+
+// TestEpsMattersOnGoldenInput guards the golden test itself: it checks that the golden input
+// really distinguishes the right eps from the wrong ones, so a passing golden test means something.
+func TestEpsMattersOnGoldenInput(t *testing.T) {
+	m := loadMeta(t)
+	if m.Eps != Eps {
+		t.Errorf("golden eps %g, Qwen3 uses %g", m.Eps, Eps)
+	}
+	x, w, want := load(t, "x.npy"), load(t, "weight.npy"), load(t, "out.npy")
+	wrong := RMSNorm(x.Dense(), w.Data, 1e-5)
+	if e := relErr(t, wrong.RawMatrix().Data, want.Data); e < 100*goldenTol {
+		t.Errorf("eps=1e-5 is within %.3g of the reference: the golden input cannot tell eps apart", e)
+	}
+}
+
+// TestUnitRMS: with weight 1 and eps 0, every output row has RMS exactly 1 (up to float64
+// rounding, 1e-12), whatever the input scale.
+func TestUnitRMS(t *testing.T) {
+	ones := []float64{1, 1, 1, 1, 1}
+	x := mat.NewDense(3, 5, []float64{
+		1, 2, 3, 4, 5,
+		-1e-3, 2e-3, 0, 5e-4, 1e-3,
+		1e4, -3e4, 2e4, 0, 7e3,
+	})
+	y := RMSNorm(x, ones, 0)
+	for t0 := 0; t0 < 3; t0++ {
+		if r := RMS(y.RawRowView(t0)); math.Abs(r-1) > 1e-12 {
+			t.Errorf("row %d: RMS after norm = %.15g, want 1", t0, r)
+		}
+	}
+}
+
+// TestEpsInsideSqrt checks eps placement on a hand-computed row: a constant row of 1e-3 has
+// mean square 1e-6, so with eps 1e-6 the output is 1e-3/sqrt(2e-6) = 1/sqrt(2). Putting eps
+// outside the square root would give 1e-3/(1e-3+1e-6) ≈ 0.999. Tolerance 1e-12: pure float64.
+func TestEpsInsideSqrt(t *testing.T) {
+	x := mat.NewDense(1, 4, []float64{1e-3, 1e-3, 1e-3, 1e-3})
+	y := RMSNorm(x, []float64{1, 1, 1, 1}, 1e-6)
+	for i, v := range y.RawRowView(0) {
+		if math.Abs(v-1/math.Sqrt2) > 1e-12 {
+			t.Errorf("y[%d] = %.15g, want 1/sqrt(2)", i, v)
+		}
+	}
+}
+
+// TestWeightScalesFeatures: the weight multiplies feature i after normalization, and the input
+// is not modified.
+func TestWeightScalesFeatures(t *testing.T) {
+	x := mat.NewDense(1, 2, []float64{3, 4})
+	y := RMSNorm(x, []float64{2, -1}, 0)
+	rms := math.Sqrt(12.5)
+	want := []float64{2 * 3 / rms, -4 / rms}
+	for i := range want {
+		if math.Abs(y.At(0, i)-want[i]) > 1e-12 {
+			t.Errorf("y[%d] = %v, want %v", i, y.At(0, i), want[i])
+		}
+	}
+	if x.At(0, 0) != 3 || x.At(0, 1) != 4 {
+		t.Errorf("RMSNorm modified its input: %v", mat.Formatted(x))
+	}
+}
+
+// TestNormHeadsIsPerHead: NormHeads equals RMSNorm applied to each head block separately, and
+// each head's scale is independent of the other heads (a huge head does not shrink a small one).
+func TestNormHeadsIsPerHead(t *testing.T) {
+	const headDim = 4
+	w := []float64{0.5, 1, 1.5, 2}
+	x := mat.NewDense(2, 3*headDim, []float64{
+		1, 2, 3, 4, 1000, -2000, 3000, 0, 1e-3, 0, -1e-3, 2e-3,
+		0, 0, 0, 1, 5, 5, 5, 5, -7, 1, 2, 3,
+	})
+	got := NormHeads(x, w, headDim, Eps)
+	for h := 0; h < 3; h++ {
+		block := mat.DenseCopyOf(x.Slice(0, 2, h*headDim, (h+1)*headDim))
+		want := RMSNorm(block, w, Eps)
+		if !mat.EqualApprox(got.Slice(0, 2, h*headDim, (h+1)*headDim), want, 1e-15) {
+			t.Errorf("head %d:\n got %v\nwant %v", h, mat.Formatted(got.Slice(0, 2, h*headDim, (h+1)*headDim)), mat.Formatted(want))
+		}
+	}
+}
+
+func TestPanicsOnShapeMismatch(t *testing.T) {
+	for name, f := range map[string]func(){
+		"RMSNorm weight":    func() { RMSNorm(mat.NewDense(1, 3, nil), []float64{1, 1}, Eps) },
+		"NormHeads weight":  func() { NormHeads(mat.NewDense(1, 4, nil), []float64{1}, 2, Eps) },
+		"NormHeads width":   func() { NormHeads(mat.NewDense(1, 5, nil), []float64{1, 1}, 2, Eps) },
+		"NormHeads headDim": func() { NormHeads(mat.NewDense(1, 4, nil), nil, 0, Eps) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", name)
+				}
+			}()
+			f()
+		}()
+	}
+}
