@@ -1,0 +1,69 @@
+// Package rope is chapter 04 of the course: rotary position embedding (RoPE), the way Qwen3 tells
+// attention where each token is.
+//
+// # The problem
+//
+// Attention compares every query with every key by a dot product, and a dot product has no idea
+// where the two tokens sit. RoPE makes it know by rotating: before the dot product, the query of
+// the token at position m and the key of the token at position n are each rotated by an angle
+// proportional to their own position. Rotations compose, so the score of a rotated pair depends
+// on the angle difference, that is on m-n only:
+//
+//	<R(m) q, R(n) k> = <q, R(n-m) k>
+//
+// Attention therefore sees relative positions, and a cached key computed at position n never
+// needs recomputing when later tokens arrive (chapter 08).
+//
+// # The formula
+//
+// A head vector of d = head_dim values (128 in Qwen3) is split into d/2 pairs, and pair i is turned
+// as a 2-D point by the angle pos*inv_freq[i], with
+//
+//	inv_freq[i] = theta^(-2i/d),   i = 0 .. d/2-1,   theta = rope_theta = 1e6
+//
+// Pair 0 turns one radian per token; pair 63 turns 1.2e-6 radians per token, so that one full turn
+// takes about five million tokens. The fast pairs resolve neighbours, the slow ones distances.
+//
+// Which elements form a pair is the classic trap. The original RoPE paper and Meta's LLaMA code
+// pair neighbours (2i, 2i+1). Qwen3, like GPT-NeoX and every Hugging Face model, pairs element i
+// with element i + d/2 (the "half-split" layout):
+//
+//	x'[i]       = x[i]*cos θ_i - x[i+d/2]*sin θ_i
+//	x'[i+d/2]   = x[i+d/2]*cos θ_i + x[i]*sin θ_i
+//
+// transformers writes this as q*cos + rotate_half(q)*sin with rotate_half(x) = cat(-x[d/2:], x[:d/2])
+// and cos, sin of width d built as cat(freqs, freqs). llama.cpp calls it rope type NEOX; its qwen3
+// converter does not permute the weights (only the LLaMA converter does, to turn the interleaved
+// layout into this one). Using (2i, 2i+1) pairs with Qwen3 weights gives garbage that still looks
+// like numbers; the golden test catches it.
+//
+// RoPE is applied to queries and keys only, after QK-norm (chapter 03), never to values.
+//
+// # Shapes
+//
+// A Table holds cos and sin for positions 0 .. maxPos-1 and d/2 pairs (Qwen3's context is 40960).
+// Rotate takes a query or key matrix seq x (heads*head_dim), one row per token, rotates every head
+// of row r to position startPos+r and returns a new matrix of the same shape. startPos is the
+// number of tokens before this chunk: 0 for a prompt, the cache length when decoding.
+//
+// # The float32 detail (why there are two tables)
+//
+// transformers computes inv_freq in float32 (1 / theta**(arange(0,d,2)/d), every step in float32)
+// and the angle as float32(position) * inv_freq, also in float32. Only then does it take cos and
+// sin. At small positions the rounding is invisible, but float32 has 24 significant bits: an angle
+// near 33000 radians (pair 1 at position 40959) is stored with a spacing of 2^-8 rad, so the
+// rounded angle is off by up to 2e-3 rad, and one ulp of error in inv_freq adds another 1e-3.
+// Those are errors in the reference, but they are the numbers the model was trained and is run
+// with, and we want to match them.
+//
+// NewTable reproduces the reference exactly: InvFreq rounds every step to float32 (and is checked
+// bit for bit against transformers' inv_freq), and Angle32 rounds pos*inv_freq to float32, which is
+// exact float32 multiplication because a product of two float32 numbers fits a float64. Only cos
+// and sin are taken in float64. With it the table matches Qwen3RotaryEmbedding to about 1e-7 at
+// every golden position up to 40959. NewExactTable uses the textbook float64 formula; it is off
+// from transformers by about 2e-3 at the far end of the context (the chapter test measures it
+// and requires the gap to be there), so a course that computes RoPE "exactly" does not reproduce
+// the reference near 40k tokens, and one that rounds the angle to float32 does. The consequence
+// for the property tests: with float32 angles, "the score depends only on m-n" holds only up to
+// that rounding, so the exact property is tested on the exact table.
+package rope

@@ -1,0 +1,188 @@
+package rope
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// InvFreq returns the headDim/2 inverse frequencies of rotary embedding, computed the way
+// transformers computes them (Qwen3RotaryEmbedding, rope_type "default"), in float32:
+//
+//	inv_freq[i] = float32( 1 / float32( theta ^ float32(2i/headDim) ) ),  i = 0 .. headDim/2-1
+//
+// The values are returned as float64 but every one of them is exactly a float32 number; that is
+// what makes NewTable's angles match the reference (see the package doc). InvFreq64 is the
+// same formula without rounding. It panics unless headDim is positive and even.
+func InvFreq(headDim int, theta float64) []float64 {
+	checkHeadDim(headDim)
+	// exercise: rope.InvFreq — theta^(-2i/d) with every intermediate rounded to float32
+	f := make([]float64, headDim/2)
+	for i := range f {
+		exp := float32(2*i) / float32(headDim)
+		p := float32(math.Pow(theta, float64(exp)))
+		f[i] = float64(float32(1 / float64(p)))
+	}
+	return f
+	// end exercise
+}
+
+// InvFreq64 returns the exact inverse frequencies theta^(-2i/headDim), i = 0 .. headDim/2-1, in
+// float64: the textbook formula. Pair i turns by InvFreq64[i] radians per position, from 1 radian
+// per token (i = 0) down to almost theta^-1 (i = headDim/2-1).
+func InvFreq64(headDim int, theta float64) []float64 {
+	checkHeadDim(headDim)
+	f := make([]float64, headDim/2)
+	for i := range f {
+		f[i] = math.Pow(theta, -float64(2*i)/float64(headDim))
+	}
+	return f
+}
+
+// Angle32 returns pos*invFreq rounded to float32, which is how transformers forms the rotation
+// angle: it multiplies float32(position) by the float32 inv_freq in float32. The product of two
+// float32 numbers is exact in float64, so rounding it once gives float32's correctly rounded
+// product. invFreq must itself be a float32 value (as InvFreq returns) for this to be exact.
+func Angle32(pos int, invFreq float64) float64 {
+	return float64(float32(float64(float32(pos)) * invFreq))
+}
+
+func checkHeadDim(headDim int) {
+	if headDim <= 0 || headDim%2 != 0 {
+		panic(fmt.Sprintf("rope: head_dim %d must be positive and even", headDim))
+	}
+}
+
+// Table holds cos and sin of every rotation angle for positions 0 .. MaxPos-1, computed once and
+// indexed by absolute position, so that decoding token n (chapter 08) only looks up row n.
+// A Table is read-only after construction and safe for concurrent use.
+type Table struct {
+	headDim, maxPos int
+	invFreq         []float64
+	// cos and sin are maxPos x headDim/2, row p holding cos(angle(p, i)) for pair i.
+	cos, sin []float64
+}
+
+// NewTable precomputes cos and sin for positions 0 .. maxPos-1 exactly as transformers does:
+// inv_freq from InvFreq and angles rounded to float32 by Angle32; only cos and sin themselves are
+// evaluated in float64. This matches Qwen3RotaryEmbedding to about 1e-7 at every position up to
+// 40959. It panics unless headDim is positive and even and maxPos is positive.
+func NewTable(headDim, maxPos int, theta float64) *Table {
+	return newTable(headDim, maxPos, InvFreq(headDim, theta), Angle32)
+}
+
+// NewExactTable precomputes cos and sin from InvFreq64 and float64 angles pos*inv_freq: the
+// mathematically exact rotation. It differs from the transformers reference by up to about 2e-3
+// at position 40959 (float32 cannot hold a 40959-radian angle to better than 2e-3 rad), which is
+// why the model uses NewTable. The chapter's notebook plots the difference.
+func NewExactTable(headDim, maxPos int, theta float64) *Table {
+	return newTable(headDim, maxPos, InvFreq64(headDim, theta), func(pos int, f float64) float64 {
+		return float64(pos) * f
+	})
+}
+
+func newTable(headDim, maxPos int, invFreq []float64, angle func(pos int, invFreq float64) float64) *Table {
+	if maxPos <= 0 {
+		panic(fmt.Sprintf("rope: max position %d must be positive", maxPos))
+	}
+	half := headDim / 2
+	t := &Table{
+		headDim: headDim,
+		maxPos:  maxPos,
+		invFreq: invFreq,
+		cos:     make([]float64, maxPos*half),
+		sin:     make([]float64, maxPos*half),
+	}
+	for p := 0; p < maxPos; p++ {
+		for i, f := range invFreq {
+			a := angle(p, f)
+			t.cos[p*half+i] = math.Cos(a)
+			t.sin[p*half+i] = math.Sin(a)
+		}
+	}
+	return t
+}
+
+// HeadDim returns the head width the table was built for.
+func (t *Table) HeadDim() int { return t.headDim }
+
+// MaxPos returns the number of positions in the table; valid positions are 0 .. MaxPos-1.
+func (t *Table) MaxPos() int { return t.maxPos }
+
+// InvFreq returns a copy of the table's inverse frequencies (headDim/2 values).
+func (t *Table) InvFreq() []float64 { return append([]float64(nil), t.invFreq...) }
+
+// CosSin returns copies of cos and sin of the headDim/2 angles of position pos, one per pair.
+// transformers' cos and sin tensors are headDim wide: they repeat these halves twice
+// (emb = cat(freqs, freqs)). It panics if pos is outside 0 .. MaxPos-1.
+func (t *Table) CosSin(pos int) (cos, sin []float64) {
+	t.checkPos(pos)
+	h := t.headDim / 2
+	return append([]float64(nil), t.cos[pos*h:(pos+1)*h]...), append([]float64(nil), t.sin[pos*h:(pos+1)*h]...)
+}
+
+func (t *Table) checkPos(pos int) {
+	if pos < 0 || pos >= t.maxPos {
+		panic(fmt.Sprintf("rope: position %d outside the table's 0..%d", pos, t.maxPos-1))
+	}
+}
+
+// RotateHead rotates one head vector v (headDim values) in place to position pos. Element i pairs
+// with element i+headDim/2 (the NeoX "half-split" layout Qwen3 uses, not (2i, 2i+1)), and pair i
+// turns by the angle θ = pos*inv_freq[i]:
+//
+//	v'[i]        = v[i]*cos θ - v[i+d/2]*sin θ
+//	v'[i+d/2]    = v[i+d/2]*cos θ + v[i]*sin θ
+//
+// which is transformers' q*cos + rotate_half(q)*sin. It panics if len(v) != HeadDim or pos is
+// outside the table.
+func (t *Table) RotateHead(v []float64, pos int) {
+	if len(v) != t.headDim {
+		panic(fmt.Sprintf("rope: head vector has %d values, table is for head_dim %d", len(v), t.headDim))
+	}
+	t.checkPos(pos)
+	// exercise: rope.RotateHead — rotate each (v[i], v[i+half]) pair by the angle of pair i at pos
+	half := t.headDim / 2
+	cos, sin := t.cos[pos*half:(pos+1)*half], t.sin[pos*half:(pos+1)*half]
+	for i := 0; i < half; i++ {
+		a, b := v[i], v[i+half]
+		v[i] = a*cos[i] - b*sin[i]
+		v[i+half] = b*cos[i] + a*sin[i]
+	}
+	// end exercise
+}
+
+// Rotate applies RoPE to every head of every row of x and returns the result as a new matrix.
+// x is seq x (heads*headDim), a query or key projection after QK-norm; row r is the token at
+// absolute position startPos+r (startPos is the number of tokens already in the KV cache, 0 for a
+// fresh prompt). It panics if the row width is not a multiple of HeadDim or a position is outside
+// the table.
+func (t *Table) Rotate(x *mat.Dense, startPos int) *mat.Dense {
+	seq, _ := x.Dims()
+	pos := make([]int, seq)
+	for r := range pos {
+		pos[r] = startPos + r
+	}
+	return t.RotatePositions(x, pos)
+}
+
+// RotatePositions is Rotate with an explicit absolute position for every row: row r of x
+// (seq x heads*headDim) is rotated to positions[r]. It panics if len(positions) != seq.
+func (t *Table) RotatePositions(x *mat.Dense, positions []int) *mat.Dense {
+	seq, width := x.Dims()
+	if len(positions) != seq {
+		panic(fmt.Sprintf("rope: %d positions for %d rows", len(positions), seq))
+	}
+	if width%t.headDim != 0 {
+		panic(fmt.Sprintf("rope: row width %d is not a multiple of head_dim %d", width, t.headDim))
+	}
+	y := mat.DenseCopyOf(x)
+	for r, p := range positions {
+		row := y.RawRowView(r)
+		for off := 0; off < width; off += t.headDim {
+			t.RotateHead(row[off:off+t.headDim], p)
+		}
+	}
+	return y
+}

@@ -1,0 +1,314 @@
+package rope
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/qwen3go/qwen3go/reference"
+	"gonum.org/v1/gonum/mat"
+)
+
+const chapter = "04_rope"
+
+// goldenTol is the course-wide tolerance for a chapter op against transformers, relative to the
+// largest magnitude of the expected array: the reference is float32 (rounding ~6e-8 per
+// operation), this chapter float64, so 1e-5 is loose for rounding and tight for a wrong formula.
+const goldenTol = 1e-5
+
+func relErr(t *testing.T, got, want []float64) float64 {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("got %d values, want %d", len(got), len(want))
+	}
+	var diff, scale float64
+	for i := range want {
+		diff = math.Max(diff, math.Abs(got[i]-want[i]))
+		scale = math.Max(scale, math.Abs(want[i]))
+	}
+	if scale == 0 {
+		return diff
+	}
+	return diff / scale
+}
+
+func load(t *testing.T, name string) *reference.Array {
+	t.Helper()
+	a, err := reference.LoadArray(chapter, name)
+	if err != nil {
+		t.Fatalf("golden data: %v", err)
+	}
+	return a
+}
+
+func loadInts(t *testing.T, name string) []int {
+	t.Helper()
+	a, err := reference.LoadInts(chapter, name)
+	if err != nil {
+		t.Fatalf("golden data: %v", err)
+	}
+	return a
+}
+
+type meta struct {
+	Theta       float64 `json:"theta"`
+	HeadDim     int     `json:"head_dim"`
+	MaxPosition int     `json:"max_position"`
+}
+
+func loadMeta(t *testing.T) meta {
+	t.Helper()
+	var m meta
+	if err := reference.LoadJSON(chapter, "meta", &m); err != nil {
+		t.Fatalf("golden data: %v", err)
+	}
+	return m
+}
+
+// goldenTable builds the table the golden data needs. It is built once per test that needs it;
+// 40960 positions x 64 pairs take a few tens of milliseconds.
+func goldenTable(t *testing.T) (meta, *Table) {
+	t.Helper()
+	m := loadMeta(t)
+	return m, NewTable(m.HeadDim, m.MaxPosition, m.Theta)
+}
+
+// TestInvFreqGolden requires InvFreq to equal transformers' float32 inv_freq BIT FOR BIT (tolerance
+// 0): an error of one float32 ulp (6e-8 relative) in inv_freq[1] becomes 33000*6e-8 = 2e-3 rad of
+// angle at position 40959, two hundred times the golden tolerance of cos and sin.
+func TestInvFreqGolden(t *testing.T) {
+	m := loadMeta(t)
+	want := load(t, "inv_freq.npy").Data
+	got := InvFreq(m.HeadDim, m.Theta)
+	if len(got) != len(want) {
+		t.Fatalf("InvFreq: %d values, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("inv_freq[%d] = %.10g, transformers %.10g (diff %.3g)", i, got[i], want[i], got[i]-want[i])
+		}
+	}
+	// The float64 formula is within float32 rounding of the reference, but not equal to it.
+	if e := relErr(t, InvFreq64(m.HeadDim, m.Theta), want); e > 1e-7 {
+		t.Errorf("InvFreq64 vs transformers: relative error %.3g > 1e-7", e)
+	}
+}
+
+// TestCosSinGolden compares the table's cos and sin with Qwen3RotaryEmbedding's [P,128] output at
+// positions 0..63 and up to 40959. Tolerance: goldenTol absolute (cos and sin are at most 1 in
+// magnitude). transformers' cos/sin are cat(freqs, freqs): columns i and i+64 hold pair i.
+func TestCosSinGolden(t *testing.T) {
+	m, tab := goldenTable(t)
+	exact := NewExactTable(m.HeadDim, m.MaxPosition, m.Theta)
+	pos := loadInts(t, "positions.npy")
+	wantCos, wantSin := load(t, "cos.npy"), load(t, "sin.npy")
+	half := m.HeadDim / 2
+	var worst, worstExact float64
+	worstPos := -1
+	for r, p := range pos {
+		c, s := tab.CosSin(p)
+		ce, se := exact.CosSin(p)
+		for i := 0; i < m.HeadDim; i++ {
+			wc, ws := wantCos.Data[r*m.HeadDim+i], wantSin.Data[r*m.HeadDim+i]
+			e := math.Max(math.Abs(c[i%half]-wc), math.Abs(s[i%half]-ws))
+			if e > worst {
+				worst, worstPos = e, p
+			}
+			worstExact = math.Max(worstExact, math.Max(math.Abs(ce[i%half]-wc), math.Abs(se[i%half]-ws)))
+		}
+	}
+	if worst > goldenTol {
+		t.Errorf("cos/sin vs transformers: max error %.3g at position %d > %g", worst, worstPos, goldenTol)
+	}
+	t.Logf("cos/sin vs transformers over %d positions: float32-angle table %.3g, exact float64 table %.3g", len(pos), worst, worstExact)
+	// The package doc claims the exact table is NOT good enough at large positions; keep it honest.
+	if worstExact <= goldenTol {
+		t.Errorf("the exact float64 table is within %.3g of transformers; the package doc says it is not", worstExact)
+	}
+}
+
+// testApply checks RotatePositions on golden q [6,4,128] and k [6,2,128] against
+// apply_rotary_pos_emb. Tolerance: goldenTol relative to the largest |q_out| or |k_out|.
+func testApply(t *testing.T, tab *Table, posName, qName, kName string) {
+	t.Helper()
+	pos := loadInts(t, posName)
+	for _, c := range []struct{ in, out string }{{"q.npy", qName}, {"k.npy", kName}} {
+		x, want := load(t, c.in), load(t, c.out)
+		if len(x.Shape) != 3 || x.Shape[2] != tab.HeadDim() {
+			t.Fatalf("%s has shape %v, want (seq, heads, %d)", c.in, x.Shape, tab.HeadDim())
+		}
+		got := tab.RotatePositions(x.Reshape2D(x.Shape[0]), pos)
+		e := relErr(t, got.RawMatrix().Data, want.Data)
+		if e > goldenTol {
+			t.Errorf("%s at positions %v: relative error %.3g > %g", c.out, pos, e, goldenTol)
+		} else {
+			t.Logf("%s at positions %v: relative error %.3g", c.out, pos, e)
+		}
+	}
+}
+
+func TestRotateGolden(t *testing.T) {
+	_, tab := goldenTable(t)
+	testApply(t, tab, "apply_positions.npy", "q_out.npy", "k_out.npy")
+}
+
+// TestRotateFarGolden uses positions 40954..40959, the end of Qwen3's context, where the angle
+// rounding of transformers' float32 arithmetic is largest.
+func TestRotateFarGolden(t *testing.T) {
+	_, tab := goldenTable(t)
+	testApply(t, tab, "apply_far_positions.npy", "q_far_out.npy", "k_far_out.npy")
+}
+
+// TestRotateStartPos: Rotate(x, start) is RotatePositions with start, start+1, ...
+func TestRotateStartPos(t *testing.T) {
+	tab := NewTable(8, 32, 1e6)
+	rng := rand.New(rand.NewPCG(1, 2))
+	x := randDense(rng, 4, 16)
+	got := tab.Rotate(x, 5)
+	want := tab.RotatePositions(x, []int{5, 6, 7, 8})
+	if !mat.Equal(got, want) {
+		t.Errorf("Rotate(x, 5) != RotatePositions(x, 5..8)")
+	}
+}
+
+func randDense(rng *rand.Rand, r, c int) *mat.Dense {
+	d := make([]float64, r*c)
+	for i := range d {
+		d[i] = rng.NormFloat64()
+	}
+	return mat.NewDense(r, c, d)
+}
+
+func randVec(rng *rand.Rand, n int) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = rng.NormFloat64()
+	}
+	return v
+}
+
+func dot(a, b []float64) float64 {
+	var s float64
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return s
+}
+
+// TestRotationKeepsNorm: RoPE is a rotation of each pair, so it preserves every pair's length and
+// the length of the whole head vector. Tolerance 1e-12 relative: float64 rounding only.
+func TestRotationKeepsNorm(t *testing.T) {
+	const d = 128
+	tab := NewTable(d, 40960, 1e6)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, p := range []int{0, 1, 7, 1000, 40959} {
+		v := randVec(rng, d)
+		r := append([]float64(nil), v...)
+		tab.RotateHead(r, p)
+		for i := 0; i < d/2; i++ {
+			before := math.Hypot(v[i], v[i+d/2])
+			after := math.Hypot(r[i], r[i+d/2])
+			if math.Abs(after-before) > 1e-12*math.Max(1, before) {
+				t.Errorf("pos %d pair %d: length %.15g -> %.15g", p, i, before, after)
+			}
+		}
+		if n0, n1 := math.Sqrt(dot(v, v)), math.Sqrt(dot(r, r)); math.Abs(n1-n0) > 1e-12*n0 {
+			t.Errorf("pos %d: norm %.15g -> %.15g", p, n0, n1)
+		}
+	}
+}
+
+// TestRelativePosition: <R(m)q, R(n)k> depends only on m-n. With exact float64 angles this holds
+// to rounding (1e-9 relative to |q||k|, angles up to 4e4 rad lose ~1e-11 each); with transformers'
+// float32 angles it holds only approximately, to about 1e-5 for positions below 100, because the
+// rounding of m*f and n*f does not cancel.
+func TestRelativePosition(t *testing.T) {
+	const d = 128
+	rng := rand.New(rand.NewPCG(5, 6))
+	q, k := randVec(rng, d), randVec(rng, d)
+	scale := math.Sqrt(dot(q, q) * dot(k, k))
+	score := func(tab *Table, m, n int) float64 {
+		qm, kn := append([]float64(nil), q...), append([]float64(nil), k...)
+		tab.RotateHead(qm, m)
+		tab.RotateHead(kn, n)
+		return dot(qm, kn)
+	}
+	exact := NewExactTable(d, 40960, 1e6)
+	for _, delta := range []int{0, 1, 5, 37} {
+		ref := score(exact, delta, 0)
+		for _, n := range []int{1, 3, 100, 20000, 40959 - delta} {
+			if s := score(exact, n+delta, n); math.Abs(s-ref) > 1e-9*scale {
+				t.Errorf("exact table: score(%d,%d) = %.12g, score(%d,0) = %.12g", n+delta, n, s, delta, ref)
+			}
+		}
+	}
+	tab := NewTable(d, 128, 1e6)
+	for _, delta := range []int{0, 1, 5, 37} {
+		ref := score(tab, delta, 0)
+		for _, n := range []int{1, 3, 20, 90 - delta} {
+			if s := score(tab, n+delta, n); math.Abs(s-ref) > 1e-5*scale {
+				t.Errorf("float32-angle table: score(%d,%d) = %.12g, score(%d,0) = %.12g", n+delta, n, s, delta, ref)
+			}
+		}
+	}
+	// The score must actually change with the distance, or the test above proves nothing.
+	if a, b := score(exact, 0, 0), score(exact, 1, 0); math.Abs(a-b) < 1e-3*scale {
+		t.Errorf("score does not depend on distance: %g vs %g", a, b)
+	}
+}
+
+// TestHalfSplitPairs pins the pairing on a hand-computed case: head_dim 4, theta 100, so
+// inv_freq = [1, 0.1]; at position 1 element 0 pairs with element 2 (not 1) and turns by 1 rad.
+func TestHalfSplitPairs(t *testing.T) {
+	tab := NewExactTable(4, 2, 100)
+	v := []float64{1, 0, 0, 0}
+	tab.RotateHead(v, 1)
+	want := []float64{math.Cos(1), 0, math.Sin(1), 0}
+	for i := range want {
+		if math.Abs(v[i]-want[i]) > 1e-15 {
+			t.Errorf("v = %v, want %v", v, want)
+			break
+		}
+	}
+	v = []float64{0, 1, 0, 0}
+	tab.RotateHead(v, 1)
+	want = []float64{0, math.Cos(0.1), 0, math.Sin(0.1)}
+	for i := range want {
+		if math.Abs(v[i]-want[i]) > 1e-15 {
+			t.Errorf("v = %v, want %v", v, want)
+			break
+		}
+	}
+}
+
+// TestPositionZeroIsIdentity: angle 0 everywhere, so RoPE leaves position 0 unchanged exactly.
+func TestPositionZeroIsIdentity(t *testing.T) {
+	tab := NewTable(16, 1, 1e6)
+	rng := rand.New(rand.NewPCG(7, 8))
+	x := randDense(rng, 1, 32)
+	if y := tab.Rotate(x, 0); !mat.Equal(x, y) {
+		t.Errorf("rotation at position 0 changed the vector")
+	}
+}
+
+func TestPanics(t *testing.T) {
+	tab := NewTable(4, 3, 1e4)
+	for name, f := range map[string]func(){
+		"odd head_dim":     func() { NewTable(3, 3, 1e4) },
+		"zero max pos":     func() { NewTable(4, 0, 1e4) },
+		"pos past table":   func() { tab.RotateHead(make([]float64, 4), 3) },
+		"negative pos":     func() { tab.CosSin(-1) },
+		"wrong head width": func() { tab.RotateHead(make([]float64, 6), 0) },
+		"row width":        func() { tab.Rotate(mat.NewDense(1, 6, nil), 0) },
+		"positions count":  func() { tab.RotatePositions(mat.NewDense(2, 4, nil), []int{0}) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", name)
+				}
+			}()
+			f()
+		}()
+	}
+}
