@@ -210,7 +210,7 @@ func (d *decoder) readValue(t ValueType, field string, depth int) (Value, error)
 	case TypeArray:
 		return d.readArray(field, depth)
 	}
-	return Value{}, fmt.Errorf("gguf: %s at byte %d: unknown value type %d", field, start-4, uint32(t))
+	return Value{}, fmt.Errorf("gguf: %s type at byte %d: unknown value type %d", field, start-4, uint32(t))
 }
 
 // readArray reads u32 element type, u64 count and the elements into a typed slice.
