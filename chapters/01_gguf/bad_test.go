@@ -1,7 +1,7 @@
 package gguf
 
 import (
-		"errors"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
