@@ -73,9 +73,16 @@ func goldenTable(t *testing.T) (meta, *Table) {
 	return m, NewTable(m.HeadDim, m.MaxPosition, m.Theta)
 }
 
-// TestInvFreqGolden requires InvFreq to equal transformers' float32 inv_freq BIT FOR BIT (tolerance
-// 0): an error of one float32 ulp (6e-8 relative) in inv_freq[1] becomes 33000*6e-8 = 2e-3 rad of
-// angle at position 40959, two hundred times the golden tolerance of cos and sin.
+// TestInvFreqGolden requires InvFreq to be within ONE float32 ulp of transformers' inv_freq, and
+// equal in all but a few values. An error of one ulp (6e-8 relative) in inv_freq[i] becomes
+// pos*inv_freq[i]*6e-8 rad of angle: 2e-3 rad for pair 1 at position 40959, two hundred times the
+// golden tolerance of cos and sin, so "close" is not enough here.
+//
+// Why not bit for bit everywhere: PyTorch's CPU pow is SLEEF's vectorized powf, accurate to 1 ulp
+// but not correctly rounded, while InvFreq rounds the float64 pow correctly. For Qwen3's head_dim
+// 128 and theta 1e6 they disagree on pair 37 only: 1e6^0.578125 lies 0.486 ulp from the nearest
+// float32 (almost on a midpoint) and SLEEF picked the other neighbour. That pair turns 3.4e-4 rad
+// per token, so the ulp costs at most 1.2e-6 rad at position 40959 (TestCosSinGolden measures it).
 func TestInvFreqGolden(t *testing.T) {
 	m := loadMeta(t)
 	want := load(t, "inv_freq.npy").Data
@@ -83,11 +90,24 @@ func TestInvFreqGolden(t *testing.T) {
 	if len(got) != len(want) {
 		t.Fatalf("InvFreq: %d values, want %d", len(got), len(want))
 	}
+	var differ []int
 	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("inv_freq[%d] = %.10g, transformers %.10g (diff %.3g)", i, got[i], want[i], got[i]-want[i])
+		g, w := float32(got[i]), float32(want[i])
+		if float64(g) != got[i] {
+			t.Errorf("inv_freq[%d] = %.17g is not a float32 value", i, got[i])
+		}
+		if g == w {
+			continue
+		}
+		differ = append(differ, i)
+		if g != math.Nextafter32(w, g) {
+			t.Errorf("inv_freq[%d] = %.10g, transformers %.10g: more than one float32 ulp apart", i, g, w)
 		}
 	}
+	if len(differ) > 2 {
+		t.Errorf("inv_freq differs from transformers by one ulp at %d pairs %v, expected at most 2", len(differ), differ)
+	}
+	t.Logf("inv_freq: %d of %d values bit-identical to transformers; one ulp off at pairs %v", len(want)-len(differ), len(want), differ)
 	// The float64 formula is within float32 rounding of the reference, but not equal to it.
 	if e := relErr(t, InvFreq64(m.HeadDim, m.Theta), want); e > 1e-7 {
 		t.Errorf("InvFreq64 vs transformers: relative error %.3g > 1e-7", e)

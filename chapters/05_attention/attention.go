@@ -1,0 +1,159 @@
+package attention
+
+import (
+	"fmt"
+	"math"
+
+	rmsnorm "github.com/qwen3go/qwen3go/chapters/03_rmsnorm"
+	rope "github.com/qwen3go/qwen3go/chapters/04_rope"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Forward runs one Qwen3 attention layer on x (seq x Hidden), the tokens at absolute positions
+// startPos .. startPos+seq-1, with no KV cache: the keys are exactly the tokens of x.
+//
+//	q, k, v = Project(x)                      (projections, QK-norm, RoPE)
+//	ctx     = Attend(q, k, v, past = 0)       (causal softmax(q k^T / sqrt(head_dim)) v per head)
+//	out     = ctx * O^T                       (seq x Hidden)
+//
+// It returns out and the attention probabilities, one seq x seq matrix per query head. It panics
+// if the weights do not match c (see Weights.Check) or a position is outside the table.
+func Forward(c Config, w *Weights, rot *rope.Table, x *mat.Dense, startPos int) (out *mat.Dense, probs []*mat.Dense) {
+	q, k, v := Project(c, w, rot, x, startPos)
+	ctx, probs := Attend(c, q, k, v, 0)
+	seq, _ := x.Dims()
+	out = mat.NewDense(seq, c.Hidden, nil)
+	out.Mul(ctx, w.O.T())
+	return out, probs
+}
+
+// Project computes the per-token queries, keys and values of x (seq x Hidden), whose row r is the
+// token at absolute position startPos+r:
+//
+//	q = RoPE(NormHeads(x * Q^T, q_norm), pos)   seq x (Heads*HeadDim)
+//	k = RoPE(NormHeads(x * K^T, k_norm), pos)   seq x (KVHeads*HeadDim)
+//	v = x * V^T                                 seq x (KVHeads*HeadDim), no norm, no RoPE
+//
+// Head h occupies columns h*HeadDim .. (h+1)*HeadDim-1. These k and v rows are what a KV cache
+// stores (chapter 08). It panics if the weights do not match c or rot was built for another head_dim.
+func Project(c Config, w *Weights, rot *rope.Table, x *mat.Dense, startPos int) (q, k, v *mat.Dense) {
+	if err := w.Check(c); err != nil {
+		panic(err)
+	}
+	if rot == nil {
+		panic(errNilTable)
+	}
+	if rot.HeadDim() != c.HeadDim {
+		panic(fmt.Sprintf("attention: RoPE table is for head_dim %d, config has %d", rot.HeadDim(), c.HeadDim))
+	}
+	seq, hidden := x.Dims()
+	if hidden != c.Hidden {
+		panic(fmt.Sprintf("attention: input rows have %d values, hidden size is %d", hidden, c.Hidden))
+	}
+	// exercise: attention.Project — project, QK-norm each head (chapter 03), rotate q and k (chapter 04)
+	q = mat.NewDense(seq, c.Heads*c.HeadDim, nil)
+	q.Mul(x, w.Q.T())
+	k = mat.NewDense(seq, c.KVHeads*c.HeadDim, nil)
+	k.Mul(x, w.K.T())
+	v = mat.NewDense(seq, c.KVHeads*c.HeadDim, nil)
+	v.Mul(x, w.V.T())
+	q = rot.Rotate(rmsnorm.NormHeads(q, w.QNorm, c.HeadDim, c.Eps), startPos)
+	k = rot.Rotate(rmsnorm.NormHeads(k, w.KNorm, c.HeadDim, c.Eps), startPos)
+	return q, k, v
+	// end exercise
+}
+
+// KVHead returns the key/value head that query head h reads under grouped-query attention:
+// consecutive query heads share a KV head, h / (heads/kvHeads). With Qwen3-0.6B's 16 query and
+// 8 KV heads, query heads 0 and 1 read KV head 0, heads 14 and 15 read KV head 7.
+func KVHead(h, heads, kvHeads int) int {
+	// exercise: attention.KVHead — the GQA head map
+	return h / (heads / kvHeads)
+	// end exercise
+}
+
+// Mask returns the additive causal mask for nq queries attending over nk keys, where the first
+// query comes after past keys (past = 0 for a fresh prompt, the cache length when decoding):
+//
+//	mask[r][j] = 0     if j <= past + r   (the key is the query's own token or an earlier one)
+//	           = -Inf  otherwise          (a future token)
+//
+// The result is nq x nk. It panics if past < 0 or past+nq > nk (a query's own key must be present).
+func Mask(nq, nk, past int) *mat.Dense {
+	if past < 0 || past+nq > nk {
+		panic(fmt.Sprintf("attention: %d queries after %d earlier keys need at least %d keys, got %d", nq, past, past+nq, nk))
+	}
+	m := mat.NewDense(nq, nk, nil)
+	// exercise: attention.Mask — -Inf where the key is in the query's future
+	for r := 0; r < nq; r++ {
+		row := m.RawRowView(r)
+		for j := past + r + 1; j < nk; j++ {
+			row[j] = math.Inf(-1)
+		}
+	}
+	// end exercise
+	return m
+}
+
+// Softmax replaces row by softmax(row) in place: p_j = exp(s_j - max) / Σ exp(s_i - max).
+// Subtracting the row maximum keeps exp from overflowing and changes nothing mathematically;
+// -Inf entries (masked keys) become exactly 0. The row must contain at least one finite value.
+func Softmax(row []float64) {
+	// exercise: attention.Softmax — numerically stable softmax; -Inf must give exactly 0
+	m := math.Inf(-1)
+	for _, s := range row {
+		m = math.Max(m, s)
+	}
+	var sum float64
+	for j, s := range row {
+		row[j] = math.Exp(s - m)
+		sum += row[j]
+	}
+	for j := range row {
+		row[j] /= sum
+	}
+	// end exercise
+}
+
+// Attend is scaled dot-product attention with the causal mask and grouped-query heads, on
+// already projected, normalized and rotated inputs:
+//
+//	for each query head h, with g = KVHead(h):
+//	  P_h   = softmax_rows(q_h k_g^T / sqrt(HeadDim) + Mask(nq, nk, past))   nq x nk
+//	  ctx_h = P_h v_g                                                      nq x HeadDim
+//
+// q is nq x (Heads*HeadDim); k and v are nk x (KVHeads*HeadDim) and hold every key the queries may
+// see, in position order; query r sits at key index past+r. Without a cache past = 0 and nk = nq;
+// with a cache (chapter 08) k and v are the cache and past is its length before this chunk.
+// It returns ctx (nq x Heads*HeadDim, heads concatenated, ready for o_proj) and the probabilities
+// P_h for every head.
+func Attend(c Config, q, k, v *mat.Dense, past int) (ctx *mat.Dense, probs []*mat.Dense) {
+	nq, qw := q.Dims()
+	nk, kw := k.Dims()
+	nv, vw := v.Dims()
+	d := c.HeadDim
+	if qw != c.Heads*d || kw != c.KVHeads*d || vw != c.KVHeads*d || nv != nk {
+		panic(fmt.Sprintf("attention: q %dx%d, k %dx%d, v %dx%d do not fit %d heads, %d kv heads of %d",
+			nq, qw, nk, kw, nv, vw, c.Heads, c.KVHeads, d))
+	}
+	mask := Mask(nq, nk, past)
+	scale := 1 / math.Sqrt(float64(d))
+	ctx = mat.NewDense(nq, c.Heads*d, nil)
+	probs = make([]*mat.Dense, c.Heads)
+	for h := 0; h < c.Heads; h++ {
+		g := KVHead(h, c.Heads, c.KVHeads)
+		qh := q.Slice(0, nq, h*d, (h+1)*d)
+		kh := k.Slice(0, nk, g*d, (g+1)*d)
+		vh := v.Slice(0, nk, g*d, (g+1)*d)
+		p := mat.NewDense(nq, nk, nil)
+		p.Mul(qh, kh.T())
+		p.Scale(scale, p)
+		p.Add(p, mask)
+		for r := 0; r < nq; r++ {
+			Softmax(p.RawRowView(r))
+		}
+		ctx.Slice(0, nq, h*d, (h+1)*d).(*mat.Dense).Mul(p, vh)
+		probs[h] = p
+	}
+	return ctx, probs
+}

@@ -1,0 +1,328 @@
+package attention
+
+import (
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/qwen3go/qwen3go/reference"
+	"gonum.org/v1/gonum/mat"
+)
+
+const chapter = "05_attention"
+
+// goldenTol is the course-wide tolerance for a chapter op against transformers, relative to the
+// largest magnitude of the expected array. The reference ran one Qwen3Attention layer in float32
+// (eager attention); this chapter runs in float64. A few dozen float32 roundings per output stay
+// far below 1e-5, while every mutation listed in the chapter's mutation check moves the output by
+// more than 1e-2.
+const goldenTol = 1e-5
+
+func relErr(t *testing.T, got, want []float64) float64 {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("got %d values, want %d", len(got), len(want))
+	}
+	var diff, scale float64
+	for i := range want {
+		diff = math.Max(diff, math.Abs(got[i]-want[i]))
+		scale = math.Max(scale, math.Abs(want[i]))
+	}
+	if scale == 0 {
+		return diff
+	}
+	return diff / scale
+}
+
+func load(t *testing.T, name string) *reference.Array {
+	t.Helper()
+	a, err := reference.LoadArray(chapter, name)
+	if err != nil {
+		t.Fatalf("golden data: %v", err)
+	}
+	return a
+}
+
+type golden struct {
+	cfg Config
+	w   *Weights
+	x   *mat.Dense
+}
+
+func loadGolden(t *testing.T) golden {
+	t.Helper()
+	var m struct {
+		Hidden  int     `json:"hidden"`
+		Heads   int     `json:"heads"`
+		KVHeads int     `json:"kv_heads"`
+		HeadDim int     `json:"head_dim"`
+		Theta   float64 `json:"theta"`
+		Eps     float64 `json:"eps"`
+	}
+	if err := reference.LoadJSON(chapter, "meta", &m); err != nil {
+		t.Fatalf("golden data: %v", err)
+	}
+	g := golden{
+		cfg: Config{Hidden: m.Hidden, Heads: m.Heads, KVHeads: m.KVHeads, HeadDim: m.HeadDim, Eps: m.Eps, Theta: m.Theta},
+		w: &Weights{
+			Q:     load(t, "q_proj.npy").Dense(),
+			K:     load(t, "k_proj.npy").Dense(),
+			V:     load(t, "v_proj.npy").Dense(),
+			O:     load(t, "o_proj.npy").Dense(),
+			QNorm: load(t, "q_norm.npy").Data,
+			KNorm: load(t, "k_norm.npy").Data,
+		},
+		x: load(t, "x.npy").Dense(),
+	}
+	if err := g.w.Check(g.cfg); err != nil {
+		t.Fatalf("golden weights: %v", err)
+	}
+	return g
+}
+
+// testForward runs Forward at startPos and compares the output and every head's attention
+// probabilities with transformers. Tolerance: goldenTol relative to the largest magnitude of
+// each expected array (probabilities are at most 1, so for them it is an absolute 1e-5).
+func testForward(t *testing.T, startPos int, outName, weightsName string) {
+	g := loadGolden(t)
+	out, probs := Forward(g.cfg, g.w, g.cfg.RoPE(64), g.x, startPos)
+	want := load(t, outName)
+	if e := relErr(t, out.RawMatrix().Data, want.Data); e > goldenTol {
+		t.Errorf("%s: relative error %.3g > %g", outName, e, goldenTol)
+	} else {
+		t.Logf("%s: relative error %.3g", outName, e)
+	}
+	wantP := load(t, weightsName)
+	if len(wantP.Shape) != 3 || wantP.Shape[0] != g.cfg.Heads {
+		t.Fatalf("%s has shape %v, want (heads, seq, seq)", weightsName, wantP.Shape)
+	}
+	var worst float64
+	for h := range probs {
+		e := relErr(t, probs[h].RawMatrix().Data, wantP.Sub(h).Data)
+		if e > goldenTol {
+			t.Errorf("%s head %d: error %.3g > %g", weightsName, h, e, goldenTol)
+		}
+		worst = math.Max(worst, e)
+	}
+	t.Logf("%s: max error over %d heads %.3g", weightsName, len(probs), worst)
+}
+
+// TestForwardGolden: one Qwen3Attention layer on 7 tokens at positions 0..6.
+func TestForwardGolden(t *testing.T) { testForward(t, 0, "out.npy", "weights.npy") }
+
+// TestForwardOffsetGolden: the same tokens at positions 3..9 (RoPE offset, no cache). RoPE only
+// sees position differences, so the result is close to TestForwardGolden's, but not equal.
+func TestForwardOffsetGolden(t *testing.T) { testForward(t, 3, "out_offset.npy", "weights_offset.npy") }
+
+// TestGoldenAttentionIsPeaked guards the golden data: if the reference attention were nearly
+// uniform, scaling and masking mistakes could hide inside the tolerance.
+func TestGoldenAttentionIsPeaked(t *testing.T) {
+	p := load(t, "weights.npy")
+	var maxP float64
+	for _, v := range p.Data {
+		maxP = math.Max(maxP, v)
+	}
+	if maxP < 0.5 {
+		t.Errorf("largest golden attention probability %.3g: attention is too flat to test", maxP)
+	}
+}
+
+// TestProbabilitiesAreCausalDistributions: on the golden layer and on random inputs with a past,
+// every probability row sums to 1 (to 1e-12: float64 rounding over a handful of terms), and every
+// probability on a future key is exactly 0.
+func TestProbabilitiesAreCausalDistributions(t *testing.T) {
+	g := loadGolden(t)
+	_, probs := Forward(g.cfg, g.w, g.cfg.RoPE(16), g.x, 0)
+	checkCausal(t, probs, 0)
+
+	rng := rand.New(rand.NewPCG(1, 2))
+	c := Config{Hidden: 8, Heads: 4, KVHeads: 2, HeadDim: 4, Eps: 1e-6, Theta: 1e4}
+	q, k, v := randDense(rng, 3, 16, 3), randDense(rng, 8, 8, 3), randDense(rng, 8, 8, 1)
+	_, probs = Attend(c, q, k, v, 5)
+	checkCausal(t, probs, 5)
+}
+
+func checkCausal(t *testing.T, probs []*mat.Dense, past int) {
+	t.Helper()
+	for h, p := range probs {
+		nq, nk := p.Dims()
+		for r := 0; r < nq; r++ {
+			var sum float64
+			for j := 0; j < nk; j++ {
+				v := p.At(r, j)
+				if j > past+r && v != 0 {
+					t.Errorf("head %d: query %d gives weight %g to future key %d", h, r, v, j)
+				}
+				if j <= past+r && !(v > 0) {
+					t.Errorf("head %d: query %d gives weight %g to visible key %d", h, r, v, j)
+				}
+				sum += v
+			}
+			if math.Abs(sum-1) > 1e-12 {
+				t.Errorf("head %d row %d sums to %.15g", h, r, sum)
+			}
+		}
+	}
+}
+
+func randDense(rng *rand.Rand, r, c int, scale float64) *mat.Dense {
+	d := make([]float64, r*c)
+	for i := range d {
+		d[i] = scale * rng.NormFloat64()
+	}
+	return mat.NewDense(r, c, d)
+}
+
+// TestAttendWithPastMatchesFullPrompt is the property chapter 08 relies on: attending the last
+// queries over all keys with past = n gives the same rows as attending the whole prompt at once
+// (1e-12: identical arithmetic up to summation order in gonum's kernels).
+func TestAttendWithPastMatchesFullPrompt(t *testing.T) {
+	g := loadGolden(t)
+	rot := g.cfg.RoPE(16)
+	q, k, v := Project(g.cfg, g.w, rot, g.x, 0)
+	full, fullP := Attend(g.cfg, q, k, v, 0)
+	const past = 4
+	nq, qw := q.Dims()
+	tail, tailP := Attend(g.cfg, q.Slice(past, nq, 0, qw).(*mat.Dense), k, v, past)
+	cw := g.cfg.Heads * g.cfg.HeadDim
+	if !mat.EqualApprox(tail, full.Slice(past, nq, 0, cw), 1e-12) {
+		t.Errorf("context rows with past=%d differ from the full prompt's", past)
+	}
+	for h := range tailP {
+		if !mat.EqualApprox(tailP[h], fullP[h].Slice(past, nq, 0, nq), 1e-12) {
+			t.Errorf("head %d probabilities with past=%d differ from the full prompt's", h, past)
+		}
+	}
+	// Projecting only the tail with startPos = past gives the same q, k, v rows too.
+	q2, k2, v2 := Project(g.cfg, g.w, rot, mat.DenseCopyOf(g.x.Slice(past, nq, 0, g.cfg.Hidden)), past)
+	kw := g.cfg.KVHeads * g.cfg.HeadDim
+	if !mat.EqualApprox(q2, q.Slice(past, nq, 0, qw), 1e-12) || !mat.EqualApprox(k2, k.Slice(past, nq, 0, kw), 1e-12) ||
+		!mat.EqualApprox(v2, v.Slice(past, nq, 0, kw), 1e-12) {
+		t.Errorf("Project of the tail at startPos %d differs from the full projection's rows", past)
+	}
+}
+
+// TestAttendByHand: one head of width 4, two tokens, identity-like inputs, so the expected
+// probabilities can be written down: query 1 sees keys 0 and 1 with scores (0, 4)/sqrt(4) = (0, 2).
+func TestAttendByHand(t *testing.T) {
+	c := Config{Hidden: 4, Heads: 1, KVHeads: 1, HeadDim: 4, Eps: 1e-6, Theta: 1e4}
+	q := mat.NewDense(2, 4, []float64{1, 0, 0, 0, 2, 2, 0, 0})
+	k := mat.NewDense(2, 4, []float64{0, 0, 1, 0, 1, 1, 0, 0})
+	v := mat.NewDense(2, 4, []float64{1, 0, 0, 0, 0, 1, 0, 0})
+	ctx, probs := Attend(c, q, k, v, 0)
+	p1 := math.Exp(2) / (1 + math.Exp(2))
+	want := mat.NewDense(2, 2, []float64{1, 0, 1 - p1, p1})
+	if !mat.EqualApprox(probs[0], want, 1e-15) {
+		t.Errorf("probabilities\n%v\nwant\n%v", mat.Formatted(probs[0]), mat.Formatted(want))
+	}
+	wantCtx := mat.NewDense(2, 4, []float64{1, 0, 0, 0, 1 - p1, p1, 0, 0})
+	if !mat.EqualApprox(ctx, wantCtx, 1e-15) {
+		t.Errorf("context\n%v\nwant\n%v", mat.Formatted(ctx), mat.Formatted(wantCtx))
+	}
+}
+
+// TestGQAHeadMap: consecutive query heads share a KV head (h / group), as in transformers'
+// repeat_kv, not round-robin (h % kvHeads).
+func TestGQAHeadMap(t *testing.T) {
+	var got []int
+	for h := 0; h < 16; h++ {
+		got = append(got, KVHead(h, 16, 8))
+	}
+	want := []int{0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7}
+	for h := range want {
+		if got[h] != want[h] {
+			t.Fatalf("KVHead for 16/8 heads = %v, want %v", got, want)
+		}
+	}
+	if KVHead(3, 4, 1) != 0 || KVHead(3, 4, 4) != 3 {
+		t.Errorf("KVHead: MQA or MHA cases wrong")
+	}
+}
+
+// TestGQASharesKV: with 4 query heads over 2 KV heads, query heads 0 and 1 must read KV head 0.
+// Give KV head 1 values of 100 and KV head 0 values of 1: heads 0, 1 output 1, heads 2, 3 output 100.
+func TestGQASharesKV(t *testing.T) {
+	c := Config{Hidden: 4, Heads: 4, KVHeads: 2, HeadDim: 2, Eps: 1e-6, Theta: 1e4}
+	rng := rand.New(rand.NewPCG(3, 4))
+	q, k := randDense(rng, 3, 8, 1), randDense(rng, 3, 4, 1)
+	v := mat.NewDense(3, 4, []float64{1, 1, 100, 100, 1, 1, 100, 100, 1, 1, 100, 100})
+	ctx, _ := Attend(c, q, k, v, 0)
+	for r := 0; r < 3; r++ {
+		for h := 0; h < 4; h++ {
+			want := 1.0
+			if h >= 2 {
+				want = 100
+			}
+			if got := ctx.At(r, 2*h); math.Abs(got-want) > 1e-9 {
+				t.Errorf("row %d head %d reads %g, want %g", r, h, got, want)
+			}
+		}
+	}
+}
+
+func TestMask(t *testing.T) {
+	inf := math.Inf(-1)
+	want := mat.NewDense(2, 4, []float64{0, 0, 0, inf, 0, 0, 0, 0})
+	if got := Mask(2, 4, 2); !mat.Equal(got, want) {
+		t.Errorf("Mask(2,4,2) =\n%v\nwant\n%v", mat.Formatted(got), mat.Formatted(want))
+	}
+	want = mat.NewDense(3, 3, []float64{0, inf, inf, 0, 0, inf, 0, 0, 0})
+	if got := Mask(3, 3, 0); !mat.Equal(got, want) {
+		t.Errorf("Mask(3,3,0) =\n%v\nwant\n%v", mat.Formatted(got), mat.Formatted(want))
+	}
+}
+
+// TestSoftmax: rows sum to 1, huge scores do not overflow, -Inf gives exactly 0, and adding a
+// constant to every score changes nothing (1e-15: float64 rounding).
+func TestSoftmax(t *testing.T) {
+	row := []float64{1000, 1001, math.Inf(-1), 999}
+	Softmax(row)
+	e := math.Exp(1)
+	want := []float64{1 / (1 + e + 1/e), e / (1 + e + 1/e), 0, (1 / e) / (1 + e + 1/e)}
+	for i := range want {
+		if math.Abs(row[i]-want[i]) > 1e-15 || math.IsNaN(row[i]) {
+			t.Errorf("softmax = %v, want %v", row, want)
+			break
+		}
+	}
+	if row[2] != 0 {
+		t.Errorf("masked entry = %g, want exactly 0", row[2])
+	}
+	one := []float64{-3}
+	Softmax(one)
+	if one[0] != 1 {
+		t.Errorf("softmax of one value = %g, want 1", one[0])
+	}
+}
+
+func TestCheckErrors(t *testing.T) {
+	c := Config{Hidden: 8, Heads: 4, KVHeads: 2, HeadDim: 4, Eps: 1e-6, Theta: 1e4}
+	good := func() *Weights {
+		return &Weights{
+			Q: mat.NewDense(16, 8, nil), K: mat.NewDense(8, 8, nil), V: mat.NewDense(8, 8, nil),
+			O: mat.NewDense(8, 16, nil), QNorm: make([]float64, 4), KNorm: make([]float64, 4),
+		}
+	}
+	if err := good().Check(c); err != nil {
+		t.Fatalf("good weights: %v", err)
+	}
+	for _, tc := range []struct {
+		name  string
+		edit  func(w *Weights, c *Config)
+		wants string
+	}{
+		{"k shape", func(w *Weights, c *Config) { w.K = mat.NewDense(16, 8, nil) }, "k_proj is 16x8, want 8x8"},
+		{"o missing", func(w *Weights, c *Config) { w.O = nil }, "o_proj is missing"},
+		{"k_norm", func(w *Weights, c *Config) { w.KNorm = nil }, "k_norm has 0 values"},
+		{"groups", func(w *Weights, c *Config) { c.KVHeads = 3 }, "3 key/value heads"},
+		{"odd head_dim", func(w *Weights, c *Config) { c.HeadDim = 3 }, "head_dim 3"},
+	} {
+		w, cc := good(), c
+		tc.edit(w, &cc)
+		err := w.Check(cc)
+		if err == nil || !strings.Contains(err.Error(), tc.wants) {
+			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.wants)
+		}
+	}
+}
