@@ -1,0 +1,75 @@
+package mlp
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// SiLU is the sigmoid-weighted linear unit (also called swish): silu(z) = z / (1 + e^-z).
+func SiLU(z float64) float64 {
+	// exercise: mlp.SiLU — z times the logistic sigmoid of z
+	return z / (1 + math.Exp(-z))
+	// end exercise
+}
+
+// Forward is Qwen3's SwiGLU feed-forward block:
+//
+//	out = (silu(x * gate^T) ⊙ (x * up^T)) * down^T
+//
+// x is seq x hidden, gate and up are intermediate x hidden, down is hidden x intermediate (Hugging
+// Face orientation [out][in]); the result is a new seq x hidden matrix. It panics if the shapes
+// do not fit together (see Weights.Check for the error-returning check of loaded weights).
+func Forward(x, gate, up, down *mat.Dense) *mat.Dense {
+	seq, hidden := x.Dims()
+	inter, gh := gate.Dims()
+	ui, uh := up.Dims()
+	dh, di := down.Dims()
+	if gh != hidden || uh != hidden || ui != inter || dh != hidden || di != inter {
+		panic(fmt.Sprintf("mlp: x %dx%d, gate %dx%d, up %dx%d, down %dx%d do not fit together",
+			seq, hidden, inter, gh, ui, uh, dh, di))
+	}
+	h := mat.NewDense(seq, inter, nil)
+	// exercise: mlp.Forward — gate through SiLU, times up, element-wise, into h
+	h.Mul(x, gate.T())
+	u := mat.NewDense(seq, inter, nil)
+	u.Mul(x, up.T())
+	h.Apply(func(i, j int, g float64) float64 { return SiLU(g) * u.At(i, j) }, h)
+	// end exercise
+	out := mat.NewDense(seq, hidden, nil)
+	out.Mul(h, down.T())
+	return out
+}
+
+// Weights are one layer's MLP parameters in Hugging Face orientation [out][in].
+type Weights struct {
+	Gate *mat.Dense // gate_proj: intermediate x hidden
+	Up   *mat.Dense // up_proj: intermediate x hidden
+	Down *mat.Dense // down_proj: hidden x intermediate
+}
+
+// Check reports the first weight that is missing or whose shape does not match hidden and
+// intermediate (weights come from files, so this is an input error, not a panic).
+func (w *Weights) Check(hidden, intermediate int) error {
+	for _, m := range []struct {
+		name       string
+		a          *mat.Dense
+		rows, cols int
+	}{
+		{"gate_proj", w.Gate, intermediate, hidden},
+		{"up_proj", w.Up, intermediate, hidden},
+		{"down_proj", w.Down, hidden, intermediate},
+	} {
+		if m.a == nil {
+			return fmt.Errorf("mlp: %s is missing", m.name)
+		}
+		if r, c := m.a.Dims(); r != m.rows || c != m.cols {
+			return fmt.Errorf("mlp: %s is %dx%d, want %dx%d", m.name, r, c, m.rows, m.cols)
+		}
+	}
+	return nil
+}
+
+// Forward applies the block to x (seq x hidden): Forward(x, w.Gate, w.Up, w.Down).
+func (w *Weights) Forward(x *mat.Dense) *mat.Dense { return Forward(x, w.Gate, w.Up, w.Down) }

@@ -1,0 +1,125 @@
+package mlp
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/qwen3go/qwen3go/reference"
+	"gonum.org/v1/gonum/mat"
+)
+
+const chapter = "06_mlp"
+
+// goldenTol is the course-wide tolerance for a chapter op against transformers, relative to the
+// largest magnitude of the expected array: the reference is Qwen3MLP in float32, this chapter is
+// float64, and two matrix products of length 64 and 160 accumulate far less than 1e-5 of rounding.
+const goldenTol = 1e-5
+
+func relErr(t *testing.T, got, want []float64) float64 {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("got %d values, want %d", len(got), len(want))
+	}
+	var diff, scale float64
+	for i := range want {
+		diff = math.Max(diff, math.Abs(got[i]-want[i]))
+		scale = math.Max(scale, math.Abs(want[i]))
+	}
+	if scale == 0 {
+		return diff
+	}
+	return diff / scale
+}
+
+func load(t *testing.T, name string) *mat.Dense {
+	t.Helper()
+	a, err := reference.LoadDense(chapter, name)
+	if err != nil {
+		t.Fatalf("golden data: %v", err)
+	}
+	return a
+}
+
+// TestForwardGolden compares Forward with transformers' Qwen3MLP on x [7,64] with hidden 64 and
+// intermediate 160. Tolerance: goldenTol.
+func TestForwardGolden(t *testing.T) {
+	var m struct {
+		Hidden       int `json:"hidden"`
+		Intermediate int `json:"intermediate"`
+	}
+	if err := reference.LoadJSON(chapter, "meta", &m); err != nil {
+		t.Fatalf("golden data: %v", err)
+	}
+	w := &Weights{Gate: load(t, "gate_proj.npy"), Up: load(t, "up_proj.npy"), Down: load(t, "down_proj.npy")}
+	if err := w.Check(m.Hidden, m.Intermediate); err != nil {
+		t.Fatalf("golden weights: %v", err)
+	}
+	got := w.Forward(load(t, "x.npy"))
+	want := load(t, "out.npy")
+	if e := relErr(t, got.RawMatrix().Data, want.RawMatrix().Data); e > goldenTol {
+		t.Errorf("MLP vs transformers: relative error %.3g > %g", e, goldenTol)
+	} else {
+		t.Logf("MLP vs transformers: relative error %.3g (tolerance %g)", e, goldenTol)
+	}
+}
+
+// TestSiLUValues pins SiLU at hand-computed points (1e-15: float64 rounding) and its limits.
+func TestSiLUValues(t *testing.T) {
+	for _, c := range []struct{ z, want float64 }{
+		{0, 0},
+		{1, 1 / (1 + math.Exp(-1))},
+		{-1, -1 / (1 + math.E)},
+		{2, 2 / (1 + math.Exp(-2))},
+		{-800, 0}, // e^800 overflows to +Inf: the result must be (-)0, not NaN
+		{800, 800},
+	} {
+		if got := SiLU(c.z); math.IsNaN(got) || math.Abs(got-c.want) > 1e-15*math.Max(1, math.Abs(c.want)) {
+			t.Errorf("SiLU(%g) = %.17g, want %.17g", c.z, got, c.want)
+		}
+	}
+	// The minimum of SiLU is about -0.2785 near z = -1.2785; GELU's is about -0.17 near -0.75.
+	if got := SiLU(-1.2784645); math.Abs(got+0.27846454) > 1e-7 {
+		t.Errorf("SiLU minimum = %.8f, want -0.27846454", got)
+	}
+}
+
+// TestForwardByHand: hidden 1, intermediate 2, so every step can be written down.
+func TestForwardByHand(t *testing.T) {
+	x := mat.NewDense(2, 1, []float64{1, -2})
+	gate := mat.NewDense(2, 1, []float64{1, 2})
+	up := mat.NewDense(2, 1, []float64{3, -1})
+	down := mat.NewDense(1, 2, []float64{0.5, 4})
+	got := Forward(x, gate, up, down)
+	for r, xv := range []float64{1, -2} {
+		want := 0.5*SiLU(1*xv)*(3*xv) + 4*SiLU(2*xv)*(-1*xv)
+		if math.Abs(got.At(r, 0)-want) > 1e-15 {
+			t.Errorf("row %d: %.17g, want %.17g", r, got.At(r, 0), want)
+		}
+	}
+}
+
+func TestCheckErrors(t *testing.T) {
+	good := func() *Weights {
+		return &Weights{Gate: mat.NewDense(6, 4, nil), Up: mat.NewDense(6, 4, nil), Down: mat.NewDense(4, 6, nil)}
+	}
+	if err := good().Check(4, 6); err != nil {
+		t.Fatalf("good weights: %v", err)
+	}
+	w := good()
+	w.Down = mat.NewDense(6, 4, nil)
+	if err := w.Check(4, 6); err == nil || !strings.Contains(err.Error(), "down_proj is 6x4, want 4x6") {
+		t.Errorf("transposed down_proj: error %v", err)
+	}
+	w = good()
+	w.Up = nil
+	if err := w.Check(4, 6); err == nil || !strings.Contains(err.Error(), "up_proj is missing") {
+		t.Errorf("missing up_proj: error %v", err)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Errorf("Forward with mismatched shapes did not panic")
+		}
+	}()
+	Forward(mat.NewDense(1, 4, nil), w.Gate, mat.NewDense(6, 3, nil), w.Down)
+}
