@@ -84,8 +84,18 @@ func loadGolden(t *testing.T) golden {
 // testForward runs Forward at startPos and compares the output and every head's attention
 // probabilities with transformers. Tolerance: goldenTol relative to the largest magnitude of
 // each expected array (probabilities are at most 1, so for them it is an absolute 1e-5).
-func testForward(t *testing.T, startPos int, outName, weightsName string) {
+func testForward(t *testing.T, posName, outName, weightsName string) {
 	g := loadGolden(t)
+	pos, err := reference.LoadInts(chapter, posName)
+	if err != nil {
+		t.Fatalf("golden data: %v", err)
+	}
+	startPos := pos[0]
+	for i, p := range pos {
+		if p != startPos+i {
+			t.Fatalf("%s = %v: not consecutive positions", posName, pos)
+		}
+	}
 	out, probs := Forward(g.cfg, g.w, g.cfg.RoPE(64), g.x, startPos)
 	want := load(t, outName)
 	if e := relErr(t, out.RawMatrix().Data, want.Data); e > goldenTol {
@@ -109,11 +119,11 @@ func testForward(t *testing.T, startPos int, outName, weightsName string) {
 }
 
 // TestForwardGolden: one Qwen3Attention layer on 7 tokens at positions 0..6.
-func TestForwardGolden(t *testing.T) { testForward(t, 0, "out.npy", "weights.npy") }
+func TestForwardGolden(t *testing.T) { testForward(t, "positions.npy", "out.npy", "weights.npy") }
 
 // TestForwardOffsetGolden: the same tokens at positions 3..9 (RoPE offset, no cache). RoPE only
 // sees position differences, so the result is close to TestForwardGolden's, but not equal.
-func TestForwardOffsetGolden(t *testing.T) { testForward(t, 3, "out_offset.npy", "weights_offset.npy") }
+func TestForwardOffsetGolden(t *testing.T) { testForward(t, "positions_offset.npy", "out_offset.npy", "weights_offset.npy") }
 
 // TestGoldenAttentionIsPeaked guards the golden data: if the reference attention were nearly
 // uniform, scaling and masking mistakes could hide inside the tolerance.
