@@ -123,7 +123,9 @@ func TestForwardGolden(t *testing.T) { testForward(t, "positions.npy", "out.npy"
 
 // TestForwardOffsetGolden: the same tokens at positions 3..9 (RoPE offset, no cache). RoPE only
 // sees position differences, so the result is close to TestForwardGolden's, but not equal.
-func TestForwardOffsetGolden(t *testing.T) { testForward(t, "positions_offset.npy", "out_offset.npy", "weights_offset.npy") }
+func TestForwardOffsetGolden(t *testing.T) {
+	testForward(t, "positions_offset.npy", "out_offset.npy", "weights_offset.npy")
+}
 
 // TestGoldenAttentionIsPeaked guards the golden data: if the reference attention were nearly
 // uniform, scaling and masking mistakes could hide inside the tolerance.
