@@ -46,21 +46,26 @@ func Project(c Config, w *Weights, rot *rope.Table, x *mat.Dense, startPos int) 
 	if rot.HeadDim() != c.HeadDim {
 		panic(fmt.Sprintf("attention: RoPE table is for head_dim %d, config has %d", rot.HeadDim(), c.HeadDim))
 	}
-	seq, hidden := x.Dims()
-	if hidden != c.Hidden {
+	if _, hidden := x.Dims(); hidden != c.Hidden {
 		panic(fmt.Sprintf("attention: input rows have %d values, hidden size is %d", hidden, c.Hidden))
 	}
 	// exercise: attention.Project — project, QK-norm each head (chapter 03), rotate q and k (chapter 04)
+	seq, _ := x.Dims()
 	q = mat.NewDense(seq, c.Heads*c.HeadDim, nil)
 	q.Mul(x, w.Q.T())
 	k = mat.NewDense(seq, c.KVHeads*c.HeadDim, nil)
 	k.Mul(x, w.K.T())
 	v = mat.NewDense(seq, c.KVHeads*c.HeadDim, nil)
 	v.Mul(x, w.V.T())
-	q = rot.Rotate(rmsnorm.NormHeads(q, w.QNorm, c.HeadDim, c.Eps), startPos)
-	k = rot.Rotate(rmsnorm.NormHeads(k, w.KNorm, c.HeadDim, c.Eps), startPos)
+	q = rot.Rotate(c.qkNorm(q, w.QNorm), startPos)
+	k = rot.Rotate(c.qkNorm(k, w.KNorm), startPos)
 	return q, k, v
 	// end exercise
+}
+
+// qkNorm is chapter 03's head-wise RMSNorm with this layer's head_dim and eps.
+func (c Config) qkNorm(x *mat.Dense, weight []float64) *mat.Dense {
+	return rmsnorm.NormHeads(x, weight, c.HeadDim, c.Eps)
 }
 
 // KVHead returns the key/value head that query head h reads under grouped-query attention:

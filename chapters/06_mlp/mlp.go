@@ -7,10 +7,13 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// SiLU is the sigmoid-weighted linear unit (also called swish): silu(z) = z / (1 + e^-z).
+// Sigmoid is the logistic function: sigmoid(z) = 1 / (1 + e^-z), between 0 and 1.
+func Sigmoid(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
+
+// SiLU is the sigmoid-weighted linear unit (also called swish): silu(z) = z * sigmoid(z).
 func SiLU(z float64) float64 {
 	// exercise: mlp.SiLU — z times the logistic sigmoid of z
-	return z / (1 + math.Exp(-z))
+	return z * Sigmoid(z)
 	// end exercise
 }
 
