@@ -179,37 +179,37 @@ def make_tiny_model(gen: torch.Generator) -> Qwen3ForCausalLM:
     return model
 
 
-def write_hf_dir(model: Qwen3ForCausalLM) -> None:
-    """config.json in the same form as Qwen/Qwen3-0.6B's, BF16 safetensors, the real generation config."""
+def write_hf_config(out: Path, c: dict) -> None:
+    """config.json in the same form as Qwen/Qwen3-0.6B's, and Qwen3-0.6B's generation_config.json."""
     config = {
         "architectures": ["Qwen3ForCausalLM"],
         "attention_bias": False,
         "attention_dropout": 0.0,
-        "bos_token_id": TINY["bos_token_id"],
-        "eos_token_id": TINY["eos_token_id"],
-        "head_dim": TINY["head_dim"],
+        "bos_token_id": c["bos_token_id"],
+        "eos_token_id": c["eos_token_id"],
+        "head_dim": c["head_dim"],
         "hidden_act": "silu",
-        "hidden_size": TINY["hidden_size"],
+        "hidden_size": c["hidden_size"],
         "initializer_range": 0.02,
-        "intermediate_size": TINY["intermediate_size"],
-        "max_position_embeddings": TINY["max_position_embeddings"],
-        "max_window_layers": TINY["num_hidden_layers"],
+        "intermediate_size": c["intermediate_size"],
+        "max_position_embeddings": c["max_position_embeddings"],
+        "max_window_layers": c["num_hidden_layers"],
         "model_type": "qwen3",
-        "num_attention_heads": TINY["num_attention_heads"],
-        "num_hidden_layers": TINY["num_hidden_layers"],
-        "num_key_value_heads": TINY["num_key_value_heads"],
-        "rms_norm_eps": TINY["rms_norm_eps"],
+        "num_attention_heads": c["num_attention_heads"],
+        "num_hidden_layers": c["num_hidden_layers"],
+        "num_key_value_heads": c["num_key_value_heads"],
+        "rms_norm_eps": c["rms_norm_eps"],
         "rope_scaling": None,
-        "rope_theta": TINY["rope_theta"],
+        "rope_theta": c["rope_theta"],
         "sliding_window": None,
         "tie_word_embeddings": True,
         "torch_dtype": "bfloat16",
         "use_cache": True,
         "use_sliding_window": False,
-        "vocab_size": TINY["vocab_size"],
+        "vocab_size": c["vocab_size"],
     }
-    HF_DIR.mkdir(parents=True, exist_ok=True)
-    with open(HF_DIR / "config.json", "w") as f:
+    out.mkdir(parents=True, exist_ok=True)
+    with open(out / "config.json", "w") as f:
         json.dump(config, f, indent=2)
         f.write("\n")
     generation = {
@@ -221,9 +221,14 @@ def write_hf_dir(model: Qwen3ForCausalLM) -> None:
         "top_k": 20,
         "top_p": 0.95,
     }
-    with open(HF_DIR / "generation_config.json", "w") as f:
+    with open(out / "generation_config.json", "w") as f:
         json.dump(generation, f, indent=2)
         f.write("\n")
+
+
+def write_hf_dir(model: Qwen3ForCausalLM) -> None:
+    """The tiny model as a Hugging Face directory: config, generation config, BF16 safetensors."""
+    write_hf_config(HF_DIR, TINY)
     # The tied LM head is stored once, as model.embed_tokens.weight (what save_pretrained does for tied weights).
     tensors = {k: v.to(torch.bfloat16).contiguous() for k, v in model.state_dict().items() if k != "lm_head.weight"}
     from safetensors.torch import save_file
