@@ -55,6 +55,10 @@ func classify(r rune) class {
 		return classNumber
 	case unicode.IsSpace(r): // the Unicode White_Space property, as Oniguruma's \s
 		return classSpace
+	case newerLetter(r): // see unicode16.go
+		return classLetter
+	case newerNumber(r):
+		return classNumber
 	}
 	return classOther
 }

@@ -5,8 +5,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-
-	"golang.org/x/text/unicode/norm"
 )
 
 // TokenType is the kind of a vocabulary entry, numbered as GGUF's tokenizer.ggml.token_type.
@@ -225,7 +223,7 @@ func (t *Tokenizer) findAdded(text string) (start, end int, id int32) {
 
 // encodeText encodes text that contains no added tokens: NFC, pre-tokenize, BPE each piece.
 func (t *Tokenizer) encodeText(dst []int, text string, ws *workspace) []int {
-	text = norm.NFC.String(text)
+	text = nfc(text) // NFC, as Hugging Face computes it (unicode_versions.go)
 	for i := 0; i < len(text); {
 		j := nextPiece(text, i)
 		dst = t.encodePiece(dst, text[i:j], ws)
