@@ -1,0 +1,193 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// A chapter is one directory chapters/NN_name of the module.
+type chapter struct {
+	Num  string // "04"
+	Name string // "04_rope"
+	Dir  string // absolute path
+}
+
+var chapterDirRE = regexp.MustCompile(`^(\d\d)_[A-Za-z0-9_]+$`)
+
+// listChapters returns the chapters under root/chapters in number order.
+func listChapters(root string) ([]chapter, error) {
+	entries, err := os.ReadDir(filepath.Join(root, "chapters"))
+	if err != nil {
+		return nil, fmt.Errorf("listing chapters: %w", err)
+	}
+	var chs []chapter
+	for _, e := range entries {
+		if m := chapterDirRE.FindStringSubmatch(e.Name()); e.IsDir() && m != nil {
+			chs = append(chs, chapter{Num: m[1], Name: e.Name(), Dir: filepath.Join(root, "chapters", e.Name())})
+		}
+	}
+	sort.Slice(chs, func(i, j int) bool { return chs[i].Name < chs[j].Name })
+	return chs, nil
+}
+
+// findChapter accepts "4", "04" or "04_rope".
+func findChapter(chs []chapter, arg string) (chapter, error) {
+	want := arg
+	if len(want) == 1 && want[0] >= '0' && want[0] <= '9' {
+		want = "0" + want
+	}
+	for _, ch := range chs {
+		if ch.Num == want || ch.Name == want {
+			return ch, nil
+		}
+	}
+	var names []string
+	for _, ch := range chs {
+		names = append(names, ch.Name)
+	}
+	return chapter{}, fmt.Errorf("no chapter %q (have: %s)", arg, strings.Join(names, ", "))
+}
+
+// A sourceFile is one .go file of a chapter with its fences.
+type sourceFile struct {
+	Rel    string // path relative to the chapter directory
+	Src    []byte
+	Fences []fence
+}
+
+// chapterFences reads every .go file of the chapter (subdirectories included, testdata excluded)
+// and returns those that have fences. Malformed fences are errors.
+func chapterFences(ch chapter) ([]sourceFile, error) {
+	var files []sourceFile
+	err := filepath.WalkDir(ch.Dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if d.Name() == "testdata" || (path != ch.Dir && strings.HasPrefix(d.Name(), ".")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(ch.Dir, path)
+		if err != nil {
+			return err
+		}
+		fences, err := findFences(filepath.Join("chapters", ch.Name, rel), src)
+		if err != nil {
+			return err
+		}
+		if len(fences) > 0 {
+			files = append(files, sourceFile{Rel: rel, Src: src, Fences: fences})
+		}
+		return nil
+	})
+	return files, err
+}
+
+// copyDir copies the tree src to dst (which must not exist), keeping file modes.
+func copyDir(src, dst string) error {
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, path)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, rel)
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		switch {
+		case d.IsDir():
+			return os.MkdirAll(target, 0o755)
+		case d.Type().IsRegular():
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(target, data, info.Mode().Perm())
+		default:
+			return nil // symlinks and other special files are not part of a chapter
+		}
+	})
+}
+
+// packageNames asks `go list` for the package name of each import path used by files, so that
+// removeUnusedImports knows that ".../chapters/03_rmsnorm" is package rmsnorm.
+func packageNames(root string, files []sourceFile) (func(string) string, error) {
+	set := map[string]bool{}
+	for _, f := range files {
+		paths, err := importPaths(f.Rel, f.Src)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range paths {
+			if p != "C" {
+				set[p] = true
+			}
+		}
+	}
+	names := map[string]string{}
+	if len(set) > 0 {
+		args := []string{"list", "-e", "-f", "{{.ImportPath}} {{.Name}}"}
+		for p := range set {
+			args = append(args, p)
+		}
+		cmd := exec.Command("go", args...)
+		cmd.Dir = root
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			return nil, fmt.Errorf("go list (package names of the imports): %v\n%s", err, stderr.String())
+		}
+		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			if path, name, ok := strings.Cut(line, " "); ok && name != "" {
+				names[path] = name
+			}
+		}
+	}
+	return func(path string) string {
+		if name, ok := names[path]; ok {
+			return name
+		}
+		return path[strings.LastIndex(path, "/")+1:]
+	}, nil
+}
+
+// writeStubbed writes into dir (a copy of the chapter) each file of files with the fences chosen
+// by stubbed(file index, fence index) replaced by panics, and the imports they alone used removed.
+// Files without a chosen fence are written back unchanged.
+func writeStubbed(dir string, files []sourceFile, nameOf func(string) string, stubbed func(fi, i int) bool) error {
+	for fi, f := range files {
+		out := stub(f.Src, f.Fences, func(i int) bool { return stubbed(fi, i) })
+		if !bytes.Equal(out, f.Src) {
+			var err error
+			out, err = removeUnusedImports(f.Rel, out, nameOf)
+			if err != nil {
+				return err
+			}
+		}
+		if err := os.WriteFile(filepath.Join(dir, f.Rel), out, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
