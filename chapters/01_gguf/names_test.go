@@ -1,0 +1,38 @@
+package gguf
+
+import "testing"
+
+func TestNameMap(t *testing.T) {
+	pairs := map[string]string{
+		"model.embed_tokens.weight":                       "token_embd.weight",
+		"model.norm.weight":                               "output_norm.weight",
+		"lm_head.weight":                                  "output.weight",
+		"model.layers.0.input_layernorm.weight":           "blk.0.attn_norm.weight",
+		"model.layers.3.self_attn.q_proj.weight":          "blk.3.attn_q.weight",
+		"model.layers.27.self_attn.k_proj.weight":         "blk.27.attn_k.weight",
+		"model.layers.1.self_attn.v_proj.weight":          "blk.1.attn_v.weight",
+		"model.layers.1.self_attn.o_proj.weight":          "blk.1.attn_output.weight",
+		"model.layers.1.self_attn.q_norm.weight":          "blk.1.attn_q_norm.weight",
+		"model.layers.1.self_attn.k_norm.weight":          "blk.1.attn_k_norm.weight",
+		"model.layers.10.post_attention_layernorm.weight": "blk.10.ffn_norm.weight",
+		"model.layers.2.mlp.gate_proj.weight":             "blk.2.ffn_gate.weight",
+		"model.layers.2.mlp.up_proj.weight":               "blk.2.ffn_up.weight",
+		"model.layers.2.mlp.down_proj.weight":             "blk.2.ffn_down.weight",
+	}
+	for hf, g := range pairs {
+		if got, ok := GGUFName(hf); !ok || got != g {
+			t.Errorf("GGUFName(%q) = %q, %v; want %q", hf, got, ok, g)
+		}
+		if got, ok := HFName(g); !ok || got != hf {
+			t.Errorf("HFName(%q) = %q, %v; want %q", g, got, ok, hf)
+		}
+	}
+	for _, bad := range []string{"", "blk.x.attn_q.weight", "blk.01.attn_q.weight", "blk.-1.attn_q.weight", "blk.0.attn_z.weight", "blk.0", "model.layers.0.mlp.weight", "rope_freqs.weight"} {
+		if got, ok := HFName(bad); ok {
+			t.Errorf("HFName(%q) = %q, want no mapping", bad, got)
+		}
+		if got, ok := GGUFName(bad); ok {
+			t.Errorf("GGUFName(%q) = %q, want no mapping", bad, got)
+		}
+	}
+}

@@ -1,0 +1,168 @@
+package gguf
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// stFile builds a safetensors file from a JSON header and a data buffer.
+func stFile(header string, data []byte) []byte {
+	b := binary.LittleEndian.AppendUint64(nil, uint64(len(header)))
+	return append(append(b, header...), data...)
+}
+
+// stHeader encodes entries {name: {dtype, shape, data_offsets}} as JSON.
+func stHeader(t *testing.T, entries map[string]any) string {
+	b, err := json.Marshal(entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func ent(dtype string, shape []int, begin, end int) map[string]any {
+	return map[string]any{"dtype": dtype, "shape": shape, "data_offsets": []int{begin, end}}
+}
+
+func goodST(t *testing.T) []byte {
+	data := f32Bytes(1, 2, 3, 4, 5, 6)                      // a: F32 [2,3], bytes 0..24
+	data = append(data, 0x80, 0x3f, 0x00, 0x40)             // b: BF16 [2] = 1, 2, bytes 24..28
+	data = append(data, 0x00, 0x3c, 0x00, 0xc0, 0x00, 0x00) // c: F16 [3] = 1, -2, 0, bytes 28..34
+	h := stHeader(t, map[string]any{
+		"__metadata__": map[string]string{"format": "pt"},
+		"a":            ent("F32", []int{2, 3}, 0, 24),
+		"b":            ent("BF16", []int{2}, 24, 28),
+		"c":            ent("F16", []int{3}, 28, 34),
+	})
+	return stFile(h+"   ", data) // the header may end in spaces
+}
+
+func TestSafetensors(t *testing.T) {
+	s, err := ParseSafetensors(goodST(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Metadata["format"] != "pt" || len(s.Tensors) != 3 {
+		t.Errorf("metadata %v, %d tensors", s.Metadata, len(s.Tensors))
+	}
+	for name, want := range map[string][]float32{"a": {1, 2, 3, 4, 5, 6}, "b": {1, 2}, "c": {1, -2, 0}} {
+		got, err := s.TensorFloat32(name)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s = %v, %v; want %v", name, got, err, want)
+		}
+	}
+	if a, _ := s.Tensor("a"); !reflect.DeepEqual(a.Shape, []int{2, 3}) {
+		t.Errorf("shape %v", a.Shape)
+	}
+	if _, err := s.TensorFloat32("zz"); err == nil {
+		t.Error("missing tensor: no error")
+	}
+}
+
+func TestSafetensorsBad(t *testing.T) {
+	f32 := f32Bytes(1, 2, 3, 4)
+	huge := binary.LittleEndian.AppendUint64(nil, 200_000_000)
+	past := binary.LittleEndian.AppendUint64(nil, 100)
+	// Headers whose byte offsets the expected messages spell out.
+	h1 := stHeader(t, map[string]any{"a": ent("F32", []int{3}, 0, 16)})
+	h2 := stHeader(t, map[string]any{"a": ent("F32", []int{8}, 0, 32)})
+	h3 := stHeader(t, map[string]any{"a": ent("F32", []int{1}, 0, 4), "b": ent("F32", []int{2}, 8, 16)})
+	d1, d2, d3 := 8+len(h1), 8+len(h2), 8+len(h3)
+	for _, c := range []struct {
+		name string
+		b    []byte
+		want []string
+	}{
+		{"short", []byte{1, 2, 3}, []string{"header length at byte 0", "needs 8 bytes"}},
+		{"header > 100 MB", append(huge, make([]byte, 16)...), []string{"header length at byte 0", "200000000 bytes exceeds the 100000000-byte limit"}},
+		{"header past EOF", append(past, `{}`...), []string{"header length at byte 0", "would end at byte 108, beyond the file's 10"}},
+		{"bad JSON", stFile(`{"a": [}`, nil), []string{"header JSON at byte 15"}},
+		{"unknown dtype", stFile(stHeader(t, map[string]any{"a": ent("Q4", []int{4}, 0, 16)}), f32), []string{`tensor "a": unknown dtype "Q4"`}},
+		{"length mismatch", stFile(h1, f32), []string{`tensor "a": F32 [3] needs 12 bytes, but data_offsets [0, 16]`, fmt.Sprintf("bytes %d..%d of the file", d1, d1+16)}},
+		{"dtype mismatch", stFile(stHeader(t, map[string]any{"a": ent("F16", []int{4}, 0, 16)}), f32), []string{`tensor "a": F16 [4] needs 8 bytes`}},
+		{"data past EOF", stFile(h2, f32), []string{fmt.Sprintf(`tensor "a": data ends at byte %d, beyond the file's %d`, d2+32, d2+16)}},
+		{"hole", stFile(h3, f32), []string{fmt.Sprintf(`tensor "b": data starts at byte %d, leaving a hole of 4 bytes after tensor "a" (ends at byte %d)`, d3+8, d3+4)}},
+		{"hole at start", stFile(stHeader(t, map[string]any{"a": ent("F32", []int{3}, 4, 16)}), f32), []string{`hole of 4 bytes after the start of the data buffer`}},
+		{"overlap", stFile(stHeader(t, map[string]any{"a": ent("F32", []int{3}, 0, 12), "b": ent("F32", []int{2}, 8, 16)}), f32),
+			[]string{`tensor "b": data at bytes`, `overlaps tensor "a"`}},
+		{"trailing bytes", stFile(stHeader(t, map[string]any{"a": ent("F32", []int{3}, 0, 12)}), f32), []string{"tensors end at byte", "4 more bytes"}},
+		{"negative dim", stFile(stHeader(t, map[string]any{"a": ent("F32", []int{-4}, 0, 16)}), f32), []string{`tensor "a": shape [-4] has a negative dimension`}},
+		{"reversed offsets", stFile(stHeader(t, map[string]any{"a": ent("F32", []int{4}, 16, 0)}), f32), []string{`data_offsets [16, 0] are not an increasing range`}},
+		{"shape overflow", stFile(stHeader(t, map[string]any{"a": ent("F32", []int{1 << 62, 1 << 62}, 0, 16)}), f32), []string{"byte size overflows"}},
+		{"unknown field", stFile(`{"a":{"dtype":"F32","shape":[4],"data_offsets":[0,16],"x":1}}`, f32), []string{`tensor "a": bad header entry`}},
+		{"bad metadata", stFile(`{"__metadata__":{"a":1}}`, nil), []string{"__metadata__: must map strings to strings"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ParseSafetensors(c.b)
+			assertErr(t, err, c.want...)
+		})
+	}
+}
+
+func TestSafetensorsTruncatedEverywhere(t *testing.T) {
+	b := goodST(t)
+	for n := range len(b) {
+		if _, err := ParseSafetensors(b[:n]); err == nil {
+			t.Fatalf("prefix of %d/%d bytes parsed", n, len(b))
+		}
+	}
+}
+
+// TestShardedCheckpoint writes a two-shard directory with an index and reads it back.
+func TestShardedCheckpoint(t *testing.T) {
+	dir := t.TempDir()
+	cfg := Qwen3_0_6B()
+	cb, _ := json.Marshal(cfg)
+	write := func(name string, b []byte) {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("config.json", cb)
+	write("model-00001-of-00002.safetensors", stFile(stHeader(t, map[string]any{"model.norm.weight": ent("F32", []int{2}, 0, 8)}), f32Bytes(1, 2)))
+	write("model-00002-of-00002.safetensors", stFile(stHeader(t, map[string]any{"lm_head.weight": ent("BF16", []int{1, 1}, 0, 2)}), []byte{0x40, 0x40}))
+	index := `{"metadata":{"total_size":10},"weight_map":{"model.norm.weight":"model-00001-of-00002.safetensors","lm_head.weight":"model-00002-of-00002.safetensors"}}`
+	write("model.safetensors.index.json", []byte(index))
+	c, err := OpenCheckpoint(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if !reflect.DeepEqual(c.TensorNames(), []string{"lm_head.weight", "model.norm.weight"}) {
+		t.Errorf("names %v", c.TensorNames())
+	}
+	if v, err := c.TensorFloat64("lm_head.weight"); err != nil || !reflect.DeepEqual(v, []float64{3}) {
+		t.Errorf("lm_head = %v, %v", v, err)
+	}
+	if c.Config.HeadDim != 128 || c.Config.NumKeyValueHeads != 8 {
+		t.Errorf("config %+v", c.Config)
+	}
+
+	write("model.safetensors.index.json", []byte(`{"weight_map":{"model.norm.weight":"../etc/passwd"}}`))
+	_, err = OpenCheckpoint(dir)
+	assertErr(t, err, `shard "../etc/passwd" is not a plain file name`)
+	write("model.safetensors.index.json", []byte(`{"weight_map":{"model.norm.weight":"model-00002-of-00002.safetensors"}}`))
+	_, err = OpenCheckpoint(dir)
+	assertErr(t, err, `tensor "model.norm.weight" should be in model-00002-of-00002.safetensors`)
+	write("config.json", []byte(`{"hidden_size": 64, "num_attention_heads": 3, "num_key_value_heads": 2}`))
+	_, err = ReadConfig(filepath.Join(dir, "config.json"))
+	assertErr(t, err, "intermediate_size is 0", "not a multiple of num_key_value_heads")
+}
+
+func TestSafetensorsF64(t *testing.T) {
+	var data []byte
+	data = binary.LittleEndian.AppendUint64(data, math.Float64bits(math.Pi))
+	s, err := ParseSafetensors(stFile(stHeader(t, map[string]any{"x": ent("F64", []int{1}, 0, 8)}), data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := s.TensorFloat64("x"); err != nil || v[0] != math.Pi {
+		t.Errorf("F64: %v %v", v, err)
+	}
+}
