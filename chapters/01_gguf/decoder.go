@@ -98,3 +98,17 @@ func (d *decoder) str(field string) (string, error) {
 	}
 	return string(p), nil
 }
+
+// strElem reads element i of an array of strings. It is str with the field name built only when
+// there is an error to report: a vocabulary has 151,936 of them.
+func (d *decoder) strElem(field string, i int) (string, error) {
+	if d.remaining() >= 8 {
+		n := binary.LittleEndian.Uint64(d.b[d.off:])
+		if n <= uint64(d.remaining()-8) {
+			s := string(d.b[d.off+8 : d.off+8+int64(n)])
+			d.off += 8 + int64(n)
+			return s, nil
+		}
+	}
+	return d.str(fmt.Sprintf("%s[%d]", field, i)) // the slow path reports the error
+}

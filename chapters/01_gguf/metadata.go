@@ -237,7 +237,7 @@ func (d *decoder) readArray(field string, depth int) (Value, error) {
 	case TypeString:
 		a := make([]string, n)
 		for i := range a {
-			if a[i], err = d.str(fmt.Sprintf("%s[%d]", field, i)); err != nil {
+			if a[i], err = d.strElem(field, i); err != nil {
 				return Value{}, err
 			}
 		}
