@@ -1,0 +1,45 @@
+package tokenizer
+
+import "testing"
+
+func TestByteToRune(t *testing.T) {
+	table := ByteToRune()
+	want := map[byte]rune{' ': 'Ġ', '\n': 'Ċ', '\t': 'ĉ', '\r': 'č', 0x00: 256, '!': '!', 'a': 'a', '~': '~', 0x7F: 'ġ', 0xA0: 'ł', 0xAD: 'Ń', 0xA1: '¡', 0xFF: 'ÿ'}
+	for b, r := range want {
+		if table[b] != r {
+			t.Errorf("ByteToRune()[0x%02X] = %q (U+%04X), want %q (U+%04X)", b, table[b], table[b], r, r)
+		}
+	}
+	seen := map[rune]bool{}
+	identity := 0
+	for b, r := range table {
+		if seen[r] {
+			t.Fatalf("rune %q appears twice: the table must be a bijection", r)
+		}
+		seen[r] = true
+		if r == rune(b) {
+			identity++
+		}
+		if r > 255+68 {
+			t.Errorf("byte 0x%02X maps to U+%04X, beyond 256+67", b, r)
+		}
+	}
+	if identity != 188 {
+		t.Errorf("%d bytes map to themselves, want 188", identity)
+	}
+}
+
+func TestByteLevelRoundTrip(t *testing.T) {
+	bl := newByteLevel()
+	raw := make([]byte, 256)
+	for i := range raw {
+		raw[i] = byte(i)
+	}
+	spelled := bl.encode(nil, string(raw))
+	if got := bl.decodeToken(string(spelled)); string(got) != string(raw) {
+		t.Fatalf("decodeToken(encode(all bytes)) = %q", got)
+	}
+	if got := string(bl.encode(nil, " the\n")); got != "ĠtheĊ" {
+		t.Errorf(`encode(" the\n") = %q, want "ĠtheĊ"`, got)
+	}
+}
