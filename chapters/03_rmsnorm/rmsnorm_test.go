@@ -16,7 +16,7 @@ const chapter = "03_rmsnorm"
 // chapter runs in float64, so 1e-5 leaves room for float32 rounding but not for a wrong formula.
 const goldenTol = 1e-5
 
-// relErr returns max|got-want| / max|want|.
+// relErr returns max|got-want| / max|want|, or +Inf if any value is NaN.
 func relErr(t *testing.T, got, want []float64) float64 {
 	t.Helper()
 	if len(got) != len(want) {
@@ -24,7 +24,11 @@ func relErr(t *testing.T, got, want []float64) float64 {
 	}
 	var diff, scale float64
 	for i := range want {
-		diff = math.Max(diff, math.Abs(got[i]-want[i]))
+		d := math.Abs(got[i] - want[i])
+		if math.IsNaN(d) {
+			return math.Inf(1) // NaN must fail every "error <= tolerance" check
+		}
+		diff = math.Max(diff, d)
 		scale = math.Max(scale, math.Abs(want[i]))
 	}
 	if scale == 0 {

@@ -23,7 +23,11 @@ func relErr(t *testing.T, got, want []float64) float64 {
 	}
 	var diff, scale float64
 	for i := range want {
-		diff = math.Max(diff, math.Abs(got[i]-want[i]))
+		d := math.Abs(got[i] - want[i])
+		if math.IsNaN(d) {
+			return math.Inf(1) // NaN must fail every "error <= tolerance" check
+		}
+		diff = math.Max(diff, d)
 		scale = math.Max(scale, math.Abs(want[i]))
 	}
 	if scale == 0 {
