@@ -2,7 +2,6 @@ package gguf
 
 import (
 	"encoding/binary"
-	"fmt"
 	"math"
 )
 
@@ -73,62 +72,6 @@ func encodeValue(b []byte, v Value) []byte {
 		_ = eachAny(a, func(e any) { b = encodeValue(b, Value{V: e}) })
 	}
 	return b
-}
-
-func eachAny(v any, fn func(any)) error {
-	switch a := v.(type) {
-	case []uint8:
-		for _, x := range a {
-			fn(x)
-		}
-	case []int8:
-		for _, x := range a {
-			fn(x)
-		}
-	case []uint16:
-		for _, x := range a {
-			fn(x)
-		}
-	case []int16:
-		for _, x := range a {
-			fn(x)
-		}
-	case []uint32:
-		for _, x := range a {
-			fn(x)
-		}
-	case []int32:
-		for _, x := range a {
-			fn(x)
-		}
-	case []float32:
-		for _, x := range a {
-			fn(x)
-		}
-	case []bool:
-		for _, x := range a {
-			fn(x)
-		}
-	case []string:
-		for _, x := range a {
-			fn(x)
-		}
-	case []uint64:
-		for _, x := range a {
-			fn(x)
-		}
-	case []int64:
-		for _, x := range a {
-			fn(x)
-		}
-	case []float64:
-		for _, x := range a {
-			fn(x)
-		}
-	default:
-		return fmt.Errorf("not an array: %T", v)
-	}
-	return nil
 }
 
 func (w *testFile) build() []byte {
