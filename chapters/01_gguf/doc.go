@@ -1,0 +1,127 @@
+// Package gguf reads model files: GGUF (llama.cpp's format) and Hugging Face safetensors
+// directories, so that every later chapter gets Qwen3's weights by name, whichever file they came in.
+//
+// # The problem
+//
+// A model file is a few hundred megabytes of numbers plus everything needed to use them: the
+// architecture's sizes, the tokenizer, and for every tensor its name, shape, element type and place
+// in the file. A reader must find all of that without trusting the file: a truncated download or a
+// hostile file must give an error that says what is wrong and where, never a panic, a hang or an
+// attempt to allocate 2^63 bytes.
+//
+// # The four regions of a GGUF file
+//
+// All integers are little-endian. A string is a u64 byte length followed by the bytes (no NUL).
+//
+//	1. Header (24 bytes)      "GGUF", u32 version (2 or 3), u64 tensor_count, u64 metadata_kv_count
+//	2. Metadata               kv_count entries: string key, u32 value type, value
+//	3. Tensor infos           tensor_count entries: string name, u32 n_dims (<= 4),
+//	                          u64 dims[n_dims] (ne0 FIRST), u32 ggml type, u64 offset
+//	4. Data                   starts at the end of region 3 rounded up to general.alignment
+//	                          (default 32); each tensor's bytes at data start + its offset
+//
+// Metadata values have 13 types: UINT8 0, INT8 1, UINT16 2, INT16 3, UINT32 4, INT32 5, FLOAT32 6,
+// BOOL 7, STRING 8, ARRAY 9, UINT64 10, INT64 11, FLOAT64 12. An array is a u32 element type, a u64
+// count and the elements; arrays may hold arrays. [Value] holds one as a Go value, and typed
+// accessors ([File.String], [File.Uint32], [File.Float32], [File.Strings], [File.Int] ...) fetch a
+// key and fail with the key, its byte offset and both types when the type is not the expected one.
+//
+// For Qwen3 the metadata is large: tokenizer.ggml.tokens (151,936 strings) and tokenizer.ggml.merges
+// (151,387 strings) make region 2 about 6 MB. In the tiny reference checkpoint the data section starts
+// at byte 5,934,912, though the weights themselves are only 9.8 MB.
+//
+// # Dims are reversed
+//
+// ggml lists dimensions fastest-varying first: ne0 is the length of a row. Hugging Face, PyTorch and
+// numpy list them slowest first. So q_proj of Qwen3-0.6B, a [2048, 1024] matrix in safetensors
+// (2048 rows of 1024), is blk.N.attn_q.weight with dims [1024, 2048] in GGUF. The bytes are the same
+// row-major bytes; only the list is reversed. [TensorInfo.Shape] gives the numpy order, and every
+// [TensorSource] speaks numpy order.
+//
+// # Why alignment
+//
+// Each tensor starts at a multiple of the alignment (32 bytes unless general.alignment says
+// otherwise). Memory-mapping keeps that alignment in memory, because a mapping starts on a page
+// boundary, so a tensor's first float sits at an address that SIMD loads (AVX's 32-byte vectors)
+// can read directly, and a float32 tensor can be used in place as a []float32 without copying.
+// The reader checks that every offset is aligned, inside the file, and not overlapping another tensor.
+//
+// # mmap versus read
+//
+// [Open] maps the file read-only (syscall.Mmap on Linux, macOS and FreeBSD). Mapping costs nothing
+// up front: the kernel reads a page from disk the first time it is touched, keeps it in the page
+// cache shared by every process that maps the file, and can drop it under memory pressure because
+// it can read it again. Opening a 2.4 GB file takes milliseconds and the resident memory grows only
+// with the tensors actually read. [File.TensorData] returns a slice of the mapping, no copy. The
+// [WithoutMmap] option (and other systems) read the whole file into memory instead: simpler,
+// slower to open, and the whole file counts against the process's memory. [File.Close] unmaps; slices
+// from File.TensorData must not be used afterwards.
+//
+// # Why names beat pointer walks
+//
+// llama2.c's run.c reads its checkpoint by walking a pointer through one flat float array in a fixed
+// order: token embedding, then every layer's attention weights, and so on, with sizes computed from a
+// small header. A C port of that idea to Qwen3-0.6B hard-codes a 5,951,648-byte skip over the GGUF
+// metadata. That works for exactly one file: a tokenizer with one more token, a different writer
+// version, another alignment or one tensor stored in another type, and the walk silently reads the
+// wrong bytes as weights. Here, tensors are found by name in the tensor table, their types and shapes
+// are checked, and a missing or misshapen tensor is an error.
+//
+// # The same weights through either door
+//
+// Hugging Face stores the model as a directory: config.json and model.safetensors (or shards listed
+// in model.safetensors.index.json). A safetensors file is a u64 header length N (at most 100 MB),
+// N bytes of JSON mapping each name to {"dtype", "shape", "data_offsets": [begin, end)}, then the data
+// buffer, row-major, packed without holes or overlaps. [OpenCheckpoint] reads it; [HFView] shows a
+// GGUF file under the Hugging Face names, through the map in [GGUFName] and [HFName]:
+//
+//	model.embed_tokens.weight                        token_embd.weight
+//	model.layers.N.input_layernorm.weight            blk.N.attn_norm.weight
+//	model.layers.N.self_attn.{q,k,v}_proj.weight     blk.N.attn_{q,k,v}.weight
+//	model.layers.N.self_attn.o_proj.weight           blk.N.attn_output.weight
+//	model.layers.N.self_attn.{q,k}_norm.weight       blk.N.attn_{q,k}_norm.weight
+//	model.layers.N.post_attention_layernorm.weight   blk.N.ffn_norm.weight
+//	model.layers.N.mlp.{gate,up,down}_proj.weight    blk.N.ffn_{gate,up,down}.weight
+//	model.norm.weight                                output_norm.weight
+//	lm_head.weight                                   output.weight (usually absent: tied to token_embd)
+//
+// Both implement [TensorSource], and the tests check that the tiny checkpoint gives bit-identical
+// tensors through both. [OpenModel] picks the door from the path.
+//
+// # What each type costs
+//
+// Weights are stored as plain floats or in blocks: a float16 scale plus small integers. Bytes per
+// weight (TypeSize/BlockSize):
+//
+//	F32   4          32-bit float
+//	F16   2          IEEE half: 5-bit exponent, 10-bit mantissa
+//	BF16  2          the top half of a float32: 8-bit exponent, 7-bit mantissa; widening is a shift
+//	Q8_0  34/32      f16 d + 32 int8 q:                 y = d*q
+//	Q4_0  18/32      f16 d + 32 4-bit q:                y = d*(q-8)
+//	Q6_K  210/256    256 6-bit q, 16 int8 scales, f16 d: y = d*scale*(q-32)
+//	Q4_K  144/256    256 4-bit q, 8 6-bit scales and mins, f16 d and dmin: y = d*sc*q - dmin*m
+//
+// [Dequantize] follows ggml's reference code in float32, so its results are bit-identical to ggml's
+// and gguf-py's (the golden test demands equality, not closeness).
+//
+// # Qwen3-0.6B by the numbers
+//
+//	embedding  151,936 x 1,024                                           155,582,464
+//	attention  28 x (q 2048x1024 + k 1024x1024 + v 1024x1024 + o 1024x2048) 176,160,768
+//	MLP        28 x 3 x 3,072 x 1,024                                    264,241,152
+//	norms      28 x (2 x 1,024 + 2 x 128) + 1,024                             65,536
+//	total      (the tied LM head counted once)                           596,049,920
+//
+// Note head_dim is 128, not hidden/heads = 64: Q is 2048 wide and K, V are 1024 wide. With the
+// matrices in one type and the norms in F32 the weights take 2.38 GB as F32, 1.19 GB as BF16,
+// 633 MB as Q8_0 and 336 MB as Q4_K ([WeightBytes]); [CountParams] and its test check the sum.
+//
+// # Gotchas
+//
+//   - A GGUF file for a tied model has no output.weight; use token_embd.weight as the LM head.
+//   - FLOAT32 metadata such as the RMSNorm eps is 1e-6 rounded to float32; [ConfigFromGGUF] widens it
+//     through its shortest decimal so it compares equal to config.json's 1e-6.
+//   - Some writers store the same key with another integer width; [File.Int] accepts any of them.
+//   - Counts and lengths come from the file: each is checked against the bytes that remain before any
+//     slice is made, so a 2^40-byte string in a 100-byte file is an error, not an allocation.
+package gguf
