@@ -13,12 +13,12 @@
 //
 // All integers are little-endian. A string is a u64 byte length followed by the bytes (no NUL).
 //
-//  1. Header (24 bytes)      "GGUF", u32 version (2 or 3), u64 tensor_count, u64 metadata_kv_count
-//  2. Metadata               kv_count entries: string key, u32 value type, value
-//  3. Tensor infos           tensor_count entries: string name, u32 n_dims (<= 4),
-//     u64 dims[n_dims] (ne0 FIRST), u32 ggml type, u64 offset
-//  4. Data                   starts at the end of region 3 rounded up to general.alignment
-//     (default 32); each tensor's bytes at data start + its offset
+//	(1) header (24 bytes)   "GGUF", u32 version (2 or 3), u64 tensor_count, u64 metadata_kv_count
+//	(2) metadata            kv_count entries: string key, u32 value type, value
+//	(3) tensor infos        tensor_count entries: string name, u32 n_dims (<= 4),
+//	                        u64 dims[n_dims] (ne0 FIRST), u32 ggml type, u64 offset
+//	(4) data                starts at the end of region 3 rounded up to general.alignment
+//	                        (default 32); each tensor's bytes at data start + its offset
 //
 // Metadata values have 13 types: UINT8 0, INT8 1, UINT16 2, INT16 3, UINT32 4, INT32 5, FLOAT32 6,
 // BOOL 7, STRING 8, ARRAY 9, UINT64 10, INT64 11, FLOAT64 12. An array is a u32 element type, a u64
