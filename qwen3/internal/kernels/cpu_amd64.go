@@ -1,0 +1,27 @@
+package kernels
+
+import "golang.org/x/sys/cpu"
+
+// useAVX2 selects the assembly kernels: they need AVX2 (8-lane integer widening), FMA and F16C
+// (half-precision conversion). Every x86-64 CPU since 2013-2015 has all three.
+var useAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X86.HasAVX && x86HasF16C()
+
+// x86HasF16C reports F16C (CPUID.1:ECX bit 29), which x/sys/cpu does not expose.
+func x86HasF16C() bool {
+	_, _, ecx, _ := cpuid(1, 0)
+	return ecx&(1<<29) != 0
+}
+
+func cpuid(eax, ecx uint32) (a, b, c, d uint32)
+
+//go:noescape
+func dotF32AVX2(w, x *float32, n int) float32
+
+//go:noescape
+func dotBF16AVX2(w *uint16, x *float32, n int) float32
+
+//go:noescape
+func dotF16AVX2(w *uint16, x *float32, n int) float32
+
+//go:noescape
+func dotQ8_0AVX2(w *byte, x *float32, nblocks int) float32

@@ -1,0 +1,11 @@
+//go:build !amd64
+
+package kernels
+
+// useAVX2 is false off amd64: the plain Go kernels run.
+const useAVX2 = false
+
+func dotF32AVX2(w, x *float32, n int) float32          { panic("unreachable") }
+func dotBF16AVX2(w *uint16, x *float32, n int) float32 { panic("unreachable") }
+func dotF16AVX2(w *uint16, x *float32, n int) float32  { panic("unreachable") }
+func dotQ8_0AVX2(w *byte, x *float32, n int) float32   { panic("unreachable") }

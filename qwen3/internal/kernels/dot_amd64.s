@@ -1,0 +1,229 @@
+#include "textflag.h"
+
+// func cpuid(eax, ecx uint32) (a, b, c, d uint32)
+TEXT ·cpuid(SB), NOSPLIT, $0-24
+	MOVL eax+0(FP), AX
+	MOVL ecx+4(FP), CX
+	CPUID
+	MOVL AX, a+8(FP)
+	MOVL BX, b+12(FP)
+	MOVL CX, c+16(FP)
+	MOVL DX, d+20(FP)
+	RET
+
+// REDUCE sums the 8 lanes of Y0 into the low lane of X0.
+#define REDUCE \
+	VEXTRACTF128 $1, Y0, X1 \
+	VADDPS       X1, X0, X0 \
+	VHADDPS      X0, X0, X0 \
+	VHADDPS      X0, X0, X0
+
+// func dotF32AVX2(w, x *float32, n int) float32
+// n is a multiple of 8. Four accumulators hide the FMA latency.
+TEXT ·dotF32AVX2(SB), NOSPLIT, $0-28
+	MOVQ w+0(FP), SI
+	MOVQ x+8(FP), DI
+	MOVQ n+16(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+
+f32loop32:
+	CMPQ CX, $32
+	JLT  f32loop8
+	VMOVUPS     (SI), Y4
+	VMOVUPS     32(SI), Y5
+	VMOVUPS     64(SI), Y6
+	VMOVUPS     96(SI), Y7
+	VFMADD231PS (DI), Y4, Y0
+	VFMADD231PS 32(DI), Y5, Y1
+	VFMADD231PS 64(DI), Y6, Y2
+	VFMADD231PS 96(DI), Y7, Y3
+	ADDQ        $128, SI
+	ADDQ        $128, DI
+	SUBQ        $32, CX
+	JMP         f32loop32
+
+f32loop8:
+	CMPQ CX, $8
+	JLT  f32done
+	VMOVUPS     (SI), Y4
+	VFMADD231PS (DI), Y4, Y0
+	ADDQ        $32, SI
+	ADDQ        $32, DI
+	SUBQ        $8, CX
+	JMP         f32loop8
+
+f32done:
+	VADDPS Y1, Y0, Y0
+	VADDPS Y3, Y2, Y2
+	VADDPS Y2, Y0, Y0
+	REDUCE
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
+
+// func dotBF16AVX2(w *uint16, x *float32, n int) float32
+// n is a multiple of 8. A bfloat16 is the top half of a float32: zero-extend each 16-bit value
+// to 32 bits and shift it left by 16.
+TEXT ·dotBF16AVX2(SB), NOSPLIT, $0-28
+	MOVQ w+0(FP), SI
+	MOVQ x+8(FP), DI
+	MOVQ n+16(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+
+bf16loop32:
+	CMPQ CX, $32
+	JLT  bf16loop8
+	VPMOVZXWD   (SI), Y4
+	VPMOVZXWD   16(SI), Y5
+	VPMOVZXWD   32(SI), Y6
+	VPMOVZXWD   48(SI), Y7
+	VPSLLD      $16, Y4, Y4
+	VPSLLD      $16, Y5, Y5
+	VPSLLD      $16, Y6, Y6
+	VPSLLD      $16, Y7, Y7
+	VFMADD231PS (DI), Y4, Y0
+	VFMADD231PS 32(DI), Y5, Y1
+	VFMADD231PS 64(DI), Y6, Y2
+	VFMADD231PS 96(DI), Y7, Y3
+	ADDQ        $64, SI
+	ADDQ        $128, DI
+	SUBQ        $32, CX
+	JMP         bf16loop32
+
+bf16loop8:
+	CMPQ CX, $8
+	JLT  bf16done
+	VPMOVZXWD   (SI), Y4
+	VPSLLD      $16, Y4, Y4
+	VFMADD231PS (DI), Y4, Y0
+	ADDQ        $16, SI
+	ADDQ        $32, DI
+	SUBQ        $8, CX
+	JMP         bf16loop8
+
+bf16done:
+	VADDPS Y1, Y0, Y0
+	VADDPS Y3, Y2, Y2
+	VADDPS Y2, Y0, Y0
+	REDUCE
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
+
+// func dotF16AVX2(w *uint16, x *float32, n int) float32
+// n is a multiple of 8. VCVTPH2PS (F16C) converts 8 halves to 8 floats exactly.
+TEXT ·dotF16AVX2(SB), NOSPLIT, $0-28
+	MOVQ w+0(FP), SI
+	MOVQ x+8(FP), DI
+	MOVQ n+16(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+
+f16loop32:
+	CMPQ CX, $32
+	JLT  f16loop8
+	VCVTPH2PS   (SI), Y4
+	VCVTPH2PS   16(SI), Y5
+	VCVTPH2PS   32(SI), Y6
+	VCVTPH2PS   48(SI), Y7
+	VFMADD231PS (DI), Y4, Y0
+	VFMADD231PS 32(DI), Y5, Y1
+	VFMADD231PS 64(DI), Y6, Y2
+	VFMADD231PS 96(DI), Y7, Y3
+	ADDQ        $64, SI
+	ADDQ        $128, DI
+	SUBQ        $32, CX
+	JMP         f16loop32
+
+f16loop8:
+	CMPQ CX, $8
+	JLT  f16done
+	VCVTPH2PS   (SI), Y4
+	VFMADD231PS (DI), Y4, Y0
+	ADDQ        $16, SI
+	ADDQ        $32, DI
+	SUBQ        $8, CX
+	JMP         f16loop8
+
+f16done:
+	VADDPS Y1, Y0, Y0
+	VADDPS Y3, Y2, Y2
+	VADDPS Y2, Y0, Y0
+	REDUCE
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
+
+// func dotQ8_0AVX2(w *byte, x *float32, nblocks int) float32
+// Each 34-byte block is {f16 d; int8 q[32]}. Per block: p = Σ_j q_j·x_j in 8 lanes (sign-extend
+// 8 quants to int32, convert to float, multiply-add), then acc += d·p. Two accumulators
+// alternate between even and odd blocks.
+TEXT ·dotQ8_0AVX2(SB), NOSPLIT, $0-28
+	MOVQ w+0(FP), SI
+	MOVQ x+8(FP), DI
+	MOVQ nblocks+16(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+
+q8loop:
+	CMPQ CX, $0
+	JEQ  q8done
+	MOVWLZX      (SI), AX
+	VMOVD        AX, X7
+	VCVTPH2PS    X7, X7
+	VBROADCASTSS X7, Y7
+	VPMOVSXBD    2(SI), Y4
+	VPMOVSXBD    10(SI), Y5
+	VPMOVSXBD    18(SI), Y6
+	VPMOVSXBD    26(SI), Y8
+	VCVTDQ2PS    Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VCVTDQ2PS    Y6, Y6
+	VCVTDQ2PS    Y8, Y8
+	VMULPS       (DI), Y4, Y9
+	VMULPS       32(DI), Y5, Y10
+	VFMADD231PS  64(DI), Y6, Y9
+	VFMADD231PS  96(DI), Y8, Y10
+	VADDPS       Y10, Y9, Y9
+	VFMADD231PS  Y9, Y7, Y0
+	ADDQ         $34, SI
+	ADDQ         $128, DI
+	DECQ         CX
+	JEQ          q8done
+	MOVWLZX      (SI), AX
+	VMOVD        AX, X7
+	VCVTPH2PS    X7, X7
+	VBROADCASTSS X7, Y7
+	VPMOVSXBD    2(SI), Y4
+	VPMOVSXBD    10(SI), Y5
+	VPMOVSXBD    18(SI), Y6
+	VPMOVSXBD    26(SI), Y8
+	VCVTDQ2PS    Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VCVTDQ2PS    Y6, Y6
+	VCVTDQ2PS    Y8, Y8
+	VMULPS       (DI), Y4, Y9
+	VMULPS       32(DI), Y5, Y10
+	VFMADD231PS  64(DI), Y6, Y9
+	VFMADD231PS  96(DI), Y8, Y10
+	VADDPS       Y10, Y9, Y9
+	VFMADD231PS  Y9, Y7, Y1
+	ADDQ         $34, SI
+	ADDQ         $128, DI
+	DECQ         CX
+	JMP          q8loop
+
+q8done:
+	VADDPS Y1, Y0, Y0
+	REDUCE
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
