@@ -69,7 +69,9 @@ func count(r io.Reader, w io.Writer) (counts, error) {
 		case e.Action == "build-output":
 			fmt.Fprint(w, e.Output)
 		case e.Test == "":
-			if e.Action == "output" {
+			// -json runs tests verbosely, which adds a bare "PASS" line per package that plain
+			// `go test` does not print.
+			if e.Action == "output" && e.Output != "PASS\n" {
 				fmt.Fprint(w, e.Output)
 			}
 			if e.Action == "fail" && failedTests[e.Package] == 0 {
