@@ -1,0 +1,138 @@
+package forward
+
+import (
+	"math"
+	"sync"
+	"testing"
+
+	"github.com/qwen3go/qwen3go/reference"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Tolerances against transformers (float32, eager attention) on the tiny model's BF16 weights.
+// This chapter computes in float64, so the differences are float32's rounding in the reference,
+// accumulated over 3 layers.
+const (
+	// hiddenTol bounds hidden states (embeddings, layer outputs, final norm) relative to the
+	// largest magnitude of the golden array: the course-wide 1e-5 for a chapter op. Measured: at
+	// most 2.2e-6 over 3 layers and 3 prompts, float32's rounding in the reference.
+	hiddenTol = 1e-5
+	// logitTol is DESIGN.md's tiny-model logits tolerance, absolute: logits spread over several
+	// units (standard deviation about 4), so 1e-4 is far below any difference that changes a token.
+	logitTol = 1e-4
+)
+
+// models loads the tiny reference checkpoint from both doors once per test binary: the GGUF file
+// (no output.weight: the tied head must come from token_embd) and the Hugging Face directory.
+var models = sync.OnceValues(func() (map[string]*Model, error) {
+	out := map[string]*Model{}
+	for name, path := range map[string]string{"gguf": reference.TinyGGUF(), "hf": reference.TinyHFDir()} {
+		m, err := Load(path)
+		if err != nil {
+			return nil, err
+		}
+		out[name] = m
+	}
+	return out, nil
+})
+
+func tinyModels(t *testing.T) map[string]*Model {
+	t.Helper()
+	ms, err := models()
+	if err != nil {
+		t.Fatalf("load tiny model: %v", err)
+	}
+	return ms
+}
+
+func goldenTrace(t *testing.T, p int) *Trace {
+	t.Helper()
+	tr, err := GoldenTrace(p)
+	if err != nil {
+		t.Fatalf("golden data: %v", err)
+	}
+	return tr
+}
+
+// maxAbs is max |got - want| over all entries.
+func maxAbs(t *testing.T, got, want *mat.Dense) float64 {
+	t.Helper()
+	gr, gc := got.Dims()
+	wr, wc := want.Dims()
+	if gr != wr || gc != wc {
+		t.Fatalf("got %dx%d, want %dx%d", gr, gc, wr, wc)
+	}
+	var d float64
+	for i := 0; i < wr; i++ {
+		g, w := got.RawRowView(i), want.RawRowView(i)
+		for j := range w {
+			if math.IsNaN(g[j]) {
+				return math.Inf(1)
+			}
+			d = math.Max(d, math.Abs(g[j]-w[j]))
+		}
+	}
+	return d
+}
+
+// TestGoldenTrace compares every stage of the forward pass with transformers' hooks on the three
+// golden prompts, for both file kinds: embeddings, layers and final norm within hiddenTol
+// (relative), logits at the sampled columns within logitTol (absolute).
+func TestGoldenTrace(t *testing.T) {
+	for kind, m := range tinyModels(t) {
+		for p := 0; p < GoldenPrompts; p++ {
+			want := goldenTrace(t, p)
+			got, err := m.ForwardTrace(want.IDs)
+			if err != nil {
+				t.Fatalf("%s prompt %d: %v", kind, p, err)
+			}
+			if d := FirstDivergence(got, want, hiddenTol); !d.OK() {
+				t.Errorf("%s prompt %d: %v", kind, p, d)
+			}
+			e := maxAbs(t, Columns(got.Logits, want.LogitCols), want.Logits)
+			if e > logitTol {
+				t.Errorf("%s prompt %d: logits differ by %.3g at the sampled columns (tolerance %g absolute)", kind, p, e, logitTol)
+			} else {
+				t.Logf("%s prompt %d: hidden states within %.3g relative, logits within %.3g absolute", kind, p,
+					FirstDivergence(got, &Trace{Embed: want.Embed, Layers: want.Layers, Norm: want.Norm}, hiddenTol).MaxErr, e)
+			}
+		}
+	}
+}
+
+// TestGoldenLogitsFullVocab compares the last position's logits of prompt 0 over the whole
+// vocabulary (151,936 columns), within logitTol absolute: every row of the tied head is used, so
+// a head that is not exactly the embedding matrix fails here even if sampled columns were lucky.
+func TestGoldenLogitsFullVocab(t *testing.T) {
+	want, err := reference.LoadDense("07_forward", "prompt0_logits_last.npy")
+	if err != nil {
+		t.Fatalf("golden data: %v", err)
+	}
+	ids := goldenTrace(t, 0).IDs
+	for kind, m := range tinyModels(t) {
+		logits, err := m.Forward(ids)
+		if err != nil {
+			t.Fatalf("%s: %v", kind, err)
+		}
+		seq, vocab := logits.Dims()
+		last := mat.NewDense(1, vocab, logits.RawRowView(seq-1))
+		if e := maxAbs(t, last, want); e > logitTol {
+			t.Errorf("%s: last-position logits differ by %.3g over the full vocabulary (tolerance %g absolute)", kind, e, logitTol)
+		} else {
+			t.Logf("%s: full-vocabulary logits within %.3g", kind, e)
+		}
+		if argmax(last.RawRowView(0)) != argmax(want.RawRowView(0)) {
+			t.Errorf("%s: argmax %d, transformers %d", kind, argmax(last.RawRowView(0)), argmax(want.RawRowView(0)))
+		}
+	}
+}
+
+func argmax(v []float64) int {
+	best := 0
+	for i, x := range v {
+		if x > v[best] {
+			best = i
+		}
+	}
+	return best
+}
