@@ -1,0 +1,183 @@
+package sampling
+
+import (
+	"math"
+	"slices"
+)
+
+// The warpers below take a logits vector (one score per vocabulary entry, length vocab) and return
+// a new vector of the same length; they never modify their input. A filtered token gets -Inf,
+// transformers' filter_value, so that softmax gives it probability exactly 0.
+
+// Softmax returns p[i] = exp(z[i] - m) / sum_j exp(z[j] - m), with m = max(z).
+//
+// Subtracting the maximum changes nothing mathematically (it cancels between numerator and
+// denominator) but keeps exp from overflowing: the largest term is exp(0) = 1. Entries at -Inf
+// get probability 0. z must hold at least one finite value; otherwise every p[i] is NaN.
+func Softmax(z []float64) []float64 {
+	p := make([]float64, len(z))
+	// exercise: sampling.Softmax — subtract the max, exponentiate, divide by the sum
+	m := math.Inf(-1)
+	for _, v := range z {
+		m = max(m, v)
+	}
+	sum := 0.0
+	for i, v := range z {
+		p[i] = math.Exp(v - m)
+		sum += p[i]
+	}
+	for i := range p {
+		p[i] /= sum
+	}
+	// end exercise
+	return p
+}
+
+// Temperature returns z / t (transformers' TemperatureLogitsWarper).
+//
+// softmax(z/t) is the model's distribution raised to the power 1/t and renormalised: t < 1
+// sharpens it towards the argmax, t > 1 flattens it towards uniform. As t -> 0 all the mass goes
+// to the largest logit, so t = 0 is taken to mean greedy: Temperature(z, 0) keeps only the first
+// largest logit (unchanged) and sets every other entry to -Inf. t must not be negative.
+func Temperature(z []float64, t float64) []float64 {
+	out := make([]float64, len(z))
+	if t == 0 {
+		for i := range out {
+			out[i] = math.Inf(-1)
+		}
+		if len(z) > 0 {
+			i := Argmax(z)
+			out[i] = z[i]
+		}
+		return out
+	}
+	for i, v := range z {
+		out[i] = v / t
+	}
+	return out
+}
+
+// TopK keeps the k largest logits and sets the others to -Inf (transformers' TopKLogitsWarper).
+//
+// Like transformers, it finds the k-th largest value v_k (torch.topk) and removes every logit
+// strictly smaller than v_k: logits tied with v_k all stay, so more than k tokens can survive.
+// k <= 0 or k >= len(z) keeps everything.
+func TopK(z []float64, k int) []float64 {
+	out := slices.Clone(z)
+	if k <= 0 || k >= len(z) {
+		return out
+	}
+	sorted := slices.Clone(z)
+	slices.SortFunc(sorted, func(a, b float64) int { return cmpDesc(a, b) })
+	kth := sorted[k-1]
+	for i, v := range out {
+		if v < kth {
+			out[i] = math.Inf(-1)
+		}
+	}
+	return out
+}
+
+// TopP is nucleus filtering (transformers' TopPLogitsWarper): keep the smallest set of most likely
+// tokens whose probabilities add up to at least p, and set the others to -Inf.
+//
+// It follows transformers step by step: sort the logits ASCENDING (a stable sort: tied logits keep
+// their index order), take the cumulative sum of their softmax probabilities, remove every token
+// whose cumulative probability is <= 1-p (the unlikely tail whose mass is at most 1-p), and always
+// keep the last, most likely token. Consequences: a token is kept exactly when the mass of the
+// tokens ranked above it is < p; and when the cut falls inside a group of tied logits, the tokens
+// with the LOWER ids are removed first. p >= 1 keeps everything (transformers skips the warper).
+func TopP(z []float64, p float64) []float64 {
+	out := slices.Clone(z)
+	if p >= 1 || len(z) == 0 {
+		return out
+	}
+	// exercise: sampling.TopP — sort ascending, cumulate the softmax, drop mass <= 1-p, keep the top
+	order := make([]int, len(z)) // token ids from least to most likely
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return -cmpDesc(z[a], z[b]) })
+	sortedLogits := make([]float64, len(z))
+	for r, id := range order {
+		sortedLogits[r] = z[id]
+	}
+	probs := Softmax(sortedLogits)
+	cum := 0.0
+	for r, id := range order[:len(order)-1] { // the most likely token is always kept
+		cum += probs[r]
+		if cum <= 1-p {
+			out[id] = math.Inf(-1)
+		}
+	}
+	// end exercise
+	return out
+}
+
+// MinP removes tokens much less likely than the best one (transformers' MinPLogitsWarper):
+// with probs = softmax(z), every token with probs[i] < minP * max(probs) gets -Inf.
+//
+// The threshold scales with the model's confidence: when one token dominates, the floor is high
+// and few alternatives survive; when the distribution is flat, many do. The most likely token is
+// never removed (minP <= 1). minP <= 0 keeps everything.
+func MinP(z []float64, minP float64) []float64 {
+	out := slices.Clone(z)
+	if minP <= 0 || len(z) == 0 {
+		return out
+	}
+	probs := Softmax(z)
+	top := slices.Max(probs)
+	for i, pr := range probs {
+		if pr < minP*top {
+			out[i] = math.Inf(-1)
+		}
+	}
+	best := Argmax(probs) // keep at least one token (min_tokens_to_keep = 1)
+	out[best] = z[best]
+	return out
+}
+
+// Warp applies s's filters in the order of transformers' generate(): temperature, top-k, top-p,
+// min-p. Each filter sees the output of the previous one: top-p's probabilities are computed
+// after temperature and top-k, and min-p's after all three. A filter at its neutral value
+// (T=1, TopK=0, TopP=1, MinP=0) is skipped. Temperature 0 keeps only the argmax (see Temperature).
+// s should be valid (Validate); z has length vocab, and so has the result.
+func Warp(z []float64, s Settings) []float64 {
+	out := slices.Clone(z)
+	if s.Temperature != 1 {
+		out = Temperature(out, s.Temperature)
+	}
+	if s.TopK > 0 {
+		out = TopK(out, s.TopK)
+	}
+	if s.TopP < 1 {
+		out = TopP(out, s.TopP)
+	}
+	if s.MinP > 0 {
+		out = MinP(out, s.MinP)
+	}
+	return out
+}
+
+// Distribution returns the probabilities the sampler draws from: softmax(Warp(z, s)). Filtered
+// tokens have probability exactly 0; the rest sum to 1.
+func Distribution(z []float64, s Settings) []float64 {
+	return Softmax(Warp(z, s))
+}
+
+// cmpDesc orders larger values first (NaN last), for sorting logits from most to least likely.
+func cmpDesc(a, b float64) int {
+	switch {
+	case a > b:
+		return -1
+	case a < b:
+		return 1
+	case a == b:
+		return 0
+	case math.IsNaN(a) && math.IsNaN(b):
+		return 0
+	case math.IsNaN(a):
+		return 1
+	}
+	return -1
+}

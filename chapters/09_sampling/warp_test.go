@@ -1,0 +1,162 @@
+package sampling
+
+import (
+	"math"
+	"slices"
+	"testing"
+)
+
+var inf = math.Inf(-1)
+
+// sameWarp compares filtered positions exactly and finite values within 1e-12 (hand-computed
+// cases in float64: only rounding of one division separates them).
+func sameWarp(t *testing.T, what string, got, want []float64) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: got %v, want %v", what, got, want)
+	}
+	for i := range want {
+		if math.IsInf(want[i], -1) != math.IsInf(got[i], -1) || (!math.IsInf(want[i], -1) && math.Abs(got[i]-want[i]) > 1e-12) {
+			t.Fatalf("%s: got %v, want %v", what, got, want)
+		}
+	}
+}
+
+// The expected values of the tie cases below were checked by hand against transformers 4.x
+// (TopKLogitsWarper, TopPLogitsWarper on CPU tensors): they are part of its behavior.
+func TestTiesLikeTransformers(t *testing.T) {
+	z := []float64{0, 1, 1, 1, 1, 0.5}
+	// top-k keeps everything >= the k-th largest value: all four tied 1s survive k = 2.
+	sameWarp(t, "TopK(k=2)", TopK(z, 2), []float64{inf, 1, 1, 1, 1, inf})
+	// top-p sorts ascending with a stable sort: ids 0, 5, 1, 2, 3, 4. Probabilities
+	// 0.074, 0.122, 0.201 x 4; cumulative 0.074, 0.196, 0.397, 0.598, ...: everything with
+	// cumulative <= 0.5 goes, which cuts the tied group and removes its LOWEST id, 1.
+	sameWarp(t, "TopP(p=0.5)", TopP(z, 0.5), []float64{inf, inf, 1, 1, 1, inf})
+
+	u := []float64{math.Log(0.25), math.Log(0.25), math.Log(0.25), math.Log(0.25)}
+	// uniform: cumulative 0.25, 0.5, 0.75, 1; "<= 1-p" removes the exact boundary too.
+	sameWarp(t, "TopP uniform p=0.5", TopP(u, 0.5), []float64{inf, inf, u[2], u[3]})
+	sameWarp(t, "TopP uniform p=0.6", TopP(u, 0.6), []float64{inf, u[1], u[2], u[3]})
+}
+
+func TestFiltersHandComputed(t *testing.T) {
+	z := []float64{2, 0, 1, -1, 3}
+	sameWarp(t, "Temperature 2", Temperature(z, 2), []float64{1, 0, 0.5, -0.5, 1.5})
+	sameWarp(t, "Temperature 0", Temperature(z, 0), []float64{inf, inf, inf, inf, 3})
+	sameWarp(t, "TopK 2", TopK(z, 2), []float64{2, inf, inf, inf, 3})
+	sameWarp(t, "TopK 0 (off)", TopK(z, 0), z)
+	sameWarp(t, "TopK 9 (> vocab)", TopK(z, 9), z)
+	// softmax(z) = [0.2341, 0.0317, 0.0861, 0.0117, 0.6364]
+	sameWarp(t, "TopP 0.8", TopP(z, 0.8), []float64{2, inf, inf, inf, 3})
+	sameWarp(t, "TopP 0.9", TopP(z, 0.9), []float64{2, inf, 1, inf, 3})
+	sameWarp(t, "TopP tiny", TopP(z, 1e-9), []float64{inf, inf, inf, inf, 3})
+	sameWarp(t, "TopP 1 (off)", TopP(z, 1), z)
+	// min-p 0.1: floor 0.0636, keeps 0.2341, 0.0861, 0.6364.
+	sameWarp(t, "MinP 0.1", MinP(z, 0.1), []float64{2, inf, 1, inf, 3})
+	sameWarp(t, "MinP 1", MinP(z, 1), []float64{inf, inf, inf, inf, 3})
+	sameWarp(t, "MinP 0 (off)", MinP(z, 0), z)
+}
+
+// TestWarpOrder shows that order matters: top-p after temperature 0.5 sees a sharper distribution
+// than top-p alone, and Warp applies temperature first, as transformers does.
+func TestWarpOrder(t *testing.T) {
+	z := []float64{2, 0, 1, -1, 3}
+	s := Settings{Temperature: 0.5, TopP: 0.9}
+	want := TopP(Temperature(z, 0.5), 0.9)
+	sameWarp(t, "Warp", Warp(z, s), want)
+	// softmax(z/0.5) = [0.1170, 0.0021, 0.0158, 0.0003, 0.8646]: 0.8646 < 0.9, so 2 tokens.
+	sameWarp(t, "Warp T=0.5 p=0.9", want, []float64{4, inf, inf, inf, 6})
+	// the other order would keep three.
+	if n := countKept(Temperature(TopP(z, 0.9), 0.5)); n != 3 {
+		t.Fatalf("top-p before temperature kept %d tokens, want 3", n)
+	}
+}
+
+func countKept(z []float64) int {
+	n := 0
+	for _, v := range z {
+		if !math.IsInf(v, -1) {
+			n++
+		}
+	}
+	return n
+}
+
+func TestSoftmax(t *testing.T) {
+	p := Softmax([]float64{1000, 1000, inf})
+	if p[0] != 0.5 || p[1] != 0.5 || p[2] != 0 {
+		t.Fatalf("Softmax([1000 1000 -Inf]) = %v, want [0.5 0.5 0] (subtract the max first)", p)
+	}
+	p = Softmax([]float64{0, math.Log(3)})
+	if math.Abs(p[0]-0.25) > 1e-15 || math.Abs(p[1]-0.75) > 1e-15 {
+		t.Fatalf("Softmax([0 ln3]) = %v, want [0.25 0.75]", p)
+	}
+}
+
+// Properties on random logits: warpers never change a kept value (except temperature), never
+// drop the argmax, never touch their input, and the distribution sums to 1.
+func TestWarpProperties(t *testing.T) {
+	logits, _ := loadGoldenLogits(t)
+	for i := range logits.Shape[0] {
+		z := row(logits, i)
+		orig := slices.Clone(z)
+		top := Argmax(z)
+		for _, s := range []Settings{
+			{Temperature: 1, TopK: 5, TopP: 1}, {Temperature: 1, TopP: 0.3}, {Temperature: 1, TopP: 1, MinP: 0.5},
+			QwenThinking(0), QwenNonThinking(0), Greedy(),
+		} {
+			w := Warp(z, s)
+			if math.IsInf(w[top], -1) {
+				t.Fatalf("row %d %+v: the argmax was filtered", i, s)
+			}
+			p := Distribution(z, s)
+			sum := 0.0
+			for j := range p {
+				sum += p[j]
+				if (p[j] == 0) != math.IsInf(w[j], -1) {
+					t.Fatalf("row %d %+v token %d: p=%v but warped logit %v", i, s, j, p[j], w[j])
+				}
+			}
+			if math.Abs(sum-1) > 1e-12 {
+				t.Fatalf("row %d %+v: sum %v", i, s, sum)
+			}
+			// top-k, top-p and min-p only filter: survivors keep their (temperature-scaled) value.
+			if s.Temperature == 1 {
+				for j := range w {
+					if !math.IsInf(w[j], -1) && w[j] != z[j] {
+						t.Fatalf("row %d %+v token %d: kept value changed %v -> %v", i, s, j, z[j], w[j])
+					}
+				}
+			}
+		}
+		if !slices.Equal(z, orig) {
+			t.Fatalf("row %d: Warp modified its input", i)
+		}
+		if g := Distribution(z, Greedy()); g[top] != 1 {
+			t.Fatalf("row %d: greedy distribution %v at the argmax, want 1", i, g[top])
+		}
+	}
+}
+
+// Top-p keeps the smallest prefix of the ranking whose mass reaches p: the kept mass is >= p, and
+// dropping the least likely kept token would fall below p.
+func TestTopPNucleusIsMinimal(t *testing.T) {
+	logits, _ := loadGoldenLogits(t)
+	for i := range logits.Shape[0] {
+		z := row(logits, i)
+		probs := Softmax(z)
+		for _, p := range []float64{0.1, 0.5, 0.8, 0.95, 0.999} {
+			w := TopP(z, p)
+			kept, smallest := 0.0, 1.0
+			for j := range w {
+				if !math.IsInf(w[j], -1) {
+					kept += probs[j]
+					smallest = min(smallest, probs[j])
+				}
+			}
+			if kept < p-1e-12 || kept-smallest >= p+1e-12 {
+				t.Fatalf("row %d p=%v: kept mass %v, without its smallest %v", i, p, kept, kept-smallest)
+			}
+		}
+	}
+}
