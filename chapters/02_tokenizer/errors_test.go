@@ -62,7 +62,8 @@ func TestTokenizerJSONErrors(t *testing.T) {
 		{"no normalizer", strings.Replace(good, `"NFC"`, `"NFKC"`, 1), "normalizer must be NFC"},
 		{"other regex", strings.Replace(good, `'s|`, `'S|`, 1), "pre_tokenizer is not Qwen's"},
 		{"missing bytes", good, "no token"},
-		{"bad merge", strings.Replace(good, `"merges":[]`, `"merges":[7]`, 1), "model.merges[0]"},
+		{"bad merge", strings.Replace(good, `"merges":[]`, `"merges":[7]`, 1), "model.merges is neither"},
+		{"bad pair", strings.Replace(good, `"merges":[]`, `"merges":[["a","b","c"]]`, 1), "model.merges[0] has 3 strings"},
 		{"huge id", strings.Replace(good, `"a":0`, `"a":99999999999`, 1), "out of range"},
 	}
 	dir := t.TempDir()

@@ -34,7 +34,7 @@ type hfTokenizerJSON struct {
 	Model struct {
 		Type         string            `json:"type"`
 		Vocab        map[string]int    `json:"vocab"`
-		Merges       []json.RawMessage `json:"merges"`
+		Merges       json.RawMessage   `json:"merges"`
 		ByteFallback bool              `json:"byte_fallback"`
 	} `json:"model"`
 }
@@ -112,18 +112,9 @@ func parseTokenizerJSON(data []byte) (*Tokenizer, error) {
 			types[a.ID] = int32(TypeControl)
 		}
 	}
-	merges := make([]string, len(j.Model.Merges))
-	for i, raw := range j.Model.Merges {
-		var s string
-		if err := json.Unmarshal(raw, &s); err == nil {
-			merges[i] = s
-			continue
-		}
-		var pair []string
-		if err := json.Unmarshal(raw, &pair); err != nil || len(pair) != 2 {
-			return nil, fmt.Errorf("tokenizer: tokenizer.json: model.merges[%d] is neither \"a b\" nor [\"a\", \"b\"]: %.40s", i, raw)
-		}
-		merges[i] = pair[0] + " " + pair[1]
+	merges, err := parseMerges(j.Model.Merges)
+	if err != nil {
+		return nil, err
 	}
 	return New(tokens, types, merges)
 }
@@ -139,4 +130,28 @@ func checkPreTokenizer(j *hfTokenizerJSON) error {
 		return fmt.Errorf("tokenizer: tokenizer.json: pre_tokenizer is not Qwen's (Split on QwenPattern, then ByteLevel)")
 	}
 	return nil
+}
+
+// parseMerges reads model.merges, written either as ["a b", ...] (older files) or as
+// [["a", "b"], ...] (newer files), into the "a b" form.
+func parseMerges(raw json.RawMessage) ([]string, error) {
+	var merges []string
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	if err := json.Unmarshal(raw, &merges); err == nil {
+		return merges, nil
+	}
+	var pairs [][]string
+	if err := json.Unmarshal(raw, &pairs); err != nil {
+		return nil, fmt.Errorf("tokenizer: tokenizer.json: model.merges is neither [\"a b\", ...] nor [[\"a\", \"b\"], ...]: %w", err)
+	}
+	merges = make([]string, len(pairs))
+	for i, p := range pairs {
+		if len(p) != 2 {
+			return nil, fmt.Errorf("tokenizer: tokenizer.json: model.merges[%d] has %d strings, want 2", i, len(p))
+		}
+		merges[i] = p[0] + " " + p[1]
+	}
+	return merges, nil
 }
