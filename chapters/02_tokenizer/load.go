@@ -32,10 +32,10 @@ type hfTokenizerJSON struct {
 		} `json:"pretokenizers"`
 	} `json:"pre_tokenizer"`
 	Model struct {
-		Type         string            `json:"type"`
-		Vocab        map[string]int    `json:"vocab"`
-		Merges       json.RawMessage   `json:"merges"`
-		ByteFallback bool              `json:"byte_fallback"`
+		Type         string          `json:"type"`
+		Vocab        map[string]int  `json:"vocab"`
+		Merges       json.RawMessage `json:"merges"`
+		ByteFallback bool            `json:"byte_fallback"`
 	} `json:"model"`
 }
 
