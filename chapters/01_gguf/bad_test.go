@@ -149,6 +149,7 @@ func TestBadTensors(t *testing.T) {
 	partly := ok("partly")
 	partly.dims = []uint64{16}
 	partBlock := testTensor{name: "q", dims: []uint64{33}, typ: TypeQ8_0, data: make([]byte, 34)}
+	noDims := testTensor{name: "q", dims: nil, typ: TypeQ8_0, data: make([]byte, 34)} // found by FuzzGGUF
 
 	for _, c := range []struct {
 		name string
@@ -164,6 +165,7 @@ func TestBadTensors(t *testing.T) {
 		{"data past EOF", tensorFile(pastEOF), []string{`tensor "past" (info at byte 24)`, "beyond the file's 96"}},
 		{"data partly past EOF", tensorFile(partly), []string{`tensor "partly": data ends at byte 128, beyond the file's 96`}},
 		{"partial block", tensorFile(partBlock), []string{`tensor "q" at byte 24`, "first dimension 33 is not a multiple of the Q8_0 block size 32"}},
+		{"block type without dims", tensorFile(noDims), []string{`tensor "q" at byte 24: a Q8_0 tensor needs at least one dimension`}},
 		{"duplicate name", tensorFile(ok("a"), ok("a")), []string{`tensor "a" (info at byte 57): duplicate name (first at byte 24)`}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

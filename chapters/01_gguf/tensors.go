@@ -92,6 +92,11 @@ func (d *decoder) readTensorInfo(i int64) (TensorInfo, error) {
 	if !ok {
 		return TensorInfo{}, fmt.Errorf("gguf: %s type at byte %d: unknown ggml type %d", field, at, typ)
 	}
+	// Blocks never straddle rows: the row length ne0 must be a whole number of blocks.
+	// (A tensor with no dims is one value, which is not a whole block of a block type.)
+	if nd == 0 && tr.blockSize > 1 {
+		return TensorInfo{}, fmt.Errorf("gguf: %s at byte %d: a %s tensor needs at least one dimension", field, start, tr.name)
+	}
 	if nd > 0 && t.Dims[0]%uint64(tr.blockSize) != 0 {
 		return TensorInfo{}, fmt.Errorf("gguf: %s at byte %d: first dimension %d is not a multiple of the %s block size %d",
 			field, start, t.Dims[0], tr.name, tr.blockSize)
