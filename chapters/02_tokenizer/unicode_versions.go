@@ -1,12 +1,5 @@
 package tokenizer
 
-import (
-	"strings"
-	"unicode/utf8"
-
-	"golang.org/x/text/unicode/norm"
-)
-
 // Go 1.26's unicode package has the tables of Unicode 15.0.0, but the Oniguruma regex engine inside
 // Hugging Face tokenizers (0.23) knows Unicode 16.0. The two disagree on the characters added in
 // Unicode 15.1 and 16.0 (CJK Extension I, Egyptian Hieroglyphs Extended-A, Garay, Kirat Rai, Ol
@@ -81,35 +74,4 @@ func hfUnnormalized(r rune) bool {
 		return true
 	}
 	return false
-}
-
-// nfc is Hugging Face's NFC normalization: norm.NFC, except around the characters of hfUnnormalized.
-func nfc(s string) string {
-	for i := 0; i < len(s); {
-		if s[i] < utf8.RuneSelf {
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if hfUnnormalized(r) {
-			return nfcAround(s)
-		}
-		i += n
-	}
-	return norm.NFC.String(s)
-}
-
-// nfcAround normalizes the stretches between hfUnnormalized characters one by one.
-func nfcAround(s string) string {
-	var sb strings.Builder
-	start := 0
-	for i, r := range s {
-		if hfUnnormalized(r) {
-			sb.WriteString(norm.NFC.String(s[start:i]))
-			sb.WriteRune(r)
-			start = i + utf8.RuneLen(r)
-		}
-	}
-	sb.WriteString(norm.NFC.String(s[start:]))
-	return sb.String()
 }
