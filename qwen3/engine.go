@@ -1,0 +1,358 @@
+package qwen3
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	rope "github.com/qwen3go/qwen3go/chapters/04_rope"
+	"github.com/qwen3go/qwen3go/qwen3/internal/kernels"
+)
+
+// The engine: the forward pass of chapters 07 and 08 in float32, over all cores, allocation-free.
+//
+// A Session owns a KV cache and every buffer a forward pass needs, sized once. Prompts are
+// processed in chunks of up to maxChunk tokens, so that each weight row, once read from memory,
+// is used for every token of the chunk; decoding is a chunk of one. The layer loop reads like
+// chapter 07:
+//
+//	x  = embed(ids)
+//	for each layer:
+//	    xb      = rmsnorm(x, input_layernorm)
+//	    q, k, v = xb·Qᵀ, xb·Kᵀ, xb·Vᵀ                  one pass over the three matrices (fused)
+//	    q, k    = rope(qk_norm(q)), rope(qk_norm(k))   per head, at absolute positions
+//	    cache  <- k, v
+//	    att     = softmax(q·kᵀ/√d + causal mask)·v     per query head, reading KV head h/group
+//	    x      += att·Oᵀ                               the residual add fused into the matrix pass
+//	    xb      = rmsnorm(x, post_attention_layernorm)
+//	    hb      = silu(xb·Gateᵀ) ⊙ (xb·Upᵀ)             gate and up in one pass (fused)
+//	    x      += hb·Downᵀ
+//	logits = rmsnorm(x_last, norm)·Headᵀ                the LM head for the last position only
+
+// maxChunk is the most prompt tokens processed together.
+const maxChunk = 64
+
+// ErrContextFull is returned when a session has no room left for more tokens.
+var ErrContextFull = errors.New("qwen3: context is full")
+
+// Session is one conversation's state: the KV cache and the ids in it. It is not safe for
+// concurrent use; use one Session per goroutine.
+type Session struct {
+	m      *Model
+	c      Config
+	maxLen int
+	tokens []int // the ids whose keys and values are cached, in order
+
+	keys, values [][]float32 // per layer: maxLen x kvDim
+
+	// buffers for a chunk of up to maxChunk tokens, row t at t*width
+	x, xb, q, k, v, att, hb []float32
+	cos, sin                []float32 // per token: HeadDim/2
+	scores                  []float32 // per query head: maxLen
+	final                   []float32 // the last position after the final norm
+	logits                  []float32 // Vocab
+	invFreq                 []float64
+
+	// the chunk being processed: n tokens from position pos, in layer li (l)
+	n, pos, li int
+	l          *layer
+
+	// loop bodies, bound once so that running them allocates nothing
+	qkvBody, attnBody, oBody, gateUpBody, downBody, headBody func(lo, hi int)
+}
+
+// NewSession returns a session whose cache holds maxLen tokens; 0 means min(4096, the model's
+// context). The cache is allocated here but the operating system commits its pages only as they
+// are written, so a long maxLen costs memory only when used.
+func (m *Model) NewSession(maxLen int) (*Session, error) {
+	c := m.Config
+	if maxLen == 0 {
+		maxLen = min(4096, c.MaxContext)
+	}
+	if maxLen < 1 || maxLen > c.MaxContext {
+		return nil, fmt.Errorf("qwen3: session length %d outside 1..%d (the model's context)", maxLen, c.MaxContext)
+	}
+	s := &Session{
+		m: m, c: c, maxLen: maxLen,
+		tokens:  make([]int, 0, maxLen),
+		keys:    make([][]float32, c.Layers),
+		values:  make([][]float32, c.Layers),
+		x:       make([]float32, maxChunk*c.Hidden),
+		xb:      make([]float32, maxChunk*c.Hidden),
+		q:       make([]float32, maxChunk*c.qDim()),
+		k:       make([]float32, maxChunk*c.kvDim()),
+		v:       make([]float32, maxChunk*c.kvDim()),
+		att:     make([]float32, maxChunk*c.qDim()),
+		hb:      make([]float32, maxChunk*c.Intermediate),
+		cos:     make([]float32, maxChunk*c.HeadDim/2),
+		sin:     make([]float32, maxChunk*c.HeadDim/2),
+		scores:  make([]float32, c.Heads*maxLen),
+		final:   make([]float32, c.Hidden),
+		logits:  make([]float32, c.Vocab),
+		invFreq: rope.InvFreq(c.HeadDim, c.Theta),
+	}
+	for i := range s.keys {
+		s.keys[i] = make([]float32, maxLen*c.kvDim())
+		s.values[i] = make([]float32, maxLen*c.kvDim())
+	}
+	s.qkvBody, s.attnBody, s.oBody = s.qkvRows, s.attendHeads, s.oRows
+	s.gateUpBody, s.downBody, s.headBody = s.gateUpRows, s.downRows, s.headRows
+	return s, nil
+}
+
+// Len is the number of tokens in the cache; the next token goes at this position.
+func (s *Session) Len() int { return len(s.tokens) }
+
+// MaxLen is the cache's capacity.
+func (s *Session) MaxLen() int { return s.maxLen }
+
+// Tokens returns the ids in the cache (the slice is the session's: do not modify it).
+func (s *Session) Tokens() []int { return s.tokens }
+
+// Reset empties the cache.
+func (s *Session) Reset() { s.tokens = s.tokens[:0] }
+
+// Truncate keeps the first n cached tokens and forgets the rest: the cached keys and values of a
+// prefix do not depend on what follows it, so a chat can reuse the prefix it shares with its
+// previous turn.
+func (s *Session) Truncate(n int) {
+	if n < len(s.tokens) {
+		s.tokens = s.tokens[:max(n, 0)]
+	}
+}
+
+// Prefill runs ids through the model after the cached tokens and returns the logits that predict
+// the token after the last one (a slice owned by the session, valid until its next call).
+func (s *Session) Prefill(ctx context.Context, ids []int) ([]float32, error) {
+	if len(ids) == 0 {
+		return nil, errors.New("qwen3: prefill of no tokens")
+	}
+	if err := s.check(ids); err != nil {
+		return nil, err
+	}
+	for start := 0; start < len(ids); start += maxChunk {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		end := min(start+maxChunk, len(ids))
+		s.forward(ids[start:end], end == len(ids))
+	}
+	return s.logits, nil
+}
+
+// Step runs one token and returns the logits for the next (owned by the session).
+func (s *Session) Step(id int) ([]float32, error) {
+	var one [1]int
+	one[0] = id
+	if err := s.check(one[:]); err != nil {
+		return nil, err
+	}
+	s.forward(one[:], true)
+	return s.logits, nil
+}
+
+func (s *Session) check(ids []int) error {
+	if len(s.tokens)+len(ids) > s.maxLen {
+		return fmt.Errorf("%w: %d cached + %d new tokens > %d", ErrContextFull, len(s.tokens), len(ids), s.maxLen)
+	}
+	for i, id := range ids {
+		if id < 0 || id >= s.c.Vocab {
+			return fmt.Errorf("qwen3: token %d at index %d is outside the vocabulary (0..%d)", id, i, s.c.Vocab-1)
+		}
+	}
+	return nil
+}
+
+// forward runs a chunk of n <= maxChunk tokens at positions Len() .. Len()+n-1 and, if wantLogits,
+// leaves the logits of the last one in s.logits.
+func (s *Session) forward(ids []int, wantLogits bool) {
+	c, p := s.c, s.m.pool
+	s.n, s.pos = len(ids), len(s.tokens)
+	H := c.Hidden
+	for t, id := range ids {
+		s.m.embed.Row(id, s.x[t*H:(t+1)*H])
+	}
+	s.ropeAngles()
+	for i := range s.m.layers {
+		s.li, s.l = i, &s.m.layers[i]
+		// attention block
+		for t := 0; t < s.n; t++ {
+			rmsnorm(s.xb[t*H:(t+1)*H], s.x[t*H:(t+1)*H], s.l.attnNorm, c.Eps)
+		}
+		p.run(c.qDim()+2*c.kvDim(), 32, s.qkvBody)
+		s.normRotateStore()
+		p.run(c.Heads, 1, s.attnBody)
+		p.run(H, 16, s.oBody)
+		// MLP block
+		for t := 0; t < s.n; t++ {
+			rmsnorm(s.xb[t*H:(t+1)*H], s.x[t*H:(t+1)*H], s.l.ffnNorm, c.Eps)
+		}
+		p.run(c.Intermediate, 32, s.gateUpBody)
+		p.run(H, 16, s.downBody)
+	}
+	s.tokens = append(s.tokens, ids...)
+	if wantLogits {
+		last := s.x[(s.n-1)*H : s.n*H]
+		rmsnorm(s.final, last, s.m.norm, c.Eps)
+		p.run(c.Vocab, 256, s.headBody)
+	}
+}
+
+// ropeAngles fills cos and sin for the chunk's positions, with transformers' float32 angles
+// (chapter 04): angle = float32(pos)·inv_freq rounded to float32.
+func (s *Session) ropeAngles() {
+	half := s.c.HeadDim / 2
+	for t := 0; t < s.n; t++ {
+		for i, f := range s.invFreq {
+			a := rope.Angle32(s.pos+t, f)
+			s.cos[t*half+i] = float32(math.Cos(a))
+			s.sin[t*half+i] = float32(math.Sin(a))
+		}
+	}
+}
+
+// qkvRows computes rows [lo, hi) of the fused [Q; K; V] projection for every token of the chunk.
+func (s *Session) qkvRows(lo, hi int) {
+	c := s.c
+	qd, kvd, H := c.qDim(), c.kvDim(), c.Hidden
+	for r := lo; r < hi; r++ {
+		w, out, width, row := s.l.q, s.q, qd, r
+		if r >= qd+kvd {
+			w, out, width, row = s.l.v, s.v, kvd, r-qd-kvd
+		} else if r >= qd {
+			w, out, width, row = s.l.k, s.k, kvd, r-qd
+		}
+		for t := 0; t < s.n; t++ {
+			out[t*width+row] = w.Dot(row, s.xb[t*H:(t+1)*H])
+		}
+	}
+}
+
+// normRotateStore applies QK-norm and RoPE to every head of q and k, then appends k and v to
+// the current layer's cache.
+func (s *Session) normRotateStore() {
+	c := s.c
+	d, half := c.HeadDim, c.HeadDim/2
+	for t := 0; t < s.n; t++ {
+		cos, sin := s.cos[t*half:(t+1)*half], s.sin[t*half:(t+1)*half]
+		for h := 0; h < c.Heads; h++ {
+			head := s.q[t*c.qDim()+h*d : t*c.qDim()+(h+1)*d]
+			rmsnorm(head, head, s.l.qNorm, c.Eps)
+			rotate(head, cos, sin)
+		}
+		for h := 0; h < c.KVHeads; h++ {
+			head := s.k[t*c.kvDim()+h*d : t*c.kvDim()+(h+1)*d]
+			rmsnorm(head, head, s.l.kNorm, c.Eps)
+			rotate(head, cos, sin)
+		}
+	}
+	kvd := c.kvDim()
+	copy(s.keys[s.li][s.pos*kvd:(s.pos+s.n)*kvd], s.k[:s.n*kvd])
+	copy(s.values[s.li][s.pos*kvd:(s.pos+s.n)*kvd], s.v[:s.n*kvd])
+}
+
+// attendHeads runs causal attention for query heads [lo, hi) and every token of the chunk.
+func (s *Session) attendHeads(lo, hi int) {
+	c := s.c
+	d, qd, kvd := c.HeadDim, c.qDim(), c.kvDim()
+	scale := float32(1 / math.Sqrt(float64(d)))
+	keys, values := s.keys[s.li], s.values[s.li]
+	for h := lo; h < hi; h++ {
+		g := h / (c.Heads / c.KVHeads) // the KV head this query head reads
+		scores := s.scores[h*s.maxLen : (h+1)*s.maxLen]
+		for t := 0; t < s.n; t++ {
+			q := s.q[t*qd+h*d : t*qd+(h+1)*d]
+			n := s.pos + t + 1 // keys 0 .. pos+t: the causal mask
+			maxScore := float32(math.Inf(-1))
+			for j := 0; j < n; j++ {
+				sc := kernels.DotF32(keys[j*kvd+g*d:j*kvd+(g+1)*d], q) * scale
+				scores[j] = sc
+				maxScore = max(maxScore, sc)
+			}
+			var sum float32
+			for j := 0; j < n; j++ {
+				e := float32(math.Exp(float64(scores[j] - maxScore)))
+				scores[j] = e
+				sum += e
+			}
+			out := s.att[t*qd+h*d : t*qd+(h+1)*d]
+			clear(out)
+			inv := 1 / sum
+			for j := 0; j < n; j++ {
+				axpy(out, scores[j]*inv, values[j*kvd+g*d:j*kvd+(g+1)*d])
+			}
+		}
+	}
+}
+
+// oRows computes rows [lo, hi) of the output projection and adds them to the residual stream.
+func (s *Session) oRows(lo, hi int) {
+	H, qd := s.c.Hidden, s.c.qDim()
+	for r := lo; r < hi; r++ {
+		for t := 0; t < s.n; t++ {
+			s.x[t*H+r] += s.l.o.Dot(r, s.att[t*qd:(t+1)*qd])
+		}
+	}
+}
+
+// gateUpRows computes rows [lo, hi) of silu(gate)·up.
+func (s *Session) gateUpRows(lo, hi int) {
+	H, I := s.c.Hidden, s.c.Intermediate
+	for r := lo; r < hi; r++ {
+		for t := 0; t < s.n; t++ {
+			xb := s.xb[t*H : (t+1)*H]
+			g := s.l.gate.Dot(r, xb)
+			u := s.l.up.Dot(r, xb)
+			s.hb[t*I+r] = g / (1 + float32(math.Exp(float64(-g)))) * u
+		}
+	}
+}
+
+// downRows computes rows [lo, hi) of the down projection and adds them to the residual stream.
+func (s *Session) downRows(lo, hi int) {
+	H, I := s.c.Hidden, s.c.Intermediate
+	for r := lo; r < hi; r++ {
+		for t := 0; t < s.n; t++ {
+			s.x[t*H+r] += s.l.down.Dot(r, s.hb[t*I:(t+1)*I])
+		}
+	}
+}
+
+// headRows computes logits [lo, hi) for the last position.
+func (s *Session) headRows(lo, hi int) {
+	for r := lo; r < hi; r++ {
+		s.logits[r] = s.m.head.Dot(r, s.final)
+	}
+}
+
+// rmsnorm writes x / sqrt(mean(x²) + eps) · w into dst (dst may be x). The sum of squares is
+// accumulated in float64: it is one pass, and it keeps the norm exact to float32 rounding.
+func rmsnorm(dst, x, w []float32, eps float64) {
+	var ss float64
+	for _, v := range x {
+		ss += float64(v) * float64(v)
+	}
+	scale := float32(1 / math.Sqrt(ss/float64(len(x))+eps))
+	for i, v := range x {
+		dst[i] = v * scale * w[i]
+	}
+}
+
+// rotate applies RoPE to one head: element i turns with element i+d/2 (the half-split pairing).
+func rotate(head, cos, sin []float32) {
+	half := len(head) / 2
+	for i := 0; i < half; i++ {
+		x0, x1 := head[i], head[i+half]
+		head[i] = x0*cos[i] - x1*sin[i]
+		head[i+half] = x1*cos[i] + x0*sin[i]
+	}
+}
+
+// axpy adds a·x to y.
+func axpy(y []float32, a float32, x []float32) {
+	x = x[:len(y)]
+	for i := range y {
+		y[i] += a * x[i]
+	}
+}

@@ -1,0 +1,90 @@
+package qwen3
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/qwen3go/qwen3go/reference"
+)
+
+// loadTiny opens the tiny reference checkpoint through either door.
+func loadTiny(t testing.TB, path string) *Model {
+	t.Helper()
+	m, err := Load(path, WithThreads(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	return m
+}
+
+func tinyPaths() map[string]string {
+	return map[string]string{"gguf": reference.TinyGGUF(), "hf": reference.TinyHFDir()}
+}
+
+// TestLogitsGolden compares the engine's logits with transformers' for the three golden prompts:
+// all positions at the sampled columns and, for prompt 0, the whole vocabulary at the last position.
+// Tolerance 1e-4 absolute (DESIGN.md: tiny-model logits): float32 against float32, different order.
+func TestLogitsGolden(t *testing.T) {
+	const tol = 1e-4
+	cols, err := reference.LoadInts("07_forward", "cols.npy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for kind, path := range tinyPaths() {
+		m := loadTiny(t, path)
+		for n := 0; n < 3; n++ {
+			name := func(s string) string { return "prompt" + string(rune('0'+n)) + "_" + s }
+			ids, err := reference.LoadInts("07_forward", name("ids.npy"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := reference.LoadArray("07_forward", name("logits_cols.npy"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			// One token at a time through the cache, so every position's logits are seen.
+			s, err := m.NewSession(64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var worst float64
+			for i, id := range ids {
+				logits, err := s.Step(id)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for j, c := range cols {
+					worst = math.Max(worst, math.Abs(float64(logits[c])-want.Data[i*len(cols)+j]))
+				}
+				if n == 0 && i == len(ids)-1 {
+					full, err := reference.LoadArray("07_forward", "prompt0_logits_last.npy")
+					if err != nil {
+						t.Fatal(err)
+					}
+					for c, w := range full.Data {
+						worst = math.Max(worst, math.Abs(float64(logits[c])-w))
+					}
+				}
+			}
+			if worst > tol {
+				t.Errorf("%s prompt %d: logits differ from transformers by %.3g (tolerance %g)", kind, n, worst, tol)
+			} else {
+				t.Logf("%s prompt %d: max |Δlogit| = %.3g", kind, n, worst)
+			}
+			// The same prompt as one prefill chunk gives the same last-position logits.
+			s.Reset()
+			logits, err := s.Prefill(context.Background(), ids)
+			if err != nil {
+				t.Fatal(err)
+			}
+			last := len(ids) - 1
+			for j, c := range cols {
+				if d := math.Abs(float64(logits[c]) - want.Data[last*len(cols)+j]); d > tol {
+					t.Fatalf("%s prompt %d prefill: logit %d differs by %.3g", kind, n, c, d)
+				}
+			}
+		}
+	}
+}
