@@ -1,0 +1,394 @@
+package kvcache
+
+import (
+	"math"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"testing"
+
+	gguf "github.com/qwen3go/qwen3go/chapters/01_gguf"
+	forward "github.com/qwen3go/qwen3go/chapters/07_forward"
+	"github.com/qwen3go/qwen3go/reference"
+	"gonum.org/v1/gonum/mat"
+)
+
+const chapter = "08_kvcache"
+
+// Tolerances.
+const (
+	// recomputeTol: cached decoding against chapter 07's full recompute, both float64, relative
+	// to the largest logit. The same products are summed in the same order, only over matrices of
+	// other sizes, so anything above float64 rounding (1e-15) is a bug; 1e-9 leaves room for BLAS
+	// blocking and flags any real error (a wrong position or a missing key moves logits by >1e-2).
+	recomputeTol = 1e-9
+	// goldenTol is DESIGN.md's tiny-model logits tolerance, absolute, against transformers'
+	// DynamicCache decoding in float32 (measured: about 4e-5).
+	goldenTol = 1e-4
+)
+
+var tinyModel = sync.OnceValues(func() (*forward.Model, error) { return forward.Load(reference.TinyGGUF()) })
+
+func tiny(t testing.TB) *forward.Model {
+	t.Helper()
+	m, err := tinyModel()
+	if err != nil {
+		t.Fatalf("load tiny model: %v", err)
+	}
+	return m
+}
+
+type golden struct {
+	prompt, steps, cols, argmax []int
+	logits                      *mat.Dense // 9 x len(cols): prefill's last position, then each step
+}
+
+func loadGolden(t *testing.T) golden {
+	t.Helper()
+	var g golden
+	var err error
+	for _, f := range []struct {
+		name string
+		dst  *[]int
+	}{{"prompt_ids.npy", &g.prompt}, {"step_ids.npy", &g.steps}, {"cols.npy", &g.cols}, {"argmax.npy", &g.argmax}} {
+		if *f.dst, err = reference.LoadInts(chapter, f.name); err != nil {
+			t.Fatalf("golden data: %v", err)
+		}
+	}
+	if g.logits, err = reference.LoadDense(chapter, "logits_cols.npy"); err != nil {
+		t.Fatalf("golden data: %v", err)
+	}
+	if r, _ := g.logits.Dims(); r != len(g.steps)+1 || len(g.argmax) != r {
+		t.Fatalf("golden data: %d logit rows, %d steps, %d argmax", r, len(g.steps), len(g.argmax))
+	}
+	return g
+}
+
+func relErr(got, want []float64) float64 {
+	var diff, scale float64
+	for i := range want {
+		diff = math.Max(diff, math.Abs(got[i]-want[i]))
+		scale = math.Max(scale, math.Abs(want[i]))
+	}
+	if math.IsNaN(diff) {
+		return math.Inf(1)
+	}
+	return diff / scale
+}
+
+func argmax(v []float64) int {
+	best := 0
+	for i, x := range v {
+		if x > v[best] {
+			best = i
+		}
+	}
+	return best
+}
+
+// decode prefills the golden prompt and feeds the golden steps, returning the logits after the
+// prefill and after each step.
+func decode(t *testing.T, c *Cache, g golden) [][]float64 {
+	t.Helper()
+	first, err := c.Prefill(g.prompt)
+	if err != nil {
+		t.Fatalf("Prefill: %v", err)
+	}
+	out := [][]float64{first}
+	for i, id := range g.steps {
+		logits, err := c.Step(id)
+		if err != nil {
+			t.Fatalf("Step %d: %v", i, err)
+		}
+		out = append(out, logits)
+	}
+	return out
+}
+
+// TestGolden compares every step with transformers' DynamicCache decoding: logits at the sampled
+// columns within goldenTol absolute, and the same greedy token.
+func TestGolden(t *testing.T) {
+	g := loadGolden(t)
+	c, err := New(tiny(t), 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	worst := 0.0
+	for i, logits := range decode(t, c, g) {
+		want := g.logits.RawRowView(i)
+		for j, col := range g.cols {
+			worst = math.Max(worst, math.Abs(logits[col]-want[j]))
+		}
+		if got := argmax(logits); got != g.argmax[i] {
+			t.Errorf("row %d: argmax %d, transformers %d", i, got, g.argmax[i])
+		}
+	}
+	if !(worst <= goldenTol) {
+		t.Errorf("cached logits differ from transformers' by %.3g (tolerance %g absolute)", worst, goldenTol)
+	} else {
+		t.Logf("cached logits within %.3g of transformers' (tolerance %g)", worst, goldenTol)
+	}
+	if c.Len() != len(g.prompt)+len(g.steps) {
+		t.Errorf("Len %d after %d tokens", c.Len(), len(g.prompt)+len(g.steps))
+	}
+}
+
+// TestMatchesRecompute: at every step the cached logits equal chapter 07's forward pass over the
+// whole sequence so far (last row), within recomputeTol relative.
+func TestMatchesRecompute(t *testing.T) {
+	g := loadGolden(t)
+	m := tiny(t)
+	c, err := New(m, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := append([]int(nil), g.prompt...)
+	worst := 0.0
+	for i, logits := range decode(t, c, g) {
+		if i > 0 {
+			ids = append(ids, g.steps[i-1])
+		}
+		full, err := m.Forward(ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := relErr(logits, full.RawRowView(len(ids)-1))
+		if !(e <= recomputeTol) {
+			t.Errorf("after %d tokens: cached logits differ from the full recompute by %.3g relative (tolerance %g)", len(ids), e, recomputeTol)
+		}
+		worst = math.Max(worst, e)
+	}
+	t.Logf("cached vs recomputed: %.3g relative at worst", worst)
+}
+
+// TestStepProjectsOneRow proves that the cache is used: a prefill projects each prompt token once
+// per layer, and every step projects exactly one row per layer, at any position. Recomputing the
+// prefix would project Len()+1 rows per layer. (A count, not a timing: no flaky thresholds.)
+func TestStepProjectsOneRow(t *testing.T) {
+	g := loadGolden(t)
+	m := tiny(t)
+	layers := len(m.Layers)
+	c, err := New(m, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Prefill(g.prompt); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := c.ProjectedRows(), layers*len(g.prompt); got != want {
+		t.Errorf("prefill of %d tokens projected %d rows, want %d", len(g.prompt), got, want)
+	}
+	for i, id := range g.steps {
+		before := c.ProjectedRows()
+		if _, err := c.Step(id); err != nil {
+			t.Fatal(err)
+		}
+		if got := c.ProjectedRows() - before; got != layers {
+			t.Errorf("step %d at position %d projected %d rows, want %d (one per layer)", i, c.Len()-1, got, layers)
+		}
+	}
+}
+
+// TestPrefixNotRecomputed: after the prefill, the model the cache runs is swapped for one whose
+// embeddings of the prompt's tokens are noise (the LM head keeps the real matrix). A cache that
+// uses its stored keys and values never looks at those rows again, so the steps still match
+// transformers; an implementation that re-embeds the prefix derails.
+func TestPrefixNotRecomputed(t *testing.T) {
+	g := loadGolden(t)
+	m := tiny(t)
+	c, err := New(m, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Prefill(g.prompt); err != nil {
+		t.Fatal(err)
+	}
+	inSteps := map[int]bool{}
+	for _, id := range g.steps {
+		inSteps[id] = true
+	}
+	noisy := mat.DenseCopyOf(m.Embedding)
+	rng := rand.New(rand.NewPCG(8, 8))
+	scrambled := 0
+	for _, id := range g.prompt {
+		if inSteps[id] {
+			continue // the step itself needs this row
+		}
+		row := noisy.RawRowView(id)
+		for j := range row {
+			row[j] = rng.NormFloat64() * 5
+		}
+		scrambled++
+	}
+	if scrambled == 0 {
+		t.Fatal("every prompt token is also a step token: nothing to scramble")
+	}
+	swapped := *m
+	swapped.Embedding, swapped.LMHead, swapped.Tied = noisy, m.LMHead, false
+	c.m = &swapped
+	worst := 0.0
+	for i, id := range g.steps {
+		logits, err := c.Step(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := g.logits.RawRowView(i + 1)
+		for j, col := range g.cols {
+			worst = math.Max(worst, math.Abs(logits[col]-want[j]))
+		}
+	}
+	if !(worst <= goldenTol) {
+		t.Errorf("with the prompt's embeddings scrambled after the prefill, steps differ by %.3g: the prefix was recomputed", worst)
+	}
+}
+
+// TestChunks: a prompt fed in pieces (Prefill, Prefill, Step) gives the same logits as one
+// prefill: positions continue from Len().
+func TestChunks(t *testing.T) {
+	g := loadGolden(t)
+	m := tiny(t)
+	whole, _ := New(m, 16)
+	want, err := whole.Prefill(g.prompt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts, _ := New(m, 16)
+	if _, err := parts.Prefill(g.prompt[:2]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := parts.Prefill(g.prompt[2 : len(g.prompt)-1]); err != nil {
+		t.Fatal(err)
+	}
+	got, err := parts.Step(g.prompt[len(g.prompt)-1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := relErr(got, want); !(e <= recomputeTol) {
+		t.Errorf("chunked prefill differs from one prefill by %.3g relative", e)
+	}
+}
+
+// TestResetTruncate: Reset starts a new sequence (the same logits as a fresh cache), and
+// Truncate(n) rewinds to the state after n tokens.
+func TestResetTruncate(t *testing.T) {
+	g := loadGolden(t)
+	c, _ := New(tiny(t), 32)
+	rows := decode(t, c, g)
+	c.Reset()
+	if c.Len() != 0 {
+		t.Fatalf("Len %d after Reset", c.Len())
+	}
+	again := decode(t, c, g)
+	for i := range rows {
+		if e := relErr(again[i], rows[i]); e != 0 {
+			t.Errorf("row %d after Reset differs by %.3g", i, e)
+		}
+	}
+	n := len(g.prompt) + 3
+	if err := c.Truncate(n); err != nil {
+		t.Fatal(err)
+	}
+	logits, err := c.Step(g.steps[3])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := relErr(logits, rows[4]); e != 0 {
+		t.Errorf("step after Truncate(%d) differs by %.3g", n, e)
+	}
+	if err := c.Truncate(c.Len() + 1); err == nil {
+		t.Errorf("Truncate beyond Len: no error")
+	}
+}
+
+// TestContextOverflow: running past the cache's length or the model's context is an error that
+// leaves the cache usable, never a panic.
+func TestContextOverflow(t *testing.T) {
+	m := tiny(t)
+	c, err := New(m, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Prefill([]int{1, 2, 3, 4, 5}); err == nil || !strings.Contains(err.Error(), "5 new tokens after 0 cached exceed the context of 4 positions") {
+		t.Errorf("prefill of 5 into 4: error %v", err)
+	}
+	if _, err := c.Prefill([]int{1, 2, 3}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Step(4); err != nil {
+		t.Fatalf("filling the last position: %v", err)
+	}
+	if _, err := c.Step(5); err == nil || !strings.Contains(err.Error(), "1 new tokens after 4 cached exceed the context of 4 positions") {
+		t.Errorf("step past the end: error %v", err)
+	}
+	if c.Len() != 4 {
+		t.Errorf("Len %d after a refused step", c.Len())
+	}
+	// The model's own context: a copy of the tiny model that claims only 6 positions.
+	cfg := m.Config
+	cfg.MaxPositionEmbeddings = 6
+	short, err := forward.NewModel(cfg, m.Embedding, m.Layers, m.Norm, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(short, 7); err == nil || !strings.Contains(err.Error(), "cache length 7 outside 1..6") {
+		t.Errorf("cache longer than the model's context: error %v", err)
+	}
+	if _, err := New(m, 0); err == nil {
+		t.Errorf("cache of length 0: no error")
+	}
+	c6, err := New(short, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 6; i++ {
+		if _, err := c6.Step(i + 1); err != nil {
+			t.Fatalf("step %d of 6: %v", i, err)
+		}
+	}
+	if _, err := c6.Step(7); err == nil {
+		t.Errorf("step 7 of a 6-position model: no error")
+	}
+}
+
+func TestInputErrors(t *testing.T) {
+	c, _ := New(tiny(t), 8)
+	if _, err := c.Prefill(nil); err == nil || !strings.Contains(err.Error(), "no tokens") {
+		t.Errorf("empty prefill: error %v", err)
+	}
+	if _, err := c.Step(151936); err == nil || !strings.Contains(err.Error(), "token 151936 at position 0 is outside the vocabulary") {
+		t.Errorf("id = vocab: error %v", err)
+	}
+	if _, err := c.Prefill([]int{1, -3}); err == nil || c.Len() != 0 || c.ProjectedRows() != 0 {
+		t.Errorf("bad id in a chunk: error %v, Len %d, projected %d (want an error and an untouched cache)", err, c.Len(), c.ProjectedRows())
+	}
+	if _, err := New(nil, 8); err == nil {
+		t.Errorf("nil model: no error")
+	}
+}
+
+// TestBytes checks the memory formula on Qwen3-0.6B (28*2*8*128*4 = 229376 bytes per float32
+// token) and that a cache's own allocation never exceeds Bytes(cfg, MaxLen, 8).
+func TestBytes(t *testing.T) {
+	if got := Bytes(gguf.Qwen3_0_6B(), 1, 4); got != 229376 {
+		t.Errorf("Qwen3-0.6B float32 bytes per token = %d, want 229376", got)
+	}
+	if got := Bytes(gguf.Qwen3_0_6B(), 40960, 2); got != 40960*114688 {
+		t.Errorf("Qwen3-0.6B BF16 full context = %d", got)
+	}
+	m := tiny(t)
+	c, _ := New(m, 20)
+	if c.MemoryBytes() != 0 {
+		t.Errorf("an empty cache holds %d bytes", c.MemoryBytes())
+	}
+	for i := 0; i < 20; i++ {
+		if _, err := c.Step(i); err != nil {
+			t.Fatal(err)
+		}
+		if got, limit := c.MemoryBytes(), Bytes(m.Config, 20, 8); got > limit {
+			t.Fatalf("after %d tokens the cache holds %d bytes, more than its full size %d", i+1, got, limit)
+		}
+	}
+	if got, want := c.MemoryBytes(), Bytes(m.Config, 20, 8); got != want {
+		t.Errorf("a full cache holds %d bytes, Bytes says %d", got, want)
+	}
+}
