@@ -26,23 +26,26 @@ func Dequantize(dst []float32, t GGMLType, src []byte) error {
 	if want := n / bs * ts; int64(len(src)) != want {
 		return fmt.Errorf("%d %v values need %d bytes, got %d", n, t, want, len(src))
 	}
-	for b := int64(0); b < n/bs; b++ {
-		out, in := dst[b*bs:(b+1)*bs], src[b*ts:(b+1)*ts]
-		switch t {
-		case TypeF32:
-			out[0] = math.Float32frombits(binary.LittleEndian.Uint32(in))
-		case TypeF16:
-			out[0] = F16ToF32(binary.LittleEndian.Uint16(in))
-		case TypeBF16:
-			out[0] = BF16ToF32(binary.LittleEndian.Uint16(in))
-		case TypeQ8_0:
-			DequantizeQ8_0(out, in)
-		case TypeQ4_0:
-			dequantizeQ4_0(out, in)
-		case TypeQ4_K:
-			dequantizeQ4_K(out, in)
-		case TypeQ6_K:
-			dequantizeQ6_K(out, in)
+	// One loop per type, so the type switch is not paid per value.
+	switch t {
+	case TypeF32:
+		for i := range dst {
+			dst[i] = math.Float32frombits(binary.LittleEndian.Uint32(src[4*i:]))
+		}
+	case TypeF16:
+		for i := range dst {
+			dst[i] = F16ToF32(binary.LittleEndian.Uint16(src[2*i:]))
+		}
+	case TypeBF16:
+		for i := range dst {
+			dst[i] = BF16ToF32(binary.LittleEndian.Uint16(src[2*i:]))
+		}
+	default:
+		block := map[GGMLType]func(y []float32, b []byte){
+			TypeQ8_0: DequantizeQ8_0, TypeQ4_0: dequantizeQ4_0, TypeQ4_K: dequantizeQ4_K, TypeQ6_K: dequantizeQ6_K,
+		}[t]
+		for b := int64(0); b < n/bs; b++ {
+			block(dst[b*bs:(b+1)*bs], src[b*ts:(b+1)*ts])
 		}
 	}
 	return nil
