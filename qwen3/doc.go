@@ -1,0 +1,29 @@
+// Package qwen3 is the course's chapters assembled into a runnable, fast Qwen3: load a GGUF file or
+// a Hugging Face directory, generate text, chat.
+//
+//	m, err := qwen3.Load("Qwen3-0.6B-Q8_0.gguf")   // or a directory with config.json + safetensors
+//	defer m.Close()
+//	text, stats, err := m.Generate(ctx, "The capital of France is", qwen3.Options{}, onText)
+//	chat, err := m.NewChat("", false, qwen3.Options{})   // thinking off
+//	reply, err := chat.Send(ctx, "What is 2+2?", onText)
+//
+// It reuses the chapters as they are: files through chapter 01 (package gguf), text through
+// chapter 02 (package tokenizer: encoding, streaming decoding, the chat template), RoPE's
+// frequencies and float32 angles from chapter 04, and token choice through chapter 09's sampler.
+// It owns only what must differ to be fast, and is tested against the chapters and the reference:
+//
+//   - float32 activations instead of float64 gonum matrices;
+//   - weights kept in the file's precision, never widened into a copy: F32 is used straight from
+//     the memory-mapped file, BF16, F16 and Q8_0 are decoded inside the dot-product kernels
+//     (internal/kernels: plain Go, and AVX2 assembly on amd64), because decoding one token has
+//     to stream every weight from memory once, and fewer bytes per weight is the whole game on a CPU;
+//   - a persistent worker pool that splits each matrix's rows over all cores;
+//   - fused passes: Q, K and V in one pass over their rows; gate and up in one pass that also
+//     applies SiLU; the residual adds inside the output and down projections;
+//   - prompts processed in chunks of up to 64 tokens, so each weight row read from memory serves
+//     the whole chunk; the LM head (151,936 rows) only for the last position;
+//   - a KV cache and buffers allocated once per Session: a decode step allocates nothing.
+//
+// Its logits match transformers' within 1e-4 on the tiny reference model, and its greedy tokens
+// are transformers' generate() tokens.
+package qwen3
