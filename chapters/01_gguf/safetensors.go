@@ -142,11 +142,11 @@ func ParseSafetensors(b []byte) (*Safetensors, error) {
 		dec := json.NewDecoder(bytes.NewReader(raw[name]))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&e); err != nil {
-			return nil, fmt.Errorf("safetensors: tensor %q: bad header entry: %w", name, err)
+			return nil, fmt.Errorf("safetensors: tensor %q: bad header entry at byte %d: %w", name, entryOffset(header, name), err)
 		}
 		t, err := checkEntry(name, e, s.DataOffset, bufLen)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%w (entry at header byte %d)", err, entryOffset(header, name))
 		}
 		s.Tensors = append(s.Tensors, t)
 	}
@@ -290,4 +290,14 @@ func (s *Safetensors) TensorFloat64(name string) ([]float64, error) {
 		return nil, err
 	}
 	return widen(x), nil
+}
+
+// entryOffset is the file offset of a tensor's key in the JSON header (8 + its index), found by
+// searching for the quoted name; 8, the header's start, if the name is written with escapes.
+func entryOffset(header []byte, name string) int {
+	q, _ := json.Marshal(name)
+	if i := bytes.Index(header, q); i >= 0 {
+		return 8 + i
+	}
+	return 8
 }

@@ -83,7 +83,7 @@ func TestSafetensorsBad(t *testing.T) {
 		{"header > 100 MB", append(huge, make([]byte, 16)...), []string{"header length at byte 0", "200000000 bytes exceeds the 100000000-byte limit"}},
 		{"header past EOF", append(past, `{}`...), []string{"header length at byte 0", "would end at byte 108, beyond the file's 10"}},
 		{"bad JSON", stFile(`{"a": [}`, nil), []string{"header JSON at byte 15"}},
-		{"unknown dtype", stFile(stHeader(t, map[string]any{"a": ent("Q4", []int{4}, 0, 16)}), f32), []string{`tensor "a": unknown dtype "Q4"`}},
+		{"unknown dtype", stFile(stHeader(t, map[string]any{"a": ent("Q4", []int{4}, 0, 16)}), f32), []string{`tensor "a": unknown dtype "Q4" (entry at header byte 9)`}},
 		{"length mismatch", stFile(h1, f32), []string{`tensor "a": F32 [3] needs 12 bytes, but data_offsets [0, 16]`, fmt.Sprintf("bytes %d..%d of the file", d1, d1+16)}},
 		{"dtype mismatch", stFile(stHeader(t, map[string]any{"a": ent("F16", []int{4}, 0, 16)}), f32), []string{`tensor "a": F16 [4] needs 8 bytes`}},
 		{"data past EOF", stFile(h2, f32), []string{fmt.Sprintf(`tensor "a": data ends at byte %d, beyond the file's %d`, d2+32, d2+16)}},
