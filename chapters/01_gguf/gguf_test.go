@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+	"unsafe"
 )
 
 // sampleKVs has every value type, arrays of each, and a nested array.
@@ -270,4 +271,28 @@ func TestOpenMmapAndRead(t *testing.T) {
 	}
 	_, err := Open(empty)
 	assertErr(t, err, "empty.gguf", "header.magic at byte 0", "needs 4 bytes")
+}
+
+// TestFloat32View: an F32 tensor of a mapped file is viewed in place, equal to the decoded copy.
+func TestFloat32View(t *testing.T) {
+	w, want := sampleFile(t)
+	path := filepath.Join(t.TempDir(), "sample.gguf")
+	if err := os.WriteFile(path, w.build(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	v, err := f.Float32View("f32")
+	if err != nil || !reflect.DeepEqual(v, want["f32"]) {
+		t.Errorf("Float32View = %v, %v; want %v", v, err, want["f32"])
+	}
+	raw, _ := f.TensorData("f32")
+	if len(v) > 0 && &raw[0] != (*byte)(unsafe.Pointer(&v[0])) {
+		t.Errorf("Float32View copied the data")
+	}
+	_, err = f.Float32View("q8_0")
+	assertErr(t, err, `tensor "q8_0": Float32View needs F32 data, the tensor is Q8_0`)
 }
