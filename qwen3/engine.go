@@ -53,13 +53,14 @@ type Session struct {
 	final                   []float32 // the last position after the final norm
 	logits                  []float32 // Vocab
 	invFreq                 []float64
+	rowBuf                  [][]float32 // per worker: one weight row decoded to float32
 
 	// the chunk being processed: n tokens from position pos, in layer li (l)
 	n, pos, li int
 	l          *layer
 
 	// loop bodies, bound once so that running them allocates nothing
-	qkvBody, attnBody, oBody, gateUpBody, downBody, headBody func(lo, hi int)
+	qkvBody, attnBody, oBody, gateUpBody, downBody, headBody func(worker, lo, hi int)
 }
 
 // NewSession returns a session whose cache holds maxLen tokens; 0 means min(4096, the model's
@@ -95,6 +96,10 @@ func (m *Model) NewSession(maxLen int) (*Session, error) {
 	for i := range s.keys {
 		s.keys[i] = make([]float32, maxLen*c.kvDim())
 		s.values[i] = make([]float32, maxLen*c.kvDim())
+	}
+	widest := max(c.Hidden, c.Intermediate, c.qDim())
+	for range m.pool.workers() {
+		s.rowBuf = append(s.rowBuf, make([]float32, widest))
 	}
 	s.qkvBody, s.attnBody, s.oBody = s.qkvRows, s.attendHeads, s.oRows
 	s.gateUpBody, s.downBody, s.headBody = s.gateUpRows, s.downRows, s.headRows
@@ -212,8 +217,26 @@ func (s *Session) ropeAngles() {
 	}
 }
 
+// rowTimes computes out[t*stride] = W[r]·in[t*width : (t+1)*width] for every token t of the chunk.
+// For one token it is one kernel call on the stored row. For a prompt chunk, a compressed row
+// is decoded once into the worker's scratch and reused for every token: decoding costs as much as
+// the multiply-adds, so paying it once per row instead of once per token matters.
+func (s *Session) rowTimes(worker int, w *Matrix, r int, in []float32, width int, out []float32, stride int) {
+	if s.n < 4 || w.Type == F32 {
+		for t := 0; t < s.n; t++ {
+			out[t*stride] = w.Dot(r, in[t*width:(t+1)*width])
+		}
+		return
+	}
+	row := s.rowBuf[worker][:w.Cols]
+	w.Row(r, row)
+	for t := 0; t < s.n; t++ {
+		out[t*stride] = kernels.DotF32(row, in[t*width:(t+1)*width])
+	}
+}
+
 // qkvRows computes rows [lo, hi) of the fused [Q; K; V] projection for every token of the chunk.
-func (s *Session) qkvRows(lo, hi int) {
+func (s *Session) qkvRows(worker, lo, hi int) {
 	c := s.c
 	qd, kvd, H := c.qDim(), c.kvDim(), c.Hidden
 	for r := lo; r < hi; r++ {
@@ -223,9 +246,7 @@ func (s *Session) qkvRows(lo, hi int) {
 		} else if r >= qd {
 			w, out, width, row = s.l.k, s.k, kvd, r-qd
 		}
-		for t := 0; t < s.n; t++ {
-			out[t*width+row] = w.Dot(row, s.xb[t*H:(t+1)*H])
-		}
+		s.rowTimes(worker, w, row, s.xb, H, out[row:], width)
 	}
 }
 
@@ -253,7 +274,7 @@ func (s *Session) normRotateStore() {
 }
 
 // attendHeads runs causal attention for query heads [lo, hi) and every token of the chunk.
-func (s *Session) attendHeads(lo, hi int) {
+func (s *Session) attendHeads(_, lo, hi int) {
 	c := s.c
 	d, qd, kvd := c.HeadDim, c.qDim(), c.kvDim()
 	scale := float32(1 / math.Sqrt(float64(d)))
@@ -287,40 +308,44 @@ func (s *Session) attendHeads(lo, hi int) {
 }
 
 // oRows computes rows [lo, hi) of the output projection and adds them to the residual stream.
-func (s *Session) oRows(lo, hi int) {
+func (s *Session) oRows(worker, lo, hi int) {
 	H, qd := s.c.Hidden, s.c.qDim()
+	var col [maxChunk]float32
 	for r := lo; r < hi; r++ {
+		s.rowTimes(worker, s.l.o, r, s.att, qd, col[:], 1)
 		for t := 0; t < s.n; t++ {
-			s.x[t*H+r] += s.l.o.Dot(r, s.att[t*qd:(t+1)*qd])
+			s.x[t*H+r] += col[t]
 		}
 	}
 }
 
 // gateUpRows computes rows [lo, hi) of silu(gate)·up.
-func (s *Session) gateUpRows(lo, hi int) {
+func (s *Session) gateUpRows(worker, lo, hi int) {
 	H, I := s.c.Hidden, s.c.Intermediate
+	var g, u [maxChunk]float32
 	for r := lo; r < hi; r++ {
+		s.rowTimes(worker, s.l.gate, r, s.xb, H, g[:], 1)
+		s.rowTimes(worker, s.l.up, r, s.xb, H, u[:], 1)
 		for t := 0; t < s.n; t++ {
-			xb := s.xb[t*H : (t+1)*H]
-			g := s.l.gate.Dot(r, xb)
-			u := s.l.up.Dot(r, xb)
-			s.hb[t*I+r] = g / (1 + float32(math.Exp(float64(-g)))) * u
+			s.hb[t*I+r] = g[t] / (1 + float32(math.Exp(float64(-g[t])))) * u[t]
 		}
 	}
 }
 
 // downRows computes rows [lo, hi) of the down projection and adds them to the residual stream.
-func (s *Session) downRows(lo, hi int) {
+func (s *Session) downRows(worker, lo, hi int) {
 	H, I := s.c.Hidden, s.c.Intermediate
+	var col [maxChunk]float32
 	for r := lo; r < hi; r++ {
+		s.rowTimes(worker, s.l.down, r, s.hb, I, col[:], 1)
 		for t := 0; t < s.n; t++ {
-			s.x[t*H+r] += s.l.down.Dot(r, s.hb[t*I:(t+1)*I])
+			s.x[t*H+r] += col[t]
 		}
 	}
 }
 
 // headRows computes logits [lo, hi) for the last position.
-func (s *Session) headRows(lo, hi int) {
+func (s *Session) headRows(_, lo, hi int) {
 	for r := lo; r < hi; r++ {
 		s.logits[r] = s.m.head.Dot(r, s.final)
 	}
