@@ -3,19 +3,32 @@ package qwen3
 import (
 	"context"
 	"math"
+	"sync"
 	"testing"
 
 	"github.com/qwen3go/qwen3go/reference"
 )
 
+// tinyModels caches the loaded tiny checkpoints for the whole test binary: building the
+// 151,936-token tokenizer dominates loading, and models are read-only once loaded.
+var tinyModels = struct {
+	sync.Mutex
+	m map[string]*Model
+}{m: map[string]*Model{}}
+
 // loadTiny opens the tiny reference checkpoint through either door.
 func loadTiny(t testing.TB, path string) *Model {
 	t.Helper()
+	tinyModels.Lock()
+	defer tinyModels.Unlock()
+	if m, ok := tinyModels.m[path]; ok {
+		return m
+	}
 	m, err := Load(path, WithThreads(2))
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { m.Close() })
+	tinyModels.m[path] = m
 	return m
 }
 

@@ -1,0 +1,73 @@
+package qwen3
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/qwen3go/qwen3go/reference"
+)
+
+// copyTinyHF copies the tiny HF directory into a temporary one, with config.json edited by edit.
+func copyTinyHF(t *testing.T, edit func(string) string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, f := range []string{"config.json", "generation_config.json", "model.safetensors", "tokenizer.json", "tokenizer_config.json"} {
+		b, err := os.ReadFile(filepath.Join(reference.TinyHFDir(), f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f == "config.json" {
+			b = []byte(edit(string(b)))
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestLoadErrors(t *testing.T) {
+	tiny, err := os.ReadFile(reference.TinyGGUF())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	cases := map[string]struct {
+		path string
+		want string
+	}{
+		"missing file":      {filepath.Join(dir, "none.gguf"), "no such file"},
+		"wrong architecture": {reference.Golden("01_gguf", "sample.gguf"), `"sample"`},
+		"not qwen3 config": {copyTinyHF(t, func(s string) string {
+			return strings.Replace(strings.Replace(s, `"qwen3"`, `"llama"`, 1), `"Qwen3ForCausalLM"`, `"LlamaForCausalLM"`, 1)
+		}), "runs only qwen3"},
+		"shape mismatch": {copyTinyHF(t, func(s string) string {
+			return strings.Replace(s, `"intermediate_size": 96`, `"intermediate_size": 64`, 1)
+		}), `"model.layers.0.mlp.gate_proj.weight" has shape [96 32], the config needs [64 32]`},
+	}
+	// Truncations: inside the header, the metadata, the tensor table and the data.
+	for _, n := range []int{10, 1000, 5_000_000, 5_935_000, len(tiny) - 1} {
+		p := filepath.Join(dir, fmt.Sprintf("truncated-%d.gguf", n))
+		if err := os.WriteFile(p, tiny[:n], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cases[fmt.Sprintf("truncated at byte %d", n)] = struct {
+			path string
+			want string
+		}{p, "gguf"}
+	}
+	for name, c := range cases {
+		m, err := Load(c.path)
+		if err == nil {
+			m.Close()
+			t.Errorf("%s: loaded", name)
+			continue
+		}
+		if !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %q does not mention %q", name, err, c.want)
+		}
+	}
+}
