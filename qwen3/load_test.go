@@ -39,7 +39,7 @@ func TestLoadErrors(t *testing.T) {
 		path string
 		want string
 	}{
-		"missing file":      {filepath.Join(dir, "none.gguf"), "no such file"},
+		"missing file":       {filepath.Join(dir, "none.gguf"), "no such file"},
 		"wrong architecture": {reference.Golden("01_gguf", "sample.gguf"), `"sample"`},
 		"not qwen3 config": {copyTinyHF(t, func(s string) string {
 			return strings.Replace(strings.Replace(s, `"qwen3"`, `"llama"`, 1), `"Qwen3ForCausalLM"`, `"LlamaForCausalLM"`, 1)
