@@ -43,7 +43,8 @@
 // Each tensor starts at a multiple of the alignment (32 bytes unless general.alignment says
 // otherwise). Memory-mapping keeps that alignment in memory, because a mapping starts on a page
 // boundary, so a tensor's first float sits at an address that SIMD loads (AVX's 32-byte vectors)
-// can read directly, and a float32 tensor can be used in place as a []float32 without copying.
+// can read directly, and a float32 tensor can be used in place as a []float32 without copying
+// ([File.Float32View]).
 // The reader checks that every offset is aligned, inside the file, and not overlapping another tensor.
 //
 // # mmap versus read
