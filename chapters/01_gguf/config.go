@@ -103,7 +103,10 @@ func ConfigFromGGUF(f *File) (Config, error) {
 	if err != nil {
 		return Config{}, err
 	}
-	c := Config{Architectures: []string{"Qwen3ForCausalLM"}, ModelType: arch}
+	c := Config{ModelType: arch}
+	if arch == "qwen3" {
+		c.Architectures = []string{"Qwen3ForCausalLM"}
+	}
 	ints := []struct {
 		key string
 		dst *int
