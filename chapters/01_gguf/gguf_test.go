@@ -296,3 +296,14 @@ func TestFloat32View(t *testing.T) {
 	_, err = f.Float32View("q8_0")
 	assertErr(t, err, `tensor "q8_0": Float32View needs F32 data, the tensor is Q8_0`)
 }
+
+// TestConfigFromGGUFMissing: a qwen3 file without its sizes names the missing key.
+func TestConfigFromGGUFMissing(t *testing.T) {
+	w := &testFile{kvs: []KV{{Key: "general.architecture", Value: Value{Type: TypeString, V: "qwen3"}}}}
+	f, err := Parse(w.build())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = ConfigFromGGUF(f)
+	assertErr(t, err, `metadata "qwen3.embedding_length": not found`)
+}
