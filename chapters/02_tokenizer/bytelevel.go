@@ -16,8 +16,8 @@ import "unicode/utf8"
 //
 // Shape: [256]rune, a bijection from bytes onto 256 distinct runes.
 func ByteToRune() [256]rune {
-	var table [256]rune
 	// exercise: tokenizer.ByteToRune — printable bytes map to themselves, the rest to 256, 257, ... in byte order
+	var table [256]rune
 	next := rune(256)
 	for b := 0; b < 256; b++ {
 		printable := (b >= '!' && b <= '~') || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE && b <= 0xFF)
