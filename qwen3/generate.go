@@ -86,7 +86,8 @@ func (m *Model) Generate(ctx context.Context, prompt string, opts Options, onTex
 
 // textSink turns a stream of ids into a stream of complete UTF-8 text with chapter 02's
 // streaming decoder, collecting it into b and passing each piece to onText. Call it with id -1
-// at the end to flush.
+// at the end to flush. Ids the tokenizer has no text for (Qwen3's unused "[PAD…]" ids, which a
+// random model can draw) give no text, as Hugging Face's decode silently drops them.
 func textSink(tok *tokenizer.Tokenizer, b *strings.Builder, onText func(string) error) func(id int) error {
 	dec := tok.NewStreamDecoder(false)
 	return func(id int) error {
@@ -95,7 +96,10 @@ func textSink(tok *tokenizer.Tokenizer, b *strings.Builder, onText func(string) 
 			piece = dec.Flush()
 		} else {
 			var err error
-			if piece, err = dec.Add(id); err != nil {
+			var unknown *tokenizer.UnknownIDError
+			if piece, err = dec.Add(id); errors.As(err, &unknown) {
+				piece = ""
+			} else if err != nil {
 				return err
 			}
 		}

@@ -222,3 +222,19 @@ func TestGenerateStreamsAndStops(t *testing.T) {
 		t.Errorf("defaults from generation_config.json: %+v", m.Defaults)
 	}
 }
+
+// TestUnusedIDsGiveNoText: Qwen3's vocabulary has unused ids (151669 and up) that a random model
+// can draw; they stream no text instead of failing the reply.
+func TestUnusedIDsGiveNoText(t *testing.T) {
+	m := loadTiny(t, reference.TinyGGUF())
+	var b strings.Builder
+	sink := textSink(m.Tokenizer, &b, nil)
+	for _, id := range []int{9707, 151700, 11, -1} { // "Hello", unused, ",", flush
+		if err := sink(id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if b.String() != "Hello," {
+		t.Errorf("got %q", b.String())
+	}
+}
