@@ -20,7 +20,8 @@ const (
 // DefaultStopTokens returns Qwen3's stop tokens, <|im_end|> and <|endoftext|>.
 func DefaultStopTokens() []int { return []int{ImEnd, EndOfText} }
 
-// Model is what Generate needs from a language model with a KV cache (chapter 08): Prefill runs
+// Model is what Generate needs from a language model with a KV cache; chapter 08's *kvcache.Cache
+// is one (kvcache.New(model, maxLen)), and a test fake is a dozen lines. Prefill runs
 // the prompt and returns the logits that predict the token after it; Step appends one token and
 // returns the logits that predict the next one. Each returns a vector of length vocab. Running
 // past the model's context length must be an error, not a panic.
