@@ -61,15 +61,14 @@ func Temperature(z []float64, t float64) []float64 {
 //
 // Like transformers, it finds the k-th largest value v_k (torch.topk) and removes every logit
 // strictly smaller than v_k: logits tied with v_k all stay, so more than k tokens can survive.
-// k <= 0 or k >= len(z) keeps everything.
+// k <= 0 or k >= len(z) keeps everything. It costs one pass over z (see kthLargest), not a sort
+// of the whole vocabulary.
 func TopK(z []float64, k int) []float64 {
 	out := slices.Clone(z)
 	if k <= 0 || k >= len(z) {
 		return out
 	}
-	sorted := slices.Clone(z)
-	slices.SortFunc(sorted, func(a, b float64) int { return cmpDesc(a, b) })
-	kth := sorted[k-1]
+	kth := kthLargest(z, k)
 	for i, v := range out {
 		if v < kth {
 			out[i] = math.Inf(-1)
@@ -93,12 +92,19 @@ func TopP(z []float64, p float64) []float64 {
 		return out
 	}
 	// exercise: sampling.TopP — sort ascending, cumulate the softmax, drop mass <= 1-p, keep the top
-	order := make([]int, len(z)) // token ids from least to most likely
-	for i := range order {
-		order[i] = i
+	// Tokens already at -Inf (filtered by temperature 0 or top-k) have probability 0: they would
+	// come first in the ascending order and be removed anyway, so only the others are sorted.
+	var order []int // token ids from least to most likely
+	for i, v := range z {
+		if !math.IsInf(v, -1) {
+			order = append(order, i)
+		}
+	}
+	if len(order) == 0 {
+		return out
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return -cmpDesc(z[a], z[b]) })
-	sortedLogits := make([]float64, len(z))
+	sortedLogits := make([]float64, len(order))
 	for r, id := range order {
 		sortedLogits[r] = z[id]
 	}
@@ -180,4 +186,32 @@ func cmpDesc(a, b float64) int {
 		return 1
 	}
 	return -1
+}
+
+// kthLargest returns the k-th largest value of z (1 <= k <= len(z)), counting repeated values
+// separately as torch.topk does; NaN values are skipped (-Inf if fewer than k remain). It keeps the k largest values seen so far in a sorted buffer,
+// so one pass over a 151,936-entry vocabulary replaces a full sort when k is small.
+func kthLargest(z []float64, k int) float64 {
+	best := make([]float64, 0, k) // descending
+	for _, v := range z {
+		if math.IsNaN(v) || (len(best) == k && v <= best[k-1]) {
+			continue
+		}
+		// insert v after the values >= v, so that ties keep their count
+		i, _ := slices.BinarySearchFunc(best, v, func(e, t float64) int {
+			if e >= t {
+				return -1
+			}
+			return 1
+		})
+		if len(best) < k {
+			best = append(best, 0)
+		}
+		copy(best[i+1:], best[i:len(best)-1])
+		best[i] = v
+	}
+	if len(best) < k {
+		return math.Inf(-1)
+	}
+	return best[k-1]
 }

@@ -2,6 +2,7 @@ package sampling
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -156,6 +157,27 @@ func TestTopPNucleusIsMinimal(t *testing.T) {
 			}
 			if kept < p-1e-12 || kept-smallest >= p+1e-12 {
 				t.Fatalf("row %d p=%v: kept mass %v, without its smallest %v", i, p, kept, kept-smallest)
+			}
+		}
+	}
+}
+
+// TestTopKAgainstSort compares TopK with the obvious definition (sort, take the k-th value, keep
+// everything >= it) on logits with many ties, for every k.
+func TestTopKAgainstSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	z := make([]float64, 300)
+	for i := range z {
+		z[i] = float64(rng.IntN(40)) / 4 // about 7 copies of each value
+	}
+	sorted := slices.Clone(z)
+	slices.Sort(sorted)
+	slices.Reverse(sorted)
+	for k := 1; k <= len(z); k++ {
+		got := TopK(z, k)
+		for i, v := range z {
+			if want := v >= sorted[k-1]; want == math.IsInf(got[i], -1) {
+				t.Fatalf("k=%d token %d (logit %v, k-th value %v): got %v", k, i, v, sorted[k-1], got[i])
 			}
 		}
 	}
