@@ -140,6 +140,12 @@ func TestShardedCheckpoint(t *testing.T) {
 	if v, err := c.TensorFloat64("lm_head.weight"); err != nil || !reflect.DeepEqual(v, []float64{3}) {
 		t.Errorf("lm_head = %v, %v", v, err)
 	}
+	if raw, err := c.TensorData("lm_head.weight"); err != nil || len(raw) != 2 || raw[1] != 0x40 {
+		t.Errorf("TensorData(lm_head) = %v, %v", raw, err)
+	}
+	if _, err := c.TensorData("nope"); err == nil {
+		t.Errorf("TensorData of a missing tensor succeeded")
+	}
 	if c.Config.HeadDim != 128 || c.Config.NumKeyValueHeads != 8 {
 		t.Errorf("config %+v", c.Config)
 	}
