@@ -6,6 +6,9 @@ import "golang.org/x/sys/cpu"
 // (half-precision conversion). Every x86-64 CPU since 2013-2015 has all three.
 var useAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X86.HasAVX && x86HasF16C()
 
+// useAVX512 selects the 16-lane Q8_0 kernel (AVX-512 F and BW, on top of the AVX2 set).
+var useAVX512 = useAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW
+
 // x86HasF16C reports F16C (CPUID.1:ECX bit 29), which x/sys/cpu does not expose.
 func x86HasF16C() bool {
 	_, _, ecx, _ := cpuid(1, 0)
@@ -24,4 +27,7 @@ func dotBF16AVX2(w *uint16, x *float32, n int) float32
 func dotF16AVX2(w *uint16, x *float32, n int) float32
 
 //go:noescape
-func dotQ8_0AVX2(w *byte, x *float32, nblocks int) float32
+func dotQ8_0AVX2(w *byte, x *float32, nblocks int, f16 *[65536]float32) float32
+
+//go:noescape
+func dotQ8_0AVX512(w *byte, x *float32, nblocks int, f16 *[65536]float32) float32

@@ -5,7 +5,13 @@ package kernels
 // useAVX2 is false off amd64: the plain Go kernels run.
 const useAVX2 = false
 
-func dotF32AVX2(w, x *float32, n int) float32          { panic("unreachable") }
-func dotBF16AVX2(w *uint16, x *float32, n int) float32 { panic("unreachable") }
-func dotF16AVX2(w *uint16, x *float32, n int) float32  { panic("unreachable") }
-func dotQ8_0AVX2(w *byte, x *float32, n int) float32   { panic("unreachable") }
+// useAVX512 is false off amd64.
+const useAVX512 = false
+
+func dotF32AVX2(w, x *float32, n int) float32                             { panic("unreachable") }
+func dotBF16AVX2(w *uint16, x *float32, n int) float32                    { panic("unreachable") }
+func dotF16AVX2(w *uint16, x *float32, n int) float32                     { panic("unreachable") }
+func dotQ8_0AVX2(w *byte, x *float32, n int, f16 *[65536]float32) float32 { panic("unreachable") }
+func dotQ8_0AVX512(w *byte, x *float32, n int, f16 *[65536]float32) float32 {
+	panic("unreachable")
+}

@@ -60,8 +60,20 @@ func DotQ8_0(w []byte, x []float32) float32 {
 	if len(w)%Q8BlockBytes != 0 || len(x) < nb*Q8BlockSize {
 		panic(fmt.Sprintf("kernels: DotQ8_0 with %d bytes of blocks and %d inputs", len(w), len(x)))
 	}
+	if useAVX512 && nb > 0 {
+		return dotQ8_0AVX512(unsafe.SliceData(w), unsafe.SliceData(x), nb, &f16Table)
+	}
 	if useAVX2 && nb > 0 {
-		return dotQ8_0AVX2(unsafe.SliceData(w), unsafe.SliceData(x), nb)
+		return dotQ8_0AVX2(unsafe.SliceData(w), unsafe.SliceData(x), nb, &f16Table)
 	}
 	return dotQ8_0Generic(w, x)
 }
+
+// f16Table holds the float32 value of every half-precision bit pattern: the Q8_0 kernels look
+// block scales up in it. It is computed once when the program starts and never written again.
+var f16Table = func() (t [65536]float32) {
+	for h := range t {
+		t[h] = f16(uint16(h))
+	}
+	return t
+}()

@@ -18,6 +18,13 @@ TEXT ·cpuid(SB), NOSPLIT, $0-24
 	VHADDPS      X0, X0, X0 \
 	VHADDPS      X0, X0, X0
 
+// Every loop asks for the weights 4 KB ahead (PREFETCHT0): a core on its own keeps too few
+// memory reads in flight to stream at full speed. Measured on the course's 2-core machine: a
+// pass over 1 GB of float32 rows ran at 9.7 GB/s without the prefetch and 17.9 GB/s with one
+// 1 KB ahead; whole-model decoding gained another 10-20% going from 1 KB to 4 KB ahead (the
+// Q8_0 and BF16 loops consume bytes more slowly, so they need the longer lead).
+// (A prefetch past the end of the data is harmless: it is a hint and never faults.)
+
 // func dotF32AVX2(w, x *float32, n int) float32
 // n is a multiple of 8. Four accumulators hide the FMA latency.
 TEXT ·dotF32AVX2(SB), NOSPLIT, $0-28
@@ -32,6 +39,8 @@ TEXT ·dotF32AVX2(SB), NOSPLIT, $0-28
 f32loop32:
 	CMPQ CX, $32
 	JLT  f32loop8
+	PREFETCHT0  4096(SI)
+	PREFETCHT0  4160(SI)
 	VMOVUPS     (SI), Y4
 	VMOVUPS     32(SI), Y5
 	VMOVUPS     64(SI), Y6
@@ -79,6 +88,7 @@ TEXT ·dotBF16AVX2(SB), NOSPLIT, $0-28
 bf16loop32:
 	CMPQ CX, $32
 	JLT  bf16loop8
+	PREFETCHT0  4096(SI)
 	VPMOVZXWD   (SI), Y4
 	VPMOVZXWD   16(SI), Y5
 	VPMOVZXWD   32(SI), Y6
@@ -130,6 +140,7 @@ TEXT ·dotF16AVX2(SB), NOSPLIT, $0-28
 f16loop32:
 	CMPQ CX, $32
 	JLT  f16loop8
+	PREFETCHT0  4096(SI)
 	VCVTPH2PS   (SI), Y4
 	VCVTPH2PS   16(SI), Y5
 	VCVTPH2PS   32(SI), Y6
@@ -162,24 +173,25 @@ f16done:
 	MOVSS X0, ret+24(FP)
 	RET
 
-// func dotQ8_0AVX2(w *byte, x *float32, nblocks int) float32
+// func dotQ8_0AVX2(w *byte, x *float32, nblocks int, f16 *[65536]float32) float32
 // Each 34-byte block is {f16 d; int8 q[32]}. Per block: p = Σ_j q_j·x_j in 8 lanes (sign-extend
-// 8 quants to int32, convert to float, multiply-add), then acc += d·p. Two accumulators
-// alternate between even and odd blocks.
-TEXT ·dotQ8_0AVX2(SB), NOSPLIT, $0-28
+// 8 quants to int32, convert to float, multiply-add), then acc += d·p. The scale d is looked up
+// in a table of all 65,536 halves (a load and a broadcast from memory: cheaper than converting).
+// Two accumulators alternate between even and odd blocks.
+TEXT ·dotQ8_0AVX2(SB), NOSPLIT, $0-36
 	MOVQ w+0(FP), SI
 	MOVQ x+8(FP), DI
 	MOVQ nblocks+16(FP), CX
+	MOVQ f16+24(FP), R8
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 
 q8loop:
 	CMPQ CX, $0
 	JEQ  q8done
+	PREFETCHT0   4096(SI)
 	MOVWLZX      (SI), AX
-	VMOVD        AX, X7
-	VCVTPH2PS    X7, X7
-	VBROADCASTSS X7, Y7
+	VBROADCASTSS (R8)(AX*4), Y7
 	VPMOVSXBD    2(SI), Y4
 	VPMOVSXBD    10(SI), Y5
 	VPMOVSXBD    18(SI), Y6
@@ -198,10 +210,9 @@ q8loop:
 	ADDQ         $128, DI
 	DECQ         CX
 	JEQ          q8done
+	PREFETCHT0   4096(SI)
 	MOVWLZX      (SI), AX
-	VMOVD        AX, X7
-	VCVTPH2PS    X7, X7
-	VBROADCASTSS X7, Y7
+	VBROADCASTSS (R8)(AX*4), Y7
 	VPMOVSXBD    2(SI), Y4
 	VPMOVSXBD    10(SI), Y5
 	VPMOVSXBD    18(SI), Y6
@@ -225,5 +236,56 @@ q8done:
 	VADDPS Y1, Y0, Y0
 	REDUCE
 	VZEROUPPER
-	MOVSS X0, ret+24(FP)
+	MOVSS X0, ret+32(FP)
+	RET
+
+// func dotQ8_0AVX512(w *byte, x *float32, nblocks int, f16 *[65536]float32) float32
+// The same as dotQ8_0AVX2 with 16 lanes: a block's 32 quants are two sign-extensions of 16 bytes,
+// half the instructions per weight. Two accumulators alternate between even and odd blocks.
+TEXT ·dotQ8_0AVX512(SB), NOSPLIT, $0-36
+	MOVQ w+0(FP), SI
+	MOVQ x+8(FP), DI
+	MOVQ nblocks+16(FP), CX
+	MOVQ f16+24(FP), R8
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+
+q8zloop:
+	CMPQ CX, $0
+	JEQ  q8zdone
+	PREFETCHT0   4096(SI)
+	MOVWLZX      (SI), AX
+	VBROADCASTSS (R8)(AX*4), Z7
+	VPMOVSXBD    2(SI), Z4
+	VPMOVSXBD    18(SI), Z5
+	VCVTDQ2PS    Z4, Z4
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       (DI), Z4, Z9
+	VFMADD231PS  64(DI), Z5, Z9
+	VFMADD231PS  Z9, Z7, Z0
+	ADDQ         $34, SI
+	ADDQ         $128, DI
+	DECQ         CX
+	JEQ          q8zdone
+	MOVWLZX      (SI), AX
+	VBROADCASTSS (R8)(AX*4), Z8
+	VPMOVSXBD    2(SI), Z10
+	VPMOVSXBD    18(SI), Z11
+	VCVTDQ2PS    Z10, Z10
+	VCVTDQ2PS    Z11, Z11
+	VMULPS       (DI), Z10, Z12
+	VFMADD231PS  64(DI), Z11, Z12
+	VFMADD231PS  Z12, Z8, Z1
+	ADDQ         $34, SI
+	ADDQ         $128, DI
+	DECQ         CX
+	JMP          q8zloop
+
+q8zdone:
+	VADDPS        Z1, Z0, Z0
+	VEXTRACTF32X8 $1, Z0, Y1
+	VADDPS        Y1, Y0, Y0
+	REDUCE
+	VZEROUPPER
+	MOVSS X0, ret+32(FP)
 	RET

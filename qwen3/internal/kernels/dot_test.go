@@ -146,8 +146,21 @@ func TestDotQ8_0(t *testing.T) {
 			if nb == 0 {
 				return 0
 			}
-			return dotQ8_0AVX2(&w[0], &x[0], nb)
+			return dotQ8_0AVX2(&w[0], &x[0], nb, &f16Table)
 		})
+		if useAVX512 && nb > 0 {
+			if got := dotQ8_0AVX512(&w[0], &x[0], nb, &f16Table); !closeTo(got, want, abs, n) {
+				t.Errorf("Q8_0 n=%d: AVX-512 %v, float64 reference %v", n, got, want)
+			}
+		}
+	}
+}
+
+func TestF16Table(t *testing.T) {
+	for h := range f16Table {
+		if got, want := f16Table[h], gguf.F16ToF32(uint16(h)); math.Float32bits(got) != math.Float32bits(want) && !(got != got && want != want) {
+			t.Fatalf("f16Table[%#04x] = %v, chapter 01 gives %v", h, got, want)
+		}
 	}
 }
 
