@@ -53,7 +53,7 @@ type Session struct {
 	final                   []float32 // the last position after the final norm
 	logits                  []float32 // Vocab
 	invFreq                 []float64
-	rowBuf                  [][]float32 // per worker: one weight row decoded to float32
+	scratch                 []tileScratch // per worker, for prompt chunks (matmul.go)
 
 	// the chunk being processed: n tokens from position pos, in layer li (l)
 	n, pos, li int
@@ -61,6 +61,7 @@ type Session struct {
 
 	// loop bodies, bound once so that running them allocates nothing
 	qkvBody, attnBody, oBody, gateUpBody, downBody, headBody func(worker, lo, hi int)
+	qkvTileBody, oTileBody, gateUpTileBody, downTileBody     func(worker, lo, hi int)
 }
 
 // NewSession returns a session whose cache holds maxLen tokens; 0 means min(4096, the model's
@@ -74,18 +75,19 @@ func (m *Model) NewSession(maxLen int) (*Session, error) {
 	if maxLen < 1 || maxLen > c.MaxContext {
 		return nil, fmt.Errorf("qwen3: session length %d outside 1..%d (the model's context)", maxLen, c.MaxContext)
 	}
+	padded := maxChunk + kernels.TileTokens - 1 // the inputs of a matrix pass: tiles read up to 5 rows past the chunk
 	s := &Session{
 		m: m, c: c, maxLen: maxLen,
 		tokens:  make([]int, 0, maxLen),
 		keys:    make([][]float32, c.Layers),
 		values:  make([][]float32, c.Layers),
 		x:       make([]float32, maxChunk*c.Hidden),
-		xb:      make([]float32, maxChunk*c.Hidden),
+		xb:      make([]float32, padded*c.Hidden),
 		q:       make([]float32, maxChunk*c.qDim()),
 		k:       make([]float32, maxChunk*c.kvDim()),
 		v:       make([]float32, maxChunk*c.kvDim()),
-		att:     make([]float32, maxChunk*c.qDim()),
-		hb:      make([]float32, maxChunk*c.Intermediate),
+		att:     make([]float32, padded*c.qDim()),
+		hb:      make([]float32, padded*c.Intermediate),
 		cos:     make([]float32, maxChunk*c.HeadDim/2),
 		sin:     make([]float32, maxChunk*c.HeadDim/2),
 		scores:  make([]float32, c.Heads*maxLen),
@@ -99,10 +101,12 @@ func (m *Model) NewSession(maxLen int) (*Session, error) {
 	}
 	widest := max(c.Hidden, c.Intermediate, c.qDim())
 	for range m.pool.workers() {
-		s.rowBuf = append(s.rowBuf, make([]float32, widest))
+		s.scratch = append(s.scratch, newTileScratch(widest))
 	}
 	s.qkvBody, s.attnBody, s.oBody = s.qkvRows, s.attendHeads, s.oRows
 	s.gateUpBody, s.downBody, s.headBody = s.gateUpRows, s.downRows, s.headRows
+	s.qkvTileBody, s.oTileBody = s.qkvTiles, s.oTiles
+	s.gateUpTileBody, s.downTileBody = s.gateUpTiles, s.downTiles
 	return s, nil
 }
 
@@ -179,22 +183,36 @@ func (s *Session) forward(ids []int, wantLogits bool) {
 		s.m.embed.Row(id, s.x[t*H:(t+1)*H])
 	}
 	s.ropeAngles()
+	tiles := s.n >= minTileTokens // a prompt chunk: tiles; one token (decoding): dot products
 	for i := range s.m.layers {
 		s.li, s.l = i, &s.m.layers[i]
 		// attention block
 		for t := 0; t < s.n; t++ {
 			rmsnorm(s.xb[t*H:(t+1)*H], s.x[t*H:(t+1)*H], s.l.attnNorm, c.Eps)
 		}
-		p.run(c.qDim()+2*c.kvDim(), 32, s.qkvBody)
+		if tiles {
+			p.run(blocks(c.qDim())+2*blocks(c.kvDim()), 1, s.qkvTileBody)
+		} else {
+			p.run(c.qDim()+2*c.kvDim(), 32, s.qkvBody)
+		}
 		s.normRotateStore()
 		p.run(c.Heads, 1, s.attnBody)
-		p.run(H, 16, s.oBody)
+		if tiles {
+			p.run(blocks(H), 1, s.oTileBody)
+		} else {
+			p.run(H, 16, s.oBody)
+		}
 		// MLP block
 		for t := 0; t < s.n; t++ {
 			rmsnorm(s.xb[t*H:(t+1)*H], s.x[t*H:(t+1)*H], s.l.ffnNorm, c.Eps)
 		}
-		p.run(c.Intermediate, 32, s.gateUpBody)
-		p.run(H, 16, s.downBody)
+		if tiles {
+			p.run(blocks(c.Intermediate), 1, s.gateUpTileBody)
+			p.run(blocks(H), 1, s.downTileBody)
+		} else {
+			p.run(c.Intermediate, 32, s.gateUpBody)
+			p.run(H, 16, s.downBody)
+		}
 	}
 	s.tokens = append(s.tokens, ids...)
 	if wantLogits {
@@ -214,39 +232,6 @@ func (s *Session) ropeAngles() {
 			s.cos[t*half+i] = float32(math.Cos(a))
 			s.sin[t*half+i] = float32(math.Sin(a))
 		}
-	}
-}
-
-// rowTimes computes out[t*stride] = W[r]·in[t*width : (t+1)*width] for every token t of the chunk.
-// For one token it is one kernel call on the stored row. For a prompt chunk, a compressed row
-// is decoded once into the worker's scratch and reused for every token: decoding costs as much as
-// the multiply-adds, so paying it once per row instead of once per token matters.
-func (s *Session) rowTimes(worker int, w *Matrix, r int, in []float32, width int, out []float32, stride int) {
-	if s.n < 4 || w.Type == F32 {
-		for t := 0; t < s.n; t++ {
-			out[t*stride] = w.Dot(r, in[t*width:(t+1)*width])
-		}
-		return
-	}
-	row := s.rowBuf[worker][:w.Cols]
-	w.Row(r, row)
-	for t := 0; t < s.n; t++ {
-		out[t*stride] = kernels.DotF32(row, in[t*width:(t+1)*width])
-	}
-}
-
-// qkvRows computes rows [lo, hi) of the fused [Q; K; V] projection for every token of the chunk.
-func (s *Session) qkvRows(worker, lo, hi int) {
-	c := s.c
-	qd, kvd, H := c.qDim(), c.kvDim(), c.Hidden
-	for r := lo; r < hi; r++ {
-		w, out, width, row := s.l.q, s.q, qd, r
-		if r >= qd+kvd {
-			w, out, width, row = s.l.v, s.v, kvd, r-qd-kvd
-		} else if r >= qd {
-			w, out, width, row = s.l.k, s.k, kvd, r-qd
-		}
-		s.rowTimes(worker, w, row, s.xb, H, out[row:], width)
 	}
 }
 
@@ -303,43 +288,6 @@ func (s *Session) attendHeads(_, lo, hi int) {
 			for j := 0; j < n; j++ {
 				axpy(out, scores[j]*inv, values[j*kvd+g*d:j*kvd+(g+1)*d])
 			}
-		}
-	}
-}
-
-// oRows computes rows [lo, hi) of the output projection and adds them to the residual stream.
-func (s *Session) oRows(worker, lo, hi int) {
-	H, qd := s.c.Hidden, s.c.qDim()
-	var col [maxChunk]float32
-	for r := lo; r < hi; r++ {
-		s.rowTimes(worker, s.l.o, r, s.att, qd, col[:], 1)
-		for t := 0; t < s.n; t++ {
-			s.x[t*H+r] += col[t]
-		}
-	}
-}
-
-// gateUpRows computes rows [lo, hi) of silu(gate)·up.
-func (s *Session) gateUpRows(worker, lo, hi int) {
-	H, I := s.c.Hidden, s.c.Intermediate
-	var g, u [maxChunk]float32
-	for r := lo; r < hi; r++ {
-		s.rowTimes(worker, s.l.gate, r, s.xb, H, g[:], 1)
-		s.rowTimes(worker, s.l.up, r, s.xb, H, u[:], 1)
-		for t := 0; t < s.n; t++ {
-			s.hb[t*I+r] = g[t] / (1 + float32(math.Exp(float64(-g[t])))) * u[t]
-		}
-	}
-}
-
-// downRows computes rows [lo, hi) of the down projection and adds them to the residual stream.
-func (s *Session) downRows(worker, lo, hi int) {
-	H, I := s.c.Hidden, s.c.Intermediate
-	var col [maxChunk]float32
-	for r := lo; r < hi; r++ {
-		s.rowTimes(worker, s.l.down, r, s.hb, I, col[:], 1)
-		for t := 0; t < s.n; t++ {
-			s.x[t*H+r] += col[t]
 		}
 	}
 }

@@ -31,3 +31,6 @@ func dotQ8_0AVX2(w *byte, x *float32, nblocks int, f16 *[65536]float32) float32
 
 //go:noescape
 func dotQ8_0AVX512(w *byte, x *float32, nblocks int, f16 *[65536]float32) float32
+
+//go:noescape
+func tile16x6AVX2(pack, x *float32, xstride, k int, out *float32)

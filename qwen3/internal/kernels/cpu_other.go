@@ -15,3 +15,5 @@ func dotQ8_0AVX2(w *byte, x *float32, n int, f16 *[65536]float32) float32 { pani
 func dotQ8_0AVX512(w *byte, x *float32, n int, f16 *[65536]float32) float32 {
 	panic("unreachable")
 }
+
+func tile16x6AVX2(pack, x *float32, xstride, k int, out *float32) { panic("unreachable") }

@@ -1,0 +1,76 @@
+#include "textflag.h"
+
+// func tile16x6AVX2(pack *float32, x *float32, xstride int, k int, out *float32)
+//
+// out[t*16+i] = Σ_j pack[j*16+i] · x[t*xstride+j]   for t < 6, i < 16, j < k.
+//
+// pack holds 16 weight rows transposed (k-major: the 16 rows' values at column j are adjacent),
+// so one k step is an outer product: two 8-lane loads of weights times six broadcast inputs,
+// twelve FMAs into twelve accumulators that stay in registers for the whole k loop. Each weight
+// loaded serves six tokens, each input loaded serves sixteen rows.
+TEXT ·tile16x6AVX2(SB), NOSPLIT, $0-40
+	MOVQ pack+0(FP), SI
+	MOVQ x+8(FP), DI
+	MOVQ xstride+16(FP), R8
+	SHLQ $2, R8                 // stride in bytes
+	MOVQ k+24(FP), CX
+	MOVQ out+32(FP), DX
+	LEAQ (DI)(R8*2), R9
+	ADDQ R8, R9                 // R9 = x + 3 rows
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	TESTQ CX, CX
+	JEQ   tstore
+
+tloop:
+	VMOVUPS      (SI), Y12
+	VMOVUPS      32(SI), Y13
+	VBROADCASTSS (DI), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS (DI)(R8*1), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	VBROADCASTSS (DI)(R8*2), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	VBROADCASTSS (R9), Y15
+	VFMADD231PS  Y12, Y15, Y6
+	VFMADD231PS  Y13, Y15, Y7
+	VBROADCASTSS (R9)(R8*1), Y14
+	VFMADD231PS  Y12, Y14, Y8
+	VFMADD231PS  Y13, Y14, Y9
+	VBROADCASTSS (R9)(R8*2), Y15
+	VFMADD231PS  Y12, Y15, Y10
+	VFMADD231PS  Y13, Y15, Y11
+	ADDQ         $64, SI
+	ADDQ         $4, DI
+	ADDQ         $4, R9
+	DECQ         CX
+	JNE          tloop
+
+tstore:
+	VMOVUPS Y0, (DX)
+	VMOVUPS Y1, 32(DX)
+	VMOVUPS Y2, 64(DX)
+	VMOVUPS Y3, 96(DX)
+	VMOVUPS Y4, 128(DX)
+	VMOVUPS Y5, 160(DX)
+	VMOVUPS Y6, 192(DX)
+	VMOVUPS Y7, 224(DX)
+	VMOVUPS Y8, 256(DX)
+	VMOVUPS Y9, 288(DX)
+	VMOVUPS Y10, 320(DX)
+	VMOVUPS Y11, 352(DX)
+	VZEROUPPER
+	RET

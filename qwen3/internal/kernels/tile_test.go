@@ -1,0 +1,56 @@
+package kernels
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+func TestTile(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	for _, k := range []int{0, 1, 7, 64, 1024, 1000} {
+		stride := k + 5
+		rows := make([][]float32, TileRows)
+		pack := make([]float32, k*TileRows)
+		for i := range rows {
+			rows[i] = randX(r, k)
+			PackRow(pack, i, rows[i])
+		}
+		x := randX(r, (TileTokens-1)*stride+k)
+		var fast, plain [TileTokens * TileRows]float32
+		Tile(pack, x, stride, k, &fast)
+		tileGeneric(pack, x, stride, k, &plain)
+		for tok := 0; tok < TileTokens; tok++ {
+			for i := 0; i < TileRows; i++ {
+				want, abs := refDot(rows[i], x[tok*stride:tok*stride+k])
+				for name, got := range map[string]float32{"Tile": fast[tok*TileRows+i], "generic": plain[tok*TileRows+i]} {
+					if !closeTo(got, want, abs, k) {
+						t.Fatalf("k=%d token %d row %d: %s %v, float64 %v", k, tok, i, name, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestTilePanics(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("short input: no panic")
+		}
+	}()
+	var out [TileTokens * TileRows]float32
+	Tile(make([]float32, 16*8), make([]float32, 8), 8, 8, &out)
+}
+
+func BenchmarkTile(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 1))
+	const k = 1024
+	pack, x := randX(r, k*TileRows), randX(r, TileTokens*k)
+	var out [TileTokens * TileRows]float32
+	b.SetBytes(int64(4 * len(pack)))
+	for b.Loop() {
+		Tile(pack, x, k, k, &out)
+	}
+	b.ReportMetric(float64(k*TileRows*TileTokens)/(float64(b.Elapsed().Nanoseconds())/float64(b.N)), "MAC/ns")
+}
+
