@@ -30,8 +30,9 @@ import (
 //	    x      += hb·Downᵀ
 //	logits = rmsnorm(x_last, norm)·Headᵀ                the LM head for the last position only
 
-// maxChunk is the most prompt tokens processed together.
-const maxChunk = 64
+// maxChunk is the most prompt tokens processed together: each weight row is decoded and packed
+// once per chunk (matmul.go), so longer chunks amortize that better, at the cost of buffers.
+const maxChunk = 128
 
 // ErrContextFull is returned when a session has no room left for more tokens.
 var ErrContextFull = errors.New("qwen3: context is full")
@@ -286,7 +287,7 @@ func (s *Session) attendHeads(_, lo, hi int) {
 			clear(out)
 			inv := 1 / sum
 			for j := 0; j < n; j++ {
-				axpy(out, scores[j]*inv, values[j*kvd+g*d:j*kvd+(g+1)*d])
+				kernels.Axpy(out, scores[j]*inv, values[j*kvd+g*d:j*kvd+(g+1)*d])
 			}
 		}
 	}
@@ -319,13 +320,5 @@ func rotate(head, cos, sin []float32) {
 		x0, x1 := head[i], head[i+half]
 		head[i] = x0*cos[i] - x1*sin[i]
 		head[i+half] = x1*cos[i] + x0*sin[i]
-	}
-}
-
-// axpy adds a·x to y.
-func axpy(y []float32, a float32, x []float32) {
-	x = x[:len(y)]
-	for i := range y {
-		y[i] += a * x[i]
 	}
 }

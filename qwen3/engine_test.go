@@ -135,3 +135,28 @@ func TestPrefillChunksMatchSteps(t *testing.T) {
 		t.Errorf("cache lengths %d and %d", a.Len(), b.Len())
 	}
 }
+
+// TestPackRows: packing rows for the tile kernel equals decoding them one by one, for every type.
+func TestPackRows(t *testing.T) {
+	base := loadTiny(t, reference.TinyGGUF())
+	for _, dt := range engineTypes {
+		w := convert(t, base, dt).layers[0].down // 32 x 96: two 16-row blocks
+		pack := make([]float32, w.Cols*16)
+		row := make([]float32, w.Cols)
+		for _, rows := range []int{16, 5} {
+			w.packRows(16, rows, pack)
+			for i := 0; i < 16; i++ {
+				if i < rows {
+					w.Row(16+i, row)
+				} else {
+					clear(row)
+				}
+				for j, v := range row {
+					if pack[j*16+i] != v {
+						t.Fatalf("%v rows=%d: pack[%d*16+%d] = %v, row %d col %d is %v", dt, rows, j, i, pack[j*16+i], 16+i, j, v)
+					}
+				}
+			}
+		}
+	}
+}

@@ -13,7 +13,7 @@ import (
 //
 // Prompts (a chunk of several tokens): the work is rows x tokens dot products, so arithmetic
 // bounds it. Rows are taken 16 at a time, decoded to float32 and packed column by column
-// (kernels.PackRow), then multiplied with six tokens at a time (kernels.Tile), so that every
+// (Matrix.packRows), then multiplied with six tokens at a time (kernels.Tile), so that every
 // weight loaded into a register serves six tokens and every input serves sixteen rows.
 
 // minTileTokens is the smallest chunk that uses tiles: below it the dot products are cheaper
@@ -25,7 +25,6 @@ func blocks(n int) int { return (n + kernels.TileRows - 1) / kernels.TileRows }
 
 // tileScratch is one worker's space for the prompt form.
 type tileScratch struct {
-	row  []float32                                      // one decoded weight row
 	pack []float32                                      // 16 rows, packed
 	tile [kernels.TileTokens * kernels.TileRows]float32 // one tile's results
 	out  []float32                                      // a block's results for every token: out[t*16+i]
@@ -34,7 +33,6 @@ type tileScratch struct {
 
 func newTileScratch(widest int) tileScratch {
 	return tileScratch{
-		row:  make([]float32, widest),
 		pack: make([]float32, widest*kernels.TileRows),
 		out:  make([]float32, (maxChunk+kernels.TileTokens)*kernels.TileRows),
 		out2: make([]float32, (maxChunk+kernels.TileTokens)*kernels.TileRows),
@@ -46,14 +44,7 @@ func newTileScratch(widest int) tileScratch {
 func (s *Session) blockTimes(sc *tileScratch, w *Matrix, r0 int, in []float32, width int, out []float32) {
 	k := w.Cols
 	pack := sc.pack[:k*kernels.TileRows]
-	rows := min(kernels.TileRows, w.Rows-r0)
-	if rows < kernels.TileRows {
-		clear(pack)
-	}
-	for i := 0; i < rows; i++ {
-		w.Row(r0+i, sc.row[:k])
-		kernels.PackRow(pack, i, sc.row[:k])
-	}
+	w.packRows(r0, min(kernels.TileRows, w.Rows-r0), pack)
 	for t0 := 0; t0 < s.n; t0 += kernels.TileTokens {
 		kernels.Tile(pack, in[t0*width:], width, k, &sc.tile)
 		copy(out[t0*kernels.TileRows:], sc.tile[:])

@@ -143,3 +143,44 @@ func (m *Matrix) Row(r int, dst []float32) {
 		panic(fmt.Sprintf("qwen3: Row on %v", m.Type))
 	}
 }
+
+// packRows decodes rows r0 .. r0+rows-1 (rows <= kernels.TileRows) into pack in the order the
+// Tile kernel reads, column by column: pack[j*16+i] = W[r0+i][j]. It works through 32 columns at
+// a time, so that the writes stay within 2 KB of pack while each row is read sequentially.
+func (m *Matrix) packRows(r0, rows int, pack []float32) {
+	const R, B = kernels.TileRows, kernels.Q8BlockSize
+	c := m.Cols
+	pack = pack[:c*R]
+	if rows < R {
+		clear(pack)
+	}
+	for j0 := 0; j0 < c; j0 += B {
+		j1 := min(j0+B, c)
+		for i := 0; i < rows; i++ {
+			r := r0 + i
+			dst := pack[j0*R+i:]
+			switch m.Type {
+			case F32:
+				for j, v := range m.f32[r*c+j0 : r*c+j1] {
+					dst[j*R] = v
+				}
+			case BF16:
+				for j, h := range m.u16[r*c+j0 : r*c+j1] {
+					dst[j*R] = gguf.BF16ToF32(h)
+				}
+			case F16:
+				for j, h := range m.u16[r*c+j0 : r*c+j1] {
+					dst[j*R] = gguf.F16ToF32(h)
+				}
+			case Q8_0:
+				blk := m.raw[r*m.Type.rowBytes(c)+j0/B*kernels.Q8BlockBytes:]
+				d := gguf.F16ToF32(uint16(blk[0]) | uint16(blk[1])<<8)
+				for j, q := range blk[2:kernels.Q8BlockBytes] {
+					dst[j*R] = d * float32(int8(q))
+				}
+			default:
+				panic(fmt.Sprintf("qwen3: packRows on %v", m.Type))
+			}
+		}
+	}
+}

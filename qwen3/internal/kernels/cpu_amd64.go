@@ -34,3 +34,6 @@ func dotQ8_0AVX512(w *byte, x *float32, nblocks int, f16 *[65536]float32) float3
 
 //go:noescape
 func tile16x6AVX2(pack, x *float32, xstride, k int, out *float32)
+
+//go:noescape
+func axpyAVX2(y *float32, a float32, x *float32, n int)

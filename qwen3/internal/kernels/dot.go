@@ -77,3 +77,19 @@ var f16Table = func() (t [65536]float32) {
 	}
 	return t
 }()
+
+// Axpy adds a·x to y: y[i] += a·x[i]. x must be at least as long as y. Attention sums the
+// value vectors with it, weighted by their probabilities.
+func Axpy(y []float32, a float32, x []float32) {
+	if len(x) < len(y) {
+		panic(fmt.Sprintf("kernels: Axpy of %d inputs into %d outputs", len(x), len(y)))
+	}
+	n := 0
+	if useAVX2 && len(y) >= 8 {
+		n = len(y) &^ 7
+		axpyAVX2(unsafe.SliceData(y), a, unsafe.SliceData(x), n)
+	}
+	for i := n; i < len(y); i++ {
+		y[i] += a * x[i]
+	}
+}

@@ -284,3 +284,20 @@ func FuzzDotF32(f *testing.F) {
 		}
 	})
 }
+
+func TestAxpy(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 32))
+	for _, n := range []int{0, 1, 7, 8, 9, 33, 128, 1000} {
+		y, x := randX(r, n), randX(r, n)
+		want := make([]float64, n)
+		for i := range y {
+			want[i] = float64(y[i]) + 0.75*float64(x[i])
+		}
+		Axpy(y, 0.75, x)
+		for i := range y {
+			if math.Abs(float64(y[i])-want[i]) > 1e-6*(1+math.Abs(want[i])) {
+				t.Fatalf("n=%d: y[%d] = %v, want %v", n, i, y[i], want[i])
+			}
+		}
+	}
+}

@@ -74,3 +74,46 @@ tstore:
 	VMOVUPS Y11, 352(DX)
 	VZEROUPPER
 	RET
+
+// func axpyAVX2(y *float32, a float32, x *float32, n int)
+// y[i] += a·x[i] for n a multiple of 8.
+TEXT ·axpyAVX2(SB), NOSPLIT, $0-32
+	MOVQ         y+0(FP), DI
+	VBROADCASTSS a+8(FP), Y0
+	MOVQ         x+16(FP), SI
+	MOVQ         n+24(FP), CX
+
+axloop32:
+	CMPQ CX, $32
+	JLT  axloop8
+	VMOVUPS     (DI), Y1
+	VMOVUPS     32(DI), Y2
+	VMOVUPS     64(DI), Y3
+	VMOVUPS     96(DI), Y4
+	VFMADD231PS (SI), Y0, Y1
+	VFMADD231PS 32(SI), Y0, Y2
+	VFMADD231PS 64(SI), Y0, Y3
+	VFMADD231PS 96(SI), Y0, Y4
+	VMOVUPS     Y1, (DI)
+	VMOVUPS     Y2, 32(DI)
+	VMOVUPS     Y3, 64(DI)
+	VMOVUPS     Y4, 96(DI)
+	ADDQ        $128, DI
+	ADDQ        $128, SI
+	SUBQ        $32, CX
+	JMP         axloop32
+
+axloop8:
+	CMPQ CX, $8
+	JLT  axdone
+	VMOVUPS     (DI), Y1
+	VFMADD231PS (SI), Y0, Y1
+	VMOVUPS     Y1, (DI)
+	ADDQ        $32, DI
+	ADDQ        $32, SI
+	SUBQ        $8, CX
+	JMP         axloop8
+
+axdone:
+	VZEROUPPER
+	RET

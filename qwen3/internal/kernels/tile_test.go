@@ -53,4 +53,3 @@ func BenchmarkTile(b *testing.B) {
 	}
 	b.ReportMetric(float64(k*TileRows*TileTokens)/(float64(b.Elapsed().Nanoseconds())/float64(b.N)), "MAC/ns")
 }
-
