@@ -37,3 +37,6 @@ func tile16x6AVX2(pack, x *float32, xstride, k int, out *float32)
 
 //go:noescape
 func axpyAVX2(y *float32, a float32, x *float32, n int)
+
+//go:noescape
+func tile16x12AVX512(pack, x *float32, xstride, k int, out *float32)

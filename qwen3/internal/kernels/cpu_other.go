@@ -19,3 +19,5 @@ func dotQ8_0AVX512(w *byte, x *float32, n int, f16 *[65536]float32) float32 {
 func tile16x6AVX2(pack, x *float32, xstride, k int, out *float32) { panic("unreachable") }
 
 func axpyAVX2(y *float32, a float32, x *float32, n int) { panic("unreachable") }
+
+func tile16x12AVX512(pack, x *float32, xstride, k int, out *float32) { panic("unreachable") }

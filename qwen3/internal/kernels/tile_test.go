@@ -16,13 +16,19 @@ func TestTile(t *testing.T) {
 			PackRow(pack, i, rows[i])
 		}
 		x := randX(r, (TileTokens-1)*stride+k)
-		var fast, plain [TileTokens * TileRows]float32
+		var fast, plain, avx2 [TileTokens * TileRows]float32
 		Tile(pack, x, stride, k, &fast)
 		tileGeneric(pack, x, stride, k, &plain)
+		if useAVX2 && k > 0 {
+			tile16x6(pack, x, stride, k, avx2[:])
+			tile16x6(pack, x[6*stride:], stride, k, avx2[6*TileRows:])
+		} else {
+			avx2 = plain
+		}
 		for tok := 0; tok < TileTokens; tok++ {
 			for i := 0; i < TileRows; i++ {
 				want, abs := refDot(rows[i], x[tok*stride:tok*stride+k])
-				for name, got := range map[string]float32{"Tile": fast[tok*TileRows+i], "generic": plain[tok*TileRows+i]} {
+				for name, got := range map[string]float32{"Tile": fast[tok*TileRows+i], "generic": plain[tok*TileRows+i], "AVX2": avx2[tok*TileRows+i]} {
 					if !closeTo(got, want, abs, k) {
 						t.Fatalf("k=%d token %d row %d: %s %v, float64 %v", k, tok, i, name, got, want)
 					}
