@@ -141,10 +141,10 @@ func TestPackRows(t *testing.T) {
 	base := loadTiny(t, reference.TinyGGUF())
 	for _, dt := range engineTypes {
 		w := convert(t, base, dt).layers[0].down // 32 x 96: two 16-row blocks
-		pack := make([]float32, w.Cols*16)
+		pack, staging := make([]float32, w.Cols*16), make([]float32, w.Cols*16)
 		row := make([]float32, w.Cols)
 		for _, rows := range []int{16, 5} {
-			w.packRows(16, rows, pack)
+			w.packRows(16, rows, pack, staging)
 			for i := 0; i < 16; i++ {
 				if i < rows {
 					w.Row(16+i, row)

@@ -25,17 +25,19 @@ func blocks(n int) int { return (n + kernels.TileRows - 1) / kernels.TileRows }
 
 // tileScratch is one worker's space for the prompt form.
 type tileScratch struct {
-	pack []float32                                      // 16 rows, packed
-	tile [kernels.TileTokens * kernels.TileRows]float32 // one tile's results
-	out  []float32                                      // a block's results for every token: out[t*16+i]
-	out2 []float32                                      // a second block (gate and up together)
+	pack    []float32                                      // 16 rows, packed
+	staging []float32                                      // 16 rows, decoded
+	tile    [kernels.TileTokens * kernels.TileRows]float32 // one tile's results
+	out     []float32                                      // a block's results for every token: out[t*16+i]
+	out2    []float32                                      // a second block (gate and up together)
 }
 
 func newTileScratch(widest int) tileScratch {
 	return tileScratch{
-		pack: make([]float32, widest*kernels.TileRows),
-		out:  make([]float32, (maxChunk+kernels.TileTokens)*kernels.TileRows),
-		out2: make([]float32, (maxChunk+kernels.TileTokens)*kernels.TileRows),
+		pack:    make([]float32, widest*kernels.TileRows),
+		staging: make([]float32, widest*kernels.TileRows),
+		out:     make([]float32, (maxChunk+kernels.TileTokens)*kernels.TileRows),
+		out2:    make([]float32, (maxChunk+kernels.TileTokens)*kernels.TileRows),
 	}
 }
 
@@ -44,7 +46,7 @@ func newTileScratch(widest int) tileScratch {
 func (s *Session) blockTimes(sc *tileScratch, w *Matrix, r0 int, in []float32, width int, out []float32) {
 	k := w.Cols
 	pack := sc.pack[:k*kernels.TileRows]
-	w.packRows(r0, min(kernels.TileRows, w.Rows-r0), pack)
+	w.packRows(r0, min(kernels.TileRows, w.Rows-r0), pack, sc.staging)
 	for t0 := 0; t0 < s.n; t0 += kernels.TileTokens {
 		kernels.Tile(pack, in[t0*width:], width, k, &sc.tile)
 		copy(out[t0*kernels.TileRows:], sc.tile[:])

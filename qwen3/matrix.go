@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"unsafe"
 
-	gguf "github.com/qwen3go/qwen3go/chapters/01_gguf"
 	"github.com/qwen3go/qwen3go/qwen3/internal/kernels"
 )
 
@@ -119,68 +118,41 @@ func (m *Matrix) Dot(r int, x []float32) float32 {
 	panic(fmt.Sprintf("qwen3: Dot on %v", m.Type))
 }
 
-// Row decodes row r into dst (len Cols) as float32: the embedding lookup.
+// Row decodes row r into dst (len Cols) as float32: the embedding lookup, and prompt packing.
 func (m *Matrix) Row(r int, dst []float32) {
 	c := m.Cols
 	switch m.Type {
 	case F32:
 		copy(dst, m.f32[r*c:(r+1)*c])
 	case BF16:
-		for i, h := range m.u16[r*c : (r+1)*c] {
-			dst[i] = gguf.BF16ToF32(h)
-		}
+		kernels.WidenBF16(dst[:c], m.u16[r*c:(r+1)*c])
 	case F16:
-		for i, h := range m.u16[r*c : (r+1)*c] {
-			dst[i] = gguf.F16ToF32(h)
-		}
+		kernels.WidenF16(dst[:c], m.u16[r*c:(r+1)*c])
 	case Q8_0:
 		rb := m.Type.rowBytes(c)
-		row := m.raw[r*rb : (r+1)*rb]
-		for b := 0; b < c/kernels.Q8BlockSize; b++ {
-			gguf.DequantizeQ8_0(dst[b*kernels.Q8BlockSize:(b+1)*kernels.Q8BlockSize], row[b*kernels.Q8BlockBytes:(b+1)*kernels.Q8BlockBytes])
-		}
+		kernels.DecodeQ8_0(dst[:c], m.raw[r*rb:(r+1)*rb])
 	default:
 		panic(fmt.Sprintf("qwen3: Row on %v", m.Type))
 	}
 }
 
 // packRows decodes rows r0 .. r0+rows-1 (rows <= kernels.TileRows) into pack in the order the
-// Tile kernel reads, column by column: pack[j*16+i] = W[r0+i][j]. It works through 32 columns at
-// a time, so that the writes stay within 2 KB of pack while each row is read sequentially.
-func (m *Matrix) packRows(r0, rows int, pack []float32) {
-	const R, B = kernels.TileRows, kernels.Q8BlockSize
+// Tile kernel reads, column by column: pack[j*16+i] = W[r0+i][j], zeros for missing rows. The rows
+// are decoded into staging (16 x Cols) and transposed eight at a time; a full block of F32 rows is
+// transposed straight from the file.
+func (m *Matrix) packRows(r0, rows int, pack, staging []float32) {
+	const R = kernels.TileRows
 	c := m.Cols
-	pack = pack[:c*R]
-	if rows < R {
-		clear(pack)
-	}
-	for j0 := 0; j0 < c; j0 += B {
-		j1 := min(j0+B, c)
+	var src []float32
+	if m.Type == F32 && rows == R {
+		src = m.f32[r0*c : (r0+R)*c]
+	} else {
+		src = staging[:R*c]
 		for i := 0; i < rows; i++ {
-			r := r0 + i
-			dst := pack[j0*R+i:]
-			switch m.Type {
-			case F32:
-				for j, v := range m.f32[r*c+j0 : r*c+j1] {
-					dst[j*R] = v
-				}
-			case BF16:
-				for j, h := range m.u16[r*c+j0 : r*c+j1] {
-					dst[j*R] = gguf.BF16ToF32(h)
-				}
-			case F16:
-				for j, h := range m.u16[r*c+j0 : r*c+j1] {
-					dst[j*R] = gguf.F16ToF32(h)
-				}
-			case Q8_0:
-				blk := m.raw[r*m.Type.rowBytes(c)+j0/B*kernels.Q8BlockBytes:]
-				d := gguf.F16ToF32(uint16(blk[0]) | uint16(blk[1])<<8)
-				for j, q := range blk[2:kernels.Q8BlockBytes] {
-					dst[j*R] = d * float32(int8(q))
-				}
-			default:
-				panic(fmt.Sprintf("qwen3: packRows on %v", m.Type))
-			}
+			m.Row(r0+i, src[i*c:(i+1)*c])
 		}
+		clear(src[rows*c:])
 	}
+	kernels.Transpose8(pack, R, src, c, c)
+	kernels.Transpose8(pack[8:], R, src[8*c:], c, c)
 }

@@ -40,3 +40,15 @@ func axpyAVX2(y *float32, a float32, x *float32, n int)
 
 //go:noescape
 func tile16x12AVX512(pack, x *float32, xstride, k int, out *float32)
+
+//go:noescape
+func transpose8AVX2(dst *float32, dstStride int, src *float32, srcStride, k int)
+
+//go:noescape
+func widenBF16AVX2(dst *float32, src *uint16, n int)
+
+//go:noescape
+func widenF16AVX2(dst *float32, src *uint16, n int)
+
+//go:noescape
+func decodeQ8_0AVX2(dst *float32, src *byte, nblocks int, f16 *[65536]float32)

@@ -21,3 +21,12 @@ func tile16x6AVX2(pack, x *float32, xstride, k int, out *float32) { panic("unrea
 func axpyAVX2(y *float32, a float32, x *float32, n int) { panic("unreachable") }
 
 func tile16x12AVX512(pack, x *float32, xstride, k int, out *float32) { panic("unreachable") }
+
+func transpose8AVX2(dst *float32, dstStride int, src *float32, srcStride, k int) {
+	panic("unreachable")
+}
+func widenBF16AVX2(dst *float32, src *uint16, n int) { panic("unreachable") }
+func widenF16AVX2(dst *float32, src *uint16, n int)  { panic("unreachable") }
+func decodeQ8_0AVX2(dst *float32, src *byte, nblocks int, f16 *[65536]float32) {
+	panic("unreachable")
+}

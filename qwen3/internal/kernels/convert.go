@@ -1,0 +1,75 @@
+package kernels
+
+import (
+	"fmt"
+	"unsafe"
+)
+
+// Conversions for prompt processing: weight rows are decoded to float32 and transposed into the
+// Tile kernel's packed order once per prompt chunk, so these run over every weight once per chunk.
+
+// Transpose8 writes dst[j*dstStride+i] = src[i*srcStride+j] for i < 8 rows and j < k columns.
+func Transpose8(dst []float32, dstStride int, src []float32, srcStride, k int) {
+	if len(src) < 7*srcStride+k || len(dst) < (k-1)*dstStride+8 || k > srcStride || dstStride < 8 {
+		panic(fmt.Sprintf("kernels: Transpose8 of %d values (stride %d, k %d) into %d (stride %d)", len(src), srcStride, k, len(dst), dstStride))
+	}
+	n := 0
+	if useAVX2 && k >= 8 {
+		n = k &^ 7
+		transpose8AVX2(unsafe.SliceData(dst), dstStride, unsafe.SliceData(src), srcStride, n)
+	}
+	for j := n; j < k; j++ {
+		for i := 0; i < 8; i++ {
+			dst[j*dstStride+i] = src[i*srcStride+j]
+		}
+	}
+}
+
+// WidenBF16 writes dst[i] = bf16(src[i]).
+func WidenBF16(dst []float32, src []uint16) {
+	dst = dst[:len(src)]
+	n := 0
+	if useAVX2 {
+		n = len(src) &^ 7
+		if n > 0 {
+			widenBF16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+		}
+	}
+	for i := n; i < len(src); i++ {
+		dst[i] = bf16(src[i])
+	}
+}
+
+// WidenF16 writes dst[i] = f16(src[i]).
+func WidenF16(dst []float32, src []uint16) {
+	dst = dst[:len(src)]
+	n := 0
+	if useAVX2 {
+		n = len(src) &^ 7
+		if n > 0 {
+			widenF16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+		}
+	}
+	for i := n; i < len(src); i++ {
+		dst[i] = f16(src[i])
+	}
+}
+
+// DecodeQ8_0 writes the values of the Q8_0 blocks in src (34 bytes per 32 values) into dst.
+func DecodeQ8_0(dst []float32, src []byte) {
+	nb := len(src) / Q8BlockBytes
+	if len(src)%Q8BlockBytes != 0 || len(dst) < nb*Q8BlockSize {
+		panic(fmt.Sprintf("kernels: DecodeQ8_0 of %d bytes into %d values", len(src), len(dst)))
+	}
+	if useAVX2 && nb > 0 {
+		decodeQ8_0AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), nb, &f16Table)
+		return
+	}
+	for b := 0; b < nb; b++ {
+		blk := src[b*Q8BlockBytes : (b+1)*Q8BlockBytes]
+		d := f16(uint16(blk[0]) | uint16(blk[1])<<8)
+		for j, q := range blk[2:] {
+			dst[b*Q8BlockSize+j] = d * float32(int8(q))
+		}
+	}
+}
