@@ -140,20 +140,21 @@ func TestPrefillChunksMatchSteps(t *testing.T) {
 func TestPackRows(t *testing.T) {
 	base := loadTiny(t, reference.TinyGGUF())
 	for _, dt := range engineTypes {
-		w := convert(t, base, dt).layers[0].down // 32 x 96: two 16-row blocks
-		pack, staging := make([]float32, w.Cols*16), make([]float32, w.Cols*16)
+		w := convert(t, base, dt).layers[0].gate // 96 x 32: three 32-row blocks
+		const R = 32
+		pack, staging := make([]float32, w.Cols*R), make([]float32, w.Cols*R)
 		row := make([]float32, w.Cols)
-		for _, rows := range []int{16, 5} {
-			w.packRows(16, rows, pack, staging)
-			for i := 0; i < 16; i++ {
+		for _, rows := range []int{R, 5} {
+			w.packRows(R, rows, pack, staging)
+			for i := 0; i < R; i++ {
 				if i < rows {
-					w.Row(16+i, row)
+					w.Row(R+i, row)
 				} else {
 					clear(row)
 				}
 				for j, v := range row {
-					if pack[j*16+i] != v {
-						t.Fatalf("%v rows=%d: pack[%d*16+%d] = %v, row %d col %d is %v", dt, rows, j, i, pack[j*16+i], 16+i, j, v)
+					if pack[j*R+i] != v {
+						t.Fatalf("%v rows=%d: pack[%d*%d+%d] = %v, row %d col %d is %v", dt, rows, j, R, i, pack[j*R+i], R+i, j, v)
 					}
 				}
 			}

@@ -12,23 +12,23 @@ import (
 // the file's bytes, with the input. The pass streams the matrix once; memory bandwidth bounds it.
 //
 // Prompts (a chunk of several tokens): the work is rows x tokens dot products, so arithmetic
-// bounds it. Rows are taken 16 at a time, decoded to float32 and packed column by column
-// (Matrix.packRows), then multiplied with six tokens at a time (kernels.Tile), so that every
-// weight loaded into a register serves six tokens and every input serves sixteen rows.
+// bounds it. Rows are taken 32 at a time (kernels.TileRows), decoded to float32 and packed column
+// by column (Matrix.packRows), then multiplied with twelve tokens at a time (kernels.Tile), so
+// that every weight loaded into a register serves many tokens and every input many rows.
 
 // minTileTokens is the smallest chunk that uses tiles: below it the dot products are cheaper
 // than packing.
 const minTileTokens = 3
 
-// blocks is the number of 16-row blocks covering n rows.
+// blocks is the number of kernels.TileRows-row blocks covering n rows.
 func blocks(n int) int { return (n + kernels.TileRows - 1) / kernels.TileRows }
 
 // tileScratch is one worker's space for the prompt form.
 type tileScratch struct {
-	pack    []float32                                      // 16 rows, packed
-	staging []float32                                      // 16 rows, decoded
+	pack    []float32                                      // TileRows rows, packed
+	staging []float32                                      // TileRows rows, decoded
 	tile    [kernels.TileTokens * kernels.TileRows]float32 // one tile's results
-	out     []float32                                      // a block's results for every token: out[t*16+i]
+	out     []float32                                      // a block's results for every token: out[t*TileRows+i]
 	out2    []float32                                      // a second block (gate and up together)
 }
 
@@ -41,7 +41,7 @@ func newTileScratch(widest int) tileScratch {
 	}
 }
 
-// blockTimes computes out[t*16+i] = W[r0+i]·in[t*width : t*width+Cols] for the 16 rows from r0
+// blockTimes computes out[t*R+i] = W[r0+i]·in[t*width : t*width+Cols] for the R = TileRows rows from r0
 // (rows past the end of W give 0) and every token of the chunk.
 func (s *Session) blockTimes(sc *tileScratch, w *Matrix, r0 int, in []float32, width int, out []float32) {
 	k := w.Cols
@@ -71,7 +71,7 @@ func (s *Session) qkvTiles(worker, lo, hi int) {
 	}
 }
 
-// scatter writes a block's results (out[t*16+i]) into rows r0..r0+rows-1 of y (row t at t*width).
+// scatter writes a block's results (out[t*TileRows+i]) into rows r0..r0+rows-1 of y (row t at t*width).
 func scatter(y []float32, width, r0, rows, n int, out []float32) {
 	for t := 0; t < n; t++ {
 		copy(y[t*width+r0:t*width+r0+rows], out[t*kernels.TileRows:t*kernels.TileRows+rows])

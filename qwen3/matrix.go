@@ -136,10 +136,10 @@ func (m *Matrix) Row(r int, dst []float32) {
 	}
 }
 
-// packRows decodes rows r0 .. r0+rows-1 (rows <= kernels.TileRows) into pack in the order the
-// Tile kernel reads, column by column: pack[j*16+i] = W[r0+i][j], zeros for missing rows. The rows
-// are decoded into staging (16 x Cols) and transposed eight at a time; a full block of F32 rows is
-// transposed straight from the file.
+// packRows decodes rows r0 .. r0+rows-1 (rows <= kernels.TileRows = 32) into pack in the order
+// the Tile kernel reads, column by column: pack[j*32+i] = W[r0+i][j], zeros for missing rows. The
+// rows are decoded into staging (32 x Cols) and transposed eight at a time; a full block of F32
+// rows is transposed straight from the file.
 func (m *Matrix) packRows(r0, rows int, pack, staging []float32) {
 	const R = kernels.TileRows
 	c := m.Cols
@@ -153,6 +153,7 @@ func (m *Matrix) packRows(r0, rows int, pack, staging []float32) {
 		}
 		clear(src[rows*c:])
 	}
-	kernels.Transpose8(pack, R, src, c, c)
-	kernels.Transpose8(pack[8:], R, src[8*c:], c, c)
+	for i := 0; i < R; i += 8 {
+		kernels.Transpose8(pack[i:], R, src[i*c:], c, c)
+	}
 }

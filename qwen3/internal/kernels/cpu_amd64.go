@@ -33,13 +33,13 @@ func dotQ8_0AVX2(w *byte, x *float32, nblocks int, f16 *[65536]float32) float32
 func dotQ8_0AVX512(w *byte, x *float32, nblocks int, f16 *[65536]float32) float32
 
 //go:noescape
-func tile16x6AVX2(pack, x *float32, xstride, k int, out *float32)
+func tile16x6AVX2(pack, x *float32, xstride, k int, out *float32, packStride, outStride int)
 
 //go:noescape
 func axpyAVX2(y *float32, a float32, x *float32, n int)
 
 //go:noescape
-func tile16x12AVX512(pack, x *float32, xstride, k int, out *float32)
+func tile32x12AVX512(pack, x *float32, xstride, k int, out *float32)
 
 //go:noescape
 func transpose8AVX2(dst *float32, dstStride int, src *float32, srcStride, k int)

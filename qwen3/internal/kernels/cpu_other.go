@@ -16,11 +16,13 @@ func dotQ8_0AVX512(w *byte, x *float32, n int, f16 *[65536]float32) float32 {
 	panic("unreachable")
 }
 
-func tile16x6AVX2(pack, x *float32, xstride, k int, out *float32) { panic("unreachable") }
+func tile16x6AVX2(pack, x *float32, xstride, k int, out *float32, packStride, outStride int) {
+	panic("unreachable")
+}
 
 func axpyAVX2(y *float32, a float32, x *float32, n int) { panic("unreachable") }
 
-func tile16x12AVX512(pack, x *float32, xstride, k int, out *float32) { panic("unreachable") }
+func tile32x12AVX512(pack, x *float32, xstride, k int, out *float32) { panic("unreachable") }
 
 func transpose8AVX2(dst *float32, dstStride int, src *float32, srcStride, k int) {
 	panic("unreachable")

@@ -7,18 +7,19 @@ import (
 
 // Tile sizes of the prompt kernel: TileRows weight rows by TileTokens tokens.
 const (
-	TileRows   = 16
+	TileRows   = 32
 	TileTokens = 12
 )
 
 // Tile computes a TileTokens x TileRows block of a matrix product for prompt processing:
 //
-//	out[t*16+i] = Σ_j pack[j*16+i] · x[t*xStride+j]   t < 12 tokens, i < 16 rows, j < k
+//	out[t*32+i] = Σ_j pack[j*32+i] · x[t*xStride+j]   t < 12 tokens, i < 32 rows, j < k
 //
-// pack is 16 weight rows transposed to k-major order (pack[j*16+i] = W[r0+i][j], see PackRow)
-// and x holds twelve tokens' inputs, xStride apart. Reading each weight once for twelve tokens
-// (six with AVX2, twice) and each input once for sixteen rows makes prompts compute-bound instead
-// of bound by loads; decoding a token at a time uses the Dot kernels instead.
+// pack is 32 weight rows transposed to k-major order (pack[j*32+i] = W[r0+i][j], see PackRow and
+// Transpose8) and x holds twelve tokens' inputs, xStride apart. Reading each weight once for
+// twelve tokens (six at a time with AVX2) and each input once for 32 rows (16 with AVX2) makes
+// prompts compute-bound instead of bound by loads; decoding a token at a time uses the Dot
+// kernels instead.
 func Tile(pack, x []float32, xStride, k int, out *[TileTokens * TileRows]float32) {
 	if len(pack) < k*TileRows || k > xStride && TileTokens > 1 || len(x) < (TileTokens-1)*xStride+k {
 		panic(fmt.Sprintf("kernels: Tile with %d packed weights, %d inputs of stride %d, k %d", len(pack), len(x), xStride, k))
@@ -27,18 +28,21 @@ func Tile(pack, x []float32, xStride, k int, out *[TileTokens * TileRows]float32
 	case k == 0:
 		clear(out[:])
 	case useAVX512:
-		tile16x12AVX512(unsafe.SliceData(pack), unsafe.SliceData(x), xStride, k, &out[0])
+		tile32x12AVX512(unsafe.SliceData(pack), unsafe.SliceData(x), xStride, k, &out[0])
 	case useAVX2:
-		tile16x6AVX2(unsafe.SliceData(pack), unsafe.SliceData(x), xStride, k, &out[0])
-		tile16x6AVX2(unsafe.SliceData(pack), &x[6*xStride], xStride, k, &out[6*TileRows])
+		for _, q := range [4][2]int{{0, 0}, {16, 0}, {0, 6}, {16, 6}} { // rows from q[0], tokens from q[1]
+			tile16x6AVX2(&pack[q[0]], &x[q[1]*xStride], xStride, k, &out[q[1]*TileRows+q[0]], TileRows, TileRows)
+		}
 	default:
 		tileGeneric(pack, x, xStride, k, out)
 	}
 }
 
-// tile16x6 is the AVX2 kernel for six tokens, as a Go function for the tests.
-func tile16x6(pack, x []float32, xStride, k int, out []float32) {
-	tile16x6AVX2(unsafe.SliceData(pack), unsafe.SliceData(x), xStride, k, &out[0])
+// tileAVX2 is the AVX2 route of Tile, for the tests on machines with AVX-512.
+func tileAVX2(pack, x []float32, xStride, k int, out *[TileTokens * TileRows]float32) {
+	for _, q := range [4][2]int{{0, 0}, {16, 0}, {0, 6}, {16, 6}} {
+		tile16x6AVX2(&pack[q[0]], &x[q[1]*xStride], xStride, k, &out[q[1]*TileRows+q[0]], TileRows, TileRows)
+	}
 }
 
 func tileGeneric(pack, x []float32, xStride, k int, out *[TileTokens * TileRows]float32) {
@@ -54,7 +58,7 @@ func tileGeneric(pack, x []float32, xStride, k int, out *[TileTokens * TileRows]
 	}
 }
 
-// PackRow writes row (k values) as row i (< 16) of a Tile pack: pack[j*16+i] = row[j].
+// PackRow writes row (k values) as row i (< 32) of a Tile pack: pack[j*32+i] = row[j].
 // Rows of a pack that are not written must be zeros (or their outputs ignored).
 func PackRow(pack []float32, i int, row []float32) {
 	if i < 0 || i >= TileRows || len(pack) < len(row)*TileRows {

@@ -1,20 +1,24 @@
 #include "textflag.h"
 
-// func tile16x6AVX2(pack *float32, x *float32, xstride int, k int, out *float32)
+// func tile16x6AVX2(pack *float32, x *float32, xstride int, k int, out *float32, packStride, outStride int)
 //
-// out[t*16+i] = Σ_j pack[j*16+i] · x[t*xstride+j]   for t < 6, i < 16, j < k.
+// out[t*outStride+i] = Σ_j pack[j*packStride+i] · x[t*xstride+j]   for t < 6, i < 16, j < k.
 //
-// pack holds 16 weight rows transposed (k-major: the 16 rows' values at column j are adjacent),
-// so one k step is an outer product: two 8-lane loads of weights times six broadcast inputs,
-// twelve FMAs into twelve accumulators that stay in registers for the whole k loop. Each weight
-// loaded serves six tokens, each input loaded serves sixteen rows.
-TEXT ·tile16x6AVX2(SB), NOSPLIT, $0-40
+// pack holds weight rows transposed (k-major: the rows' values at column j are adjacent), so one
+// k step is an outer product: two 8-lane loads of weights times six broadcast inputs, twelve FMAs
+// into twelve accumulators that stay in registers for the whole k loop. Each weight loaded serves
+// six tokens, each input loaded serves sixteen rows.
+TEXT ·tile16x6AVX2(SB), NOSPLIT, $0-56
 	MOVQ pack+0(FP), SI
 	MOVQ x+8(FP), DI
 	MOVQ xstride+16(FP), R8
 	SHLQ $2, R8                 // stride in bytes
 	MOVQ k+24(FP), CX
 	MOVQ out+32(FP), DX
+	MOVQ packStride+40(FP), R10
+	SHLQ $2, R10
+	MOVQ outStride+48(FP), R11
+	SHLQ $2, R11
 	LEAQ (DI)(R8*2), R9
 	ADDQ R8, R9                 // R9 = x + 3 rows
 	VXORPS Y0, Y0, Y0
@@ -53,7 +57,7 @@ tloop:
 	VBROADCASTSS (R9)(R8*2), Y15
 	VFMADD231PS  Y12, Y15, Y10
 	VFMADD231PS  Y13, Y15, Y11
-	ADDQ         $64, SI
+	ADDQ         R10, SI
 	ADDQ         $4, DI
 	ADDQ         $4, R9
 	DECQ         CX
@@ -62,16 +66,21 @@ tloop:
 tstore:
 	VMOVUPS Y0, (DX)
 	VMOVUPS Y1, 32(DX)
-	VMOVUPS Y2, 64(DX)
-	VMOVUPS Y3, 96(DX)
-	VMOVUPS Y4, 128(DX)
-	VMOVUPS Y5, 160(DX)
-	VMOVUPS Y6, 192(DX)
-	VMOVUPS Y7, 224(DX)
-	VMOVUPS Y8, 256(DX)
-	VMOVUPS Y9, 288(DX)
-	VMOVUPS Y10, 320(DX)
-	VMOVUPS Y11, 352(DX)
+	ADDQ    R11, DX
+	VMOVUPS Y2, (DX)
+	VMOVUPS Y3, 32(DX)
+	ADDQ    R11, DX
+	VMOVUPS Y4, (DX)
+	VMOVUPS Y5, 32(DX)
+	ADDQ    R11, DX
+	VMOVUPS Y6, (DX)
+	VMOVUPS Y7, 32(DX)
+	ADDQ    R11, DX
+	VMOVUPS Y8, (DX)
+	VMOVUPS Y9, 32(DX)
+	ADDQ    R11, DX
+	VMOVUPS Y10, (DX)
+	VMOVUPS Y11, 32(DX)
 	VZEROUPPER
 	RET
 
@@ -118,11 +127,14 @@ axdone:
 	VZEROUPPER
 	RET
 
-// func tile16x12AVX512(pack *float32, x *float32, xstride int, k int, out *float32)
+// func tile32x12AVX512(pack *float32, x *float32, xstride int, k int, out *float32)
 //
-// The Tile kernel with 16-lane registers: one load of 16 packed weights per k step serves twelve
-// broadcast inputs, twelve FMAs into twelve accumulators (out[t*16+i], t < 12).
-TEXT ·tile16x12AVX512(SB), NOSPLIT, $0-40
+// out[t*32+i] = Σ_j pack[j*32+i] · x[t*xstride+j]   for t < 12, i < 32, j < k.
+//
+// The Tile kernel with 16-lane registers: per k step, two loads of 16 packed weights serve twelve
+// broadcast inputs: 24 FMAs into 24 accumulators (Z0..Z23) that stay in registers for the whole
+// k loop, against 14 loads, so the FMA units, not the loads, set the pace.
+TEXT ·tile32x12AVX512(SB), NOSPLIT, $0-40
 	MOVQ pack+0(FP), SI
 	MOVQ x+8(FP), DI
 	MOVQ xstride+16(FP), R8
@@ -147,36 +159,61 @@ TEXT ·tile16x12AVX512(SB), NOSPLIT, $0-40
 	VXORPS Z9, Z9, Z9
 	VXORPS Z10, Z10, Z10
 	VXORPS Z11, Z11, Z11
+	VXORPS Z12, Z12, Z12
+	VXORPS Z13, Z13, Z13
+	VXORPS Z14, Z14, Z14
+	VXORPS Z15, Z15, Z15
+	VXORPS Z16, Z16, Z16
+	VXORPS Z17, Z17, Z17
+	VXORPS Z18, Z18, Z18
+	VXORPS Z19, Z19, Z19
+	VXORPS Z20, Z20, Z20
+	VXORPS Z21, Z21, Z21
+	VXORPS Z22, Z22, Z22
+	VXORPS Z23, Z23, Z23
 	TESTQ CX, CX
 	JEQ   zstore
 
 zloop:
-	VMOVUPS (SI), Z12
-	VBROADCASTSS (DI), Z13
-	VFMADD231PS  Z12, Z13, Z0
-	VBROADCASTSS (DI)(R8*1), Z14
-	VFMADD231PS  Z12, Z14, Z1
-	VBROADCASTSS (DI)(R8*2), Z15
-	VFMADD231PS  Z12, Z15, Z2
-	VBROADCASTSS (R9), Z16
-	VFMADD231PS  Z12, Z16, Z3
-	VBROADCASTSS (R9)(R8*1), Z17
-	VFMADD231PS  Z12, Z17, Z4
-	VBROADCASTSS (R9)(R8*2), Z18
-	VFMADD231PS  Z12, Z18, Z5
-	VBROADCASTSS (R10), Z19
-	VFMADD231PS  Z12, Z19, Z6
-	VBROADCASTSS (R10)(R8*1), Z20
-	VFMADD231PS  Z12, Z20, Z7
-	VBROADCASTSS (R10)(R8*2), Z21
-	VFMADD231PS  Z12, Z21, Z8
-	VBROADCASTSS (R11), Z22
-	VFMADD231PS  Z12, Z22, Z9
-	VBROADCASTSS (R11)(R8*1), Z23
-	VFMADD231PS  Z12, Z23, Z10
-	VBROADCASTSS (R11)(R8*2), Z24
-	VFMADD231PS  Z12, Z24, Z11
-	ADDQ $64, SI
+	VMOVUPS (SI), Z24
+	VMOVUPS 64(SI), Z25
+	VBROADCASTSS (DI), Z26
+	VFMADD231PS  Z24, Z26, Z0
+	VFMADD231PS  Z25, Z26, Z1
+	VBROADCASTSS (DI)(R8*1), Z27
+	VFMADD231PS  Z24, Z27, Z2
+	VFMADD231PS  Z25, Z27, Z3
+	VBROADCASTSS (DI)(R8*2), Z28
+	VFMADD231PS  Z24, Z28, Z4
+	VFMADD231PS  Z25, Z28, Z5
+	VBROADCASTSS (R9), Z29
+	VFMADD231PS  Z24, Z29, Z6
+	VFMADD231PS  Z25, Z29, Z7
+	VBROADCASTSS (R9)(R8*1), Z30
+	VFMADD231PS  Z24, Z30, Z8
+	VFMADD231PS  Z25, Z30, Z9
+	VBROADCASTSS (R9)(R8*2), Z31
+	VFMADD231PS  Z24, Z31, Z10
+	VFMADD231PS  Z25, Z31, Z11
+	VBROADCASTSS (R10), Z26
+	VFMADD231PS  Z24, Z26, Z12
+	VFMADD231PS  Z25, Z26, Z13
+	VBROADCASTSS (R10)(R8*1), Z27
+	VFMADD231PS  Z24, Z27, Z14
+	VFMADD231PS  Z25, Z27, Z15
+	VBROADCASTSS (R10)(R8*2), Z28
+	VFMADD231PS  Z24, Z28, Z16
+	VFMADD231PS  Z25, Z28, Z17
+	VBROADCASTSS (R11), Z29
+	VFMADD231PS  Z24, Z29, Z18
+	VFMADD231PS  Z25, Z29, Z19
+	VBROADCASTSS (R11)(R8*1), Z30
+	VFMADD231PS  Z24, Z30, Z20
+	VFMADD231PS  Z25, Z30, Z21
+	VBROADCASTSS (R11)(R8*2), Z31
+	VFMADD231PS  Z24, Z31, Z22
+	VFMADD231PS  Z25, Z31, Z23
+	ADDQ $128, SI
 	ADDQ $4, DI
 	ADDQ $4, R9
 	ADDQ $4, R10
@@ -197,5 +234,17 @@ zstore:
 	VMOVUPS Z9, 576(DX)
 	VMOVUPS Z10, 640(DX)
 	VMOVUPS Z11, 704(DX)
+	VMOVUPS Z12, 768(DX)
+	VMOVUPS Z13, 832(DX)
+	VMOVUPS Z14, 896(DX)
+	VMOVUPS Z15, 960(DX)
+	VMOVUPS Z16, 1024(DX)
+	VMOVUPS Z17, 1088(DX)
+	VMOVUPS Z18, 1152(DX)
+	VMOVUPS Z19, 1216(DX)
+	VMOVUPS Z20, 1280(DX)
+	VMOVUPS Z21, 1344(DX)
+	VMOVUPS Z22, 1408(DX)
+	VMOVUPS Z23, 1472(DX)
 	VZEROUPPER
 	RET

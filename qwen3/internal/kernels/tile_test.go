@@ -20,8 +20,7 @@ func TestTile(t *testing.T) {
 		Tile(pack, x, stride, k, &fast)
 		tileGeneric(pack, x, stride, k, &plain)
 		if useAVX2 && k > 0 {
-			tile16x6(pack, x, stride, k, avx2[:])
-			tile16x6(pack, x[6*stride:], stride, k, avx2[6*TileRows:])
+			tileAVX2(pack, x, stride, k, &avx2)
 		} else {
 			avx2 = plain
 		}
