@@ -9,6 +9,7 @@ package reference
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -185,4 +186,27 @@ func LoadJSON(chapter, name string, v any) error {
 		return fmt.Errorf("reference: %s/%s.json: %w", chapter, name, err)
 	}
 	return nil
+}
+
+// RelErr returns max|got-want| / max|want|: the error of a computed array against a golden one,
+// relative to the golden array's largest magnitude (the course's measure for a chapter op against
+// transformers). It is +Inf when a value is NaN, so that "error <= tolerance" fails, and when the
+// lengths differ. An all-zero want gives the absolute error.
+func RelErr(got, want []float64) float64 {
+	if len(got) != len(want) {
+		return math.Inf(1)
+	}
+	var diff, scale float64
+	for i := range want {
+		d := math.Abs(got[i] - want[i])
+		if math.IsNaN(d) {
+			return math.Inf(1)
+		}
+		diff = math.Max(diff, d)
+		scale = math.Max(scale, math.Abs(want[i]))
+	}
+	if scale == 0 {
+		return diff
+	}
+	return diff / scale
 }

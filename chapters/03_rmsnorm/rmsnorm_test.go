@@ -16,25 +16,13 @@ const chapter = "03_rmsnorm"
 // chapter runs in float64, so 1e-5 leaves room for float32 rounding but not for a wrong formula.
 const goldenTol = 1e-5
 
-// relErr returns max|got-want| / max|want|, or +Inf if any value is NaN.
+// relErr is reference.RelErr with a length check: max|got-want| / max|want|, +Inf on NaN.
 func relErr(t *testing.T, got, want []float64) float64 {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("got %d values, want %d", len(got), len(want))
 	}
-	var diff, scale float64
-	for i := range want {
-		d := math.Abs(got[i] - want[i])
-		if math.IsNaN(d) {
-			return math.Inf(1) // NaN must fail every "error <= tolerance" check
-		}
-		diff = math.Max(diff, d)
-		scale = math.Max(scale, math.Abs(want[i]))
-	}
-	if scale == 0 {
-		return diff
-	}
-	return diff / scale
+	return reference.RelErr(got, want)
 }
 
 func load(t *testing.T, name string) *reference.Array {

@@ -64,17 +64,8 @@ func loadGolden(t *testing.T) golden {
 	return g
 }
 
-func relErr(got, want []float64) float64 {
-	var diff, scale float64
-	for i := range want {
-		diff = math.Max(diff, math.Abs(got[i]-want[i]))
-		scale = math.Max(scale, math.Abs(want[i]))
-	}
-	if math.IsNaN(diff) {
-		return math.Inf(1)
-	}
-	return diff / scale
-}
+// relErr is max|got-want| / max|want| (+Inf on NaN), the course's relative error.
+func relErr(got, want []float64) float64 { return reference.RelErr(got, want) }
 
 func argmax(v []float64) int {
 	best := 0
