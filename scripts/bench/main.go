@@ -34,20 +34,28 @@ func main() {
 	decode := flag.Int("decode", 64, "decoded tokens")
 	threads := flag.Int("threads", runtime.NumCPU(), "cores")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of prefill and decode to this file")
+	bwFlag := flag.Float64("bandwidth", 0, "copy bandwidth in GB/s to compute the bound with (default: measure it)")
+	bwOnly := flag.Bool("measure-bandwidth", false, "only measure and print the copy bandwidth")
 	flag.Parse()
+	if *bwOnly {
+		fmt.Printf("BANDWIDTH %.2f\n", copyBandwidth(*threads)/1e9)
+		return
+	}
 	if *model == "" || *prefill < 1 || *decode < 1 {
 		fmt.Fprintln(os.Stderr, "usage: bench -model PATH [-prefill N] [-decode N] [-threads N]")
 		os.Exit(2)
 	}
-	if err := run(*model, *prefill, *decode, *threads, *profile); err != nil {
+	if err := run(*model, *prefill, *decode, *threads, *profile, *bwFlag*1e9); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(path string, nPrefill, nDecode, threads int, profile string) error {
-	bw := copyBandwidth(threads)
-	resetPeakRSS() // the bandwidth buffers are not the model's memory
+func run(path string, nPrefill, nDecode, threads int, profile string, bw float64) error {
+	if bw <= 0 {
+		bw = copyBandwidth(threads)
+		resetPeakRSS() // the bandwidth buffers are not the model's memory
+	}
 	loadStart := time.Now()
 	m, err := qwen3.Load(path, qwen3.WithThreads(threads), qwen3.WithPrefault(nil))
 	if err != nil {
@@ -108,7 +116,7 @@ func run(path string, nPrefill, nDecode, threads int, profile string) error {
 	bound := bw / bytesPerToken
 	fmt.Printf("model       %s (%s, %v weights, %d threads)\n", path, m.Source, m.Type, threads)
 	fmt.Printf("load        %.2f s (mapped, every page touched)\n", load.Seconds())
-	fmt.Printf("bandwidth   %.2f GB/s copy (read+write, all cores)\n", bw/1e9)
+	fmt.Printf("bandwidth   %.2f GB/s copy (read+write, all cores, best measured)\n", bw/1e9)
 	fmt.Printf("stream      %.3f GB per decoded token -> bound %.2f tok/s\n", bytesPerToken/1e9, bound)
 	fmt.Printf("prefill     %d tokens in %.2f s = %.2f tok/s\n", nPrefill, prefill.Seconds(), prefillRate)
 	fmt.Printf("decode      %d tokens in %.2f s (median of 3 rounds) = %.2f tok/s = %.2f of the bandwidth bound\n", nDecode, decode.Seconds(), decodeRate, decodeRate/bound)
