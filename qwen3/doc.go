@@ -15,14 +15,22 @@
 //   - float32 activations instead of float64 gonum matrices;
 //   - weights kept in the file's precision, never widened into a copy: F32 is used straight from
 //     the memory-mapped file, BF16, F16 and Q8_0 are decoded inside the dot-product kernels
-//     (internal/kernels: plain Go, and AVX2 assembly on amd64), because decoding one token has
-//     to stream every weight from memory once, and fewer bytes per weight is the whole game on a CPU;
+//     (internal/kernels: plain Go, and AVX2 / AVX-512 assembly on amd64), because decoding one
+//     token has to stream every weight from memory once, and fewer bytes per weight is the whole
+//     game on a CPU (GGUF types the kernels do not read, such as Q4_K, are widened to F32 at load);
 //   - a persistent worker pool that splits each matrix's rows over all cores;
 //   - fused passes: Q, K and V in one pass over their rows; gate and up in one pass that also
 //     applies SiLU; the residual adds inside the output and down projections;
-//   - prompts processed in chunks of up to 64 tokens, so each weight row read from memory serves
-//     the whole chunk; the LM head (151,936 rows) only for the last position;
+//   - prompts processed in chunks of up to 128 tokens through a packed tile kernel (32 rows x 12
+//     tokens), so each weight read from memory serves the whole chunk; the LM head (151,936 rows)
+//     only for the last position;
 //   - a KV cache and buffers allocated once per Session: a decode step allocates nothing.
+//
+// It also has its own generation loop (generate.go) rather than chapter 09's Generate, for three
+// reasons: its logits are float32 and owned by the session, its top-k shortcut hands chapter 09's
+// sampler only the surviving candidates (same tokens, seed for seed, without a vocabulary-sized
+// copy per step), and a chat turn continues a session whose cache already holds the shared prefix.
+// Token choice itself is chapter 09's Sampler.
 //
 // Its logits match transformers' within 1e-4 on the tiny reference model, and its greedy tokens
 // are transformers' generate() tokens.

@@ -76,7 +76,7 @@ func (m *Model) NewSession(maxLen int) (*Session, error) {
 	if maxLen < 1 || maxLen > c.MaxContext {
 		return nil, fmt.Errorf("qwen3: session length %d outside 1..%d (the model's context)", maxLen, c.MaxContext)
 	}
-	padded := maxChunk + kernels.TileTokens - 1 // the inputs of a matrix pass: tiles read up to 5 rows past the chunk
+	padded := maxChunk + kernels.TileTokens - 1 // the inputs of a matrix pass: tiles read up to TileTokens-1 rows past the chunk
 	s := &Session{
 		m: m, c: c, maxLen: maxLen,
 		tokens:  make([]int, 0, maxLen),

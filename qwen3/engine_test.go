@@ -102,7 +102,7 @@ func TestLogitsGolden(t *testing.T) {
 	}
 }
 
-// TestPrefillChunksMatchSteps: a 150-token prompt prefilled at once (chunks of 64, 64 and 22
+// TestPrefillChunksMatchSteps: a 150-token prompt prefilled at once (chunks of 128 and 22
 // tokens through the tile kernels) gives the logits of feeding it one token at a time (dot
 // products), within float32 rounding.
 func TestPrefillChunksMatchSteps(t *testing.T) {

@@ -197,7 +197,7 @@ type picker struct {
 
 func newPicker(vocab int, sm *sampling.Sampler) *picker {
 	p := &picker{sampler: sm}
-	if k := sm.Settings().TopK; k > 0 && !sm.Settings().IsGreedy() {
+	if k := min(sm.Settings().TopK, vocab); k > 0 && !sm.Settings().IsGreedy() { // top_k >= vocab keeps all
 		p.kth = make(minHeap, 0, k)
 		p.ids = make([]int, 0, 4*k)
 		p.sub = make([]float64, 0, 4*k)

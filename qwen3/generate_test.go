@@ -217,9 +217,15 @@ func TestGenerateStreamsAndStops(t *testing.T) {
 	if !errors.Is(err, stopErr) || st.NewTokens > 3 {
 		t.Errorf("callback error: %v after %d tokens", err, st.NewTokens)
 	}
-	if m.Defaults.Temperature != 0.6 || m.Defaults.TopK != 20 || m.Defaults.TopP != 0.95 ||
-		!slices.Contains(m.Defaults.Stop, 151645) || !slices.Contains(m.Defaults.Stop, 151643) {
-		t.Errorf("defaults from generation_config.json: %+v", m.Defaults)
+	for name, d := range map[string]Defaults{"generation_config.json": m.Defaults, "GGUF general.sampling": loadTiny(t, reference.TinyGGUF()).Defaults} {
+		if d.Temperature != 0.6 || d.TopK != 20 || d.TopP != 0.95 || !slices.Contains(d.Stop, 151645) || !slices.Contains(d.Stop, 151643) {
+			t.Errorf("defaults from %s: %+v", name, d)
+		}
+	}
+	// top_k beyond the vocabulary keeps everything; it must not size anything by k.
+	huge := sampling.Settings{Temperature: 1, TopK: 1 << 50, TopP: 1, Seed: 1}
+	if _, _, err := m.Generate(ctx, "Hi", Options{Sampling: &huge, MaxNewTokens: 2}, nil); err != nil {
+		t.Errorf("top_k 2^50: %v", err)
 	}
 }
 

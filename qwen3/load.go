@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 
 	gguf "github.com/qwen3go/qwen3go/chapters/01_gguf"
 	tokenizer "github.com/qwen3go/qwen3go/chapters/02_tokenizer"
@@ -44,6 +45,9 @@ func Load(path string, opts ...Option) (*Model, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
+	// Each worker costs a goroutine and ~1 MB of scratch per session; more workers than cores
+	// only adds switching.
+	o.threads = max(1, min(o.threads, 4*runtime.NumCPU()))
 	var fileOpts []gguf.Option
 	if o.noMmap {
 		fileOpts = append(fileOpts, gguf.WithoutMmap())
@@ -321,22 +325,29 @@ func (s ggufSource) floats(name string) ([]int, []float32, error) {
 // generation_config.json) and the end-of-turn tokens.
 func ggufDefaults(f *gguf.File, tok *tokenizer.Tokenizer) Defaults {
 	var d Defaults
-	if v, err := f.Float("general.sampling.temp"); err == nil {
-		d.Temperature = v
+	if v, err := f.Float32("general.sampling.temp"); err == nil {
+		d.Temperature = decimal(v)
 	}
-	if v, err := f.Int("general.sampling.top_k"); err == nil {
-		d.TopK = v
+	if v, err := f.Int("general.sampling.top_k"); err == nil && v > 0 {
+		d.TopK = min(v, tok.VocabSize()) // a larger top_k keeps everything anyway
 	}
-	if v, err := f.Float("general.sampling.top_p"); err == nil {
-		d.TopP = v
+	if v, err := f.Float32("general.sampling.top_p"); err == nil {
+		d.TopP = decimal(v)
 	}
-	if v, err := f.Float("general.sampling.min_p"); err == nil {
-		d.MinP = v
+	if v, err := f.Float32("general.sampling.min_p"); err == nil {
+		d.MinP = decimal(v)
 	}
 	if v, err := f.Int("tokenizer.ggml.eos_token_id"); err == nil {
 		d.Stop = append(d.Stop, v)
 	}
 	d.Stop = addStops(d.Stop, tok)
+	return d
+}
+
+// decimal widens a float32 metadata value to the float64 of its shortest decimal form, so that
+// temperature 0.6 stored as float32 reads back as 0.6, not 0.6000000238418579.
+func decimal(v float32) float64 {
+	d, _ := strconv.ParseFloat(strconv.FormatFloat(float64(v), 'g', -1, 32), 64)
 	return d
 }
 

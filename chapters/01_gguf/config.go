@@ -60,6 +60,9 @@ func ReadConfig(path string) (Config, error) {
 	return c, nil
 }
 
+// MaxContextLength is the largest max_position_embeddings (GGUF: context_length) a Config accepts.
+const MaxContextLength = 1 << 20
+
 // Validate checks that the sizes are positive and consistent: query heads a multiple of KV heads,
 // an even head_dim (RoPE rotates pairs), a positive eps and theta. A config.json without head_dim
 // gets hidden/heads, as transformers does.
@@ -77,6 +80,11 @@ func (c *Config) Validate() error {
 		if f.v <= 0 {
 			errs = append(errs, fmt.Errorf("%s is %d, must be positive", f.name, f.v))
 		}
+	}
+	// A file's sizes decide allocations downstream (RoPE tables, caches), so implausible ones are
+	// refused here rather than attempted: Qwen3 models use at most 131,072 positions.
+	if c.MaxPositionEmbeddings > MaxContextLength {
+		errs = append(errs, fmt.Errorf("max_position_embeddings %d exceeds %d", c.MaxPositionEmbeddings, MaxContextLength))
 	}
 	if c.NumKeyValueHeads > 0 && c.NumAttentionHeads%c.NumKeyValueHeads != 0 {
 		errs = append(errs, fmt.Errorf("num_attention_heads %d is not a multiple of num_key_value_heads %d", c.NumAttentionHeads, c.NumKeyValueHeads))

@@ -79,5 +79,5 @@
 // # Exercises
 //
 // ByteToRune (the byte-to-unicode table) and MergeStep (one BPE step). Run
-// `go run ./scripts/exercise 02` and make `go test ./chapters/02_tokenizer` pass again.
+// `go run ./scripts/exercise 02` and make `go test ./workspace/02_tokenizer/` pass again.
 package tokenizer

@@ -52,8 +52,13 @@ func (m *Model) Attention() attention.Config { return AttentionConfig(m.Config) 
 func (m *Model) RoPE() *rope.Table { return m.rot }
 
 // MaxPositions is the context length: the largest number of tokens one sequence may hold
-// (max_position_embeddings, 40960 for Qwen3-0.6B).
-func (m *Model) MaxPositions() int { return m.Config.MaxPositionEmbeddings }
+// (max_position_embeddings, 40960 for Qwen3-0.6B), at most maxTablePositions.
+func (m *Model) MaxPositions() int { return min(m.Config.MaxPositionEmbeddings, maxTablePositions) }
+
+// maxTablePositions bounds the precomputed RoPE table (cos and sin, 64 float64 each per position
+// for head_dim 128: 1 KB a position, 128 MB at this bound), whatever context a file declares.
+// Qwen3-0.6B needs 40,960.
+const maxTablePositions = 1 << 17
 
 // NewModel checks every weight against cfg and assembles a Model. head may be nil or embed itself
 // for a tied LM head. It builds the RoPE table for cfg.MaxPositionEmbeddings positions. A shape
@@ -104,7 +109,7 @@ func newModel(cfg gguf.Config, embed *mat.Dense, layers []Layer, norm []float64,
 	}
 	return &Model{
 		Config: cfg, Embedding: embed, Layers: layers, Norm: norm, LMHead: head, Tied: tied,
-		rot: ac.RoPE(cfg.MaxPositionEmbeddings),
+		rot: ac.RoPE(min(cfg.MaxPositionEmbeddings, maxTablePositions)),
 	}, nil
 }
 

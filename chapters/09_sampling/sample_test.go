@@ -24,6 +24,8 @@ func TestValidate(t *testing.T) {
 		{"negative temperature", Settings{Temperature: -0.1, TopP: 1}, false},
 		{"NaN temperature", Settings{Temperature: nan, TopP: 1}, false},
 		{"infinite temperature", Settings{Temperature: math.Inf(1), TopP: 1}, false},
+		{"temperature 1e-310 (z/T overflows)", Settings{Temperature: 1e-310, TopP: 1, MinP: 0.1}, false},
+		{"temperature MinTemperature", Settings{Temperature: MinTemperature, TopP: 1}, true},
 		{"negative top_k", Settings{Temperature: 1, TopK: -1, TopP: 1}, false},
 		{"top_p 0 (zero Settings)", Settings{}, false},
 		{"top_p negative", Settings{Temperature: 1, TopP: -0.5}, false},

@@ -49,13 +49,20 @@ func (s Settings) IsGreedy() bool { return s.Temperature == 0 }
 // ErrInvalidSettings is wrapped by every error Validate returns.
 var ErrInvalidSettings = errors.New("invalid sampling settings")
 
+// MinTemperature is the smallest positive temperature accepted. Below it z/T can overflow to
+// ±Inf for ordinary logits and the distribution is NaN; such a temperature is greedy in all
+// but name, so 0 says it plainly.
+const MinTemperature = 1e-6
+
 // Validate reports the first setting that is out of range: a temperature that is negative,
-// infinite or NaN; a negative top_k; a top_p outside (0, 1] or NaN; a min_p outside [0, 1] or NaN.
+// infinite, NaN or positive but below MinTemperature; a negative top_k; a top_p outside (0, 1] or NaN; a min_p outside [0, 1] or NaN.
 // The error wraps ErrInvalidSettings and names the field and its value.
 func (s Settings) Validate() error {
 	switch {
 	case math.IsNaN(s.Temperature) || math.IsInf(s.Temperature, 0) || s.Temperature < 0:
 		return fmt.Errorf("%w: temperature %v must be a finite number >= 0 (0 = greedy)", ErrInvalidSettings, s.Temperature)
+	case s.Temperature > 0 && s.Temperature < MinTemperature:
+		return fmt.Errorf("%w: temperature %v is below %v: logits/T would overflow; use 0 for greedy", ErrInvalidSettings, s.Temperature, MinTemperature)
 	case s.TopK < 0:
 		return fmt.Errorf("%w: top_k %d must be >= 0 (0 = off)", ErrInvalidSettings, s.TopK)
 	case math.IsNaN(s.TopP) || s.TopP <= 0 || s.TopP > 1:

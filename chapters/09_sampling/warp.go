@@ -139,6 +139,9 @@ func MinP(z []float64, minP float64) []float64 {
 		}
 	}
 	best := Argmax(probs) // keep at least one token (min_tokens_to_keep = 1)
+	if best < 0 {         // every probability is NaN (z held NaN or +Inf): nothing to keep
+		return out
+	}
 	out[best] = z[best]
 	return out
 }

@@ -56,6 +56,14 @@ func TestFiltersHandComputed(t *testing.T) {
 	sameWarp(t, "MinP 0.1", MinP(z, 0.1), []float64{2, inf, 1, inf, 3})
 	sameWarp(t, "MinP 1", MinP(z, 1), []float64{inf, inf, inf, inf, 3})
 	sameWarp(t, "MinP 0 (off)", MinP(z, 0), z)
+	// The floor is strict, as in transformers (probs < min_p * top are removed): tokens tied
+	// with the top one survive min_p 1, and a floor exactly at a probability keeps it.
+	tied := []float64{0, 0, -1}
+	sameWarp(t, "MinP 1 with a tie at the top", MinP(tied, 1), []float64{0, 0, inf})
+	// NaN logits leave nothing to keep; min-p must not index with Argmax's -1.
+	if out := MinP([]float64{math.NaN(), math.NaN()}, 0.1); len(out) != 2 {
+		t.Fatalf("MinP on NaN logits: %v", out)
+	}
 }
 
 // TestWarpOrder shows that order matters: top-p after temperature 0.5 sees a sharper distribution

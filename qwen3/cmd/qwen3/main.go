@@ -21,7 +21,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -33,7 +32,7 @@ import (
 
 func main() {
 	if err := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "qwen3:", err)
+		fmt.Fprintln(os.Stderr, "qwen3:", strings.TrimPrefix(err.Error(), "qwen3: "))
 		os.Exit(1)
 	}
 }
@@ -160,15 +159,6 @@ func (c *common) printStats(w io.Writer, st qwen3.Stats) {
 	fmt.Fprintf(w, "\n[%d prompt tokens in %v (%.1f tok/s); first token after %v; %d new tokens at %.1f tok/s; peak memory %s]\n",
 		st.PromptTokens, st.Prefill.Round(time.Millisecond), st.PrefillRate(), st.FirstToken.Round(time.Millisecond),
 		st.NewTokens, st.DecodeRate(), peakMemory())
-}
-
-// peakMemory is the process's peak resident set size (getrusage's ru_maxrss, in KiB on Linux).
-func peakMemory() string {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return "unknown"
-	}
-	return fmt.Sprintf("%.0f MB", float64(ru.Maxrss)/1024)
 }
 
 func runCmd(args []string, stdout, stderr io.Writer) error {

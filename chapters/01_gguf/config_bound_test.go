@@ -1,0 +1,19 @@
+package gguf
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestConfigRejectsHugeContext: a file declaring a context of 4 billion positions would make the
+// next chapters allocate hundreds of GB for RoPE tables; Validate refuses it with a clear error.
+func TestConfigRejectsHugeContext(t *testing.T) {
+	c := Qwen3_0_6B()
+	if err := c.Validate(); err != nil {
+		t.Fatalf("Qwen3-0.6B: %v", err)
+	}
+	c.MaxPositionEmbeddings = 0xF0000000
+	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "max_position_embeddings 4026531840 exceeds") {
+		t.Errorf("context 0xF0000000: %v", err)
+	}
+}
