@@ -2,6 +2,7 @@ package qwen3
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -69,5 +70,45 @@ func TestLoadErrors(t *testing.T) {
 		if !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %q does not mention %q", name, err, c.want)
 		}
+	}
+}
+
+// TestTiedHeadIgnoresStoredCopy: Qwen3-0.6B's safetensors stores lm_head.weight although the head
+// is tied. With tie_word_embeddings the engine must use the embedding (golden logits); with an
+// untied config it must use the stored matrix, here a decoy (the embedding negated).
+func TestTiedHeadIgnoresStoredCopy(t *testing.T) {
+	full, err := reference.LoadArray("07_forward", "prompt0_logits_last.npy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, _ := reference.LoadInts("07_forward", "prompt0_ids.npy")
+	for _, tied := range []bool{true, false} {
+		dir := t.TempDir()
+		if err := reference.WriteTinyHFWithHead(dir, tied); err != nil {
+			t.Fatal(err)
+		}
+		m, err := Load(dir, WithThreads(2))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, _ := m.NewSession(16)
+		logits, err := s.Prefill(t.Context(), ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var worst, negated float64
+		for c, w := range full.Data {
+			worst = max(worst, math.Abs(float64(logits[c])-w))
+			negated = max(negated, math.Abs(float64(logits[c])+w))
+		}
+		switch {
+		case m.Tied() != tied:
+			t.Errorf("tie_word_embeddings %v: Tied() = %v", tied, m.Tied())
+		case tied && worst > 1e-4:
+			t.Errorf("tied: logits differ from transformers by %.3g: the stored lm_head.weight was used", worst)
+		case !tied && negated > 1e-4:
+			t.Errorf("untied: logits are not the stored head's (off by %.3g)", negated)
+		}
+		m.Close()
 	}
 }
