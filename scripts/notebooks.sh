@@ -29,6 +29,8 @@
 # How a notebook imports this module's packages is explained in the first cell of
 # notebooks/00_setup.ipynb (a `replace` rule pointing GoNB's temporary module at the checkout).
 set -euo pipefail
+# Needs bash 4+ (mapfile) and GNU sed; on macOS: brew install bash gnu-sed, and put gnubin first on PATH.
+((BASH_VERSINFO[0] >= 4)) || { echo "notebooks.sh: needs bash 4 or newer (this is $BASH_VERSION)" >&2; exit 1; }
 
 die() { echo "notebooks.sh: $*" >&2; exit 1; }
 log() { echo "notebooks.sh: $*" >&2; }
