@@ -256,6 +256,17 @@ func chatCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "thinking %v\n", chat.Thinking)
 			continue
 		}
+		// A Ctrl-C pressed while no reply was running only reminds how to leave; it must not
+		// cancel the reply about to start.
+	drain:
+		for {
+			select {
+			case <-interrupts:
+				fmt.Fprintln(stderr, "(Ctrl-D or /quit leaves)")
+			default:
+				break drain
+			}
+		}
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{})
 		go func() {
@@ -276,11 +287,6 @@ func chatCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintln(stdout)
 		c.printStats(stderr, chat.Last)
-		select { // a Ctrl-C that arrived after the reply ended reminds how to leave
-		case <-interrupts:
-			fmt.Fprintln(stderr, "(Ctrl-D or /quit leaves)")
-		default:
-		}
 	}
 }
 
