@@ -21,7 +21,7 @@ TEXT ·cpuid(SB), NOSPLIT, $0-24
 // Every loop asks for the weights 4 KB ahead (PREFETCHT0): a core on its own keeps too few
 // memory reads in flight to stream at full speed. Measured on the course's 2-core machine: a
 // pass over 1 GB of float32 rows ran at 9.7 GB/s without the prefetch and 17.9 GB/s with one
-// 1 KB ahead; whole-model decoding gained another 10-20% going from 1 KB to 4 KB ahead (the
+// 1 KB ahead; whole-model decoding gained another 10-30% going from 1 KB to 4 KB ahead (the
 // Q8_0 and BF16 loops consume bytes more slowly, so they need the longer lead).
 // (A prefetch past the end of the data is harmless: it is a hint and never faults.)
 
