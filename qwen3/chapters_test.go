@@ -16,12 +16,12 @@ import (
 // The engine against chapter 07, the float64 forward pass, on the same weight values: for the
 // tiny model as stored (BF16) and re-encoded in every type the kernels read (F32, F16, Q8_0).
 // Chapter 07 reads the re-encoded weights through chapter 01's dequantizer. DESIGN.md's tolerance:
-// 1e-4 relative to the largest logit (float32 against float64).
+// 1e-4 relative to the largest logit (float32 against float64); Q8_0 decoding rounds activations to
+// int16 and has its own tolerance (actTol, quant_test.go).
 
 var engineTypes = []DType{BF16, F32, F16, Q8_0}
 
 func TestEngineMatchesChapter07(t *testing.T) {
-	const tol = 1e-4
 	base := loadTiny(t, reference.TinyGGUF())
 	cfg, err := gguf.ReadConfig(reference.TinyHFDir() + "/config.json")
 	if err != nil {
@@ -30,6 +30,10 @@ func TestEngineMatchesChapter07(t *testing.T) {
 	ids := []int{785, 6722, 315, 9625, 374, 12095, 13, 576, 6722, 315} // "The capital of France is Paris. The capital of"
 	for _, dt := range engineTypes {
 		t.Run(dt.String(), func(t *testing.T) {
+			tol := floatTol
+			if dt.quantized() {
+				tol = actTol
+			}
 			m := convert(t, base, dt)
 			ref, err := forward.FromSource(modelSource{m}, cfg)
 			if err != nil {
@@ -215,9 +219,8 @@ func (s modelSource) TensorFloat32(name string) ([]float32, error) {
 	if err != nil || w == nil {
 		return v, err
 	}
-	t := map[DType]gguf.GGMLType{F32: gguf.TypeF32, F16: gguf.TypeF16, BF16: gguf.TypeBF16, Q8_0: gguf.TypeQ8_0}[w.Type]
 	out := make([]float32, w.Rows*w.Cols)
-	return out, gguf.Dequantize(out, t, w.raw)
+	return out, gguf.Dequantize(out, w.Type.ggml(), w.raw)
 }
 
 func (s modelSource) TensorFloat64(name string) ([]float64, error) {

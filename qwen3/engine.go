@@ -56,6 +56,11 @@ type Session struct {
 	invFreq                 []float64
 	scratch                 []tileScratch // per worker, for prompt chunks (matmul.go)
 
+	// The inputs of the decoding passes rounded to int16 blocks for the quantized matrices
+	// (kernels.Act), one per token of a chunk too short for tiles; nil when no matrix is quantized.
+	xbAct, attAct, hbAct []*kernels.Act
+	finalAct             *kernels.Act
+
 	// the chunk being processed: n tokens from position pos, in layer li (l)
 	n, pos, li int
 	l          *layer
@@ -99,6 +104,14 @@ func (m *Model) NewSession(maxLen int) (*Session, error) {
 	for i := range s.keys {
 		s.keys[i] = make([]float32, maxLen*c.kvDim())
 		s.values[i] = make([]float32, maxLen*c.kvDim())
+	}
+	if m.quantized() {
+		for range minTileTokens - 1 {
+			s.xbAct = append(s.xbAct, kernels.NewAct(c.Hidden))
+			s.attAct = append(s.attAct, kernels.NewAct(c.qDim()))
+			s.hbAct = append(s.hbAct, kernels.NewAct(c.Intermediate))
+		}
+		s.finalAct = kernels.NewAct(c.Hidden)
 	}
 	widest := max(c.Hidden, c.Intermediate, c.qDim())
 	for range m.pool.workers() {
@@ -194,6 +207,7 @@ func (s *Session) forward(ids []int, wantLogits bool) {
 		if tiles {
 			p.run(blocks(c.qDim())+2*blocks(c.kvDim()), 1, s.qkvTileBody)
 		} else {
+			s.quantize(s.xbAct, s.xb, H)
 			p.run(c.qDim()+2*c.kvDim(), 32, s.qkvBody)
 		}
 		s.normRotateStore()
@@ -201,6 +215,7 @@ func (s *Session) forward(ids []int, wantLogits bool) {
 		if tiles {
 			p.run(blocks(H), 1, s.oTileBody)
 		} else {
+			s.quantize(s.attAct, s.att, c.qDim())
 			p.run(H, 16, s.oBody)
 		}
 		// MLP block
@@ -211,7 +226,9 @@ func (s *Session) forward(ids []int, wantLogits bool) {
 			p.run(blocks(c.Intermediate), 1, s.gateUpTileBody)
 			p.run(blocks(H), 1, s.downTileBody)
 		} else {
+			s.quantize(s.xbAct, s.xb, H)
 			p.run(c.Intermediate, 32, s.gateUpBody)
+			s.quantize(s.hbAct, s.hb, c.Intermediate)
 			p.run(H, 16, s.downBody)
 		}
 	}
@@ -219,7 +236,21 @@ func (s *Session) forward(ids []int, wantLogits bool) {
 	if wantLogits {
 		last := s.x[(s.n-1)*H : s.n*H]
 		rmsnorm(s.final, last, s.m.norm, c.Eps)
+		if s.finalAct != nil {
+			s.finalAct.Quantize(s.final)
+		}
 		p.run(c.Vocab, 256, s.headBody)
+	}
+}
+
+// quantize rounds each token's input row (width values of x) into its Act, for the quantized
+// matrices of a decoding pass; it does nothing when the model has none.
+func (s *Session) quantize(acts []*kernels.Act, x []float32, width int) {
+	if acts == nil {
+		return
+	}
+	for t := 0; t < s.n; t++ {
+		acts[t].Quantize(x[t*width : (t+1)*width])
 	}
 }
 
@@ -296,7 +327,7 @@ func (s *Session) attendHeads(_, lo, hi int) {
 // headRows computes logits [lo, hi) for the last position.
 func (s *Session) headRows(_, lo, hi int) {
 	for r := lo; r < hi; r++ {
-		s.logits[r] = s.m.head.Dot(r, s.final)
+		s.logits[r] = s.m.head.dot(r, s.final, s.finalAct)
 	}
 }
 

@@ -292,17 +292,8 @@ func (s ggufSource) matrix(name string) ([]int, DType, []byte, bool, error) {
 	if err != nil {
 		return nil, 0, nil, false, err
 	}
-	var dt DType
-	switch t.Type {
-	case gguf.TypeF32:
-		dt = F32
-	case gguf.TypeF16:
-		dt = F16
-	case gguf.TypeBF16:
-		dt = BF16
-	case gguf.TypeQ8_0:
-		dt = Q8_0
-	default:
+	dt, ok := dtypeOf(t.Type)
+	if !ok {
 		return t.Shape(), 0, nil, false, nil
 	}
 	raw, err := s.f.TensorData(t.Name)
@@ -373,15 +364,8 @@ func (s hfSource) matrix(name string) ([]int, DType, []byte, bool, error) {
 	if !ok {
 		return nil, 0, nil, false, fmt.Errorf("qwen3: tensor %q is missing from the checkpoint", name)
 	}
-	var dt DType
-	switch t.DType {
-	case "F32":
-		dt = F32
-	case "F16":
-		dt = F16
-	case "BF16":
-		dt = BF16
-	default:
+	dt, ok := dtypeNamed(t.DType)
+	if !ok || dt.quantized() { // safetensors stores no GGUF block types
 		return t.Shape, 0, nil, false, nil
 	}
 	raw, err := s.ck.TensorData(name)

@@ -142,7 +142,7 @@ func (s *Session) qkvRows(_, lo, hi int) {
 			w, out, width, row = s.l.k, s.k, kvd, r-qd
 		}
 		for t := 0; t < s.n; t++ {
-			out[t*width+row] = w.Dot(row, s.xb[t*H:(t+1)*H])
+			out[t*width+row] = w.dot(row, s.xb[t*H:(t+1)*H], s.act(s.xbAct, t))
 		}
 	}
 }
@@ -152,7 +152,7 @@ func (s *Session) oRows(_, lo, hi int) {
 	H, qd := s.c.Hidden, s.c.qDim()
 	for r := lo; r < hi; r++ {
 		for t := 0; t < s.n; t++ {
-			s.x[t*H+r] += s.l.o.Dot(r, s.att[t*qd:(t+1)*qd])
+			s.x[t*H+r] += s.l.o.dot(r, s.att[t*qd:(t+1)*qd], s.act(s.attAct, t))
 		}
 	}
 }
@@ -162,8 +162,8 @@ func (s *Session) gateUpRows(_, lo, hi int) {
 	H, I := s.c.Hidden, s.c.Intermediate
 	for r := lo; r < hi; r++ {
 		for t := 0; t < s.n; t++ {
-			xb := s.xb[t*H : (t+1)*H]
-			s.hb[t*I+r] = silu(s.l.gate.Dot(r, xb)) * s.l.up.Dot(r, xb)
+			xb, a := s.xb[t*H:(t+1)*H], s.act(s.xbAct, t)
+			s.hb[t*I+r] = silu(s.l.gate.dot(r, xb, a)) * s.l.up.dot(r, xb, a)
 		}
 	}
 }
@@ -173,9 +173,17 @@ func (s *Session) downRows(_, lo, hi int) {
 	H, I := s.c.Hidden, s.c.Intermediate
 	for r := lo; r < hi; r++ {
 		for t := 0; t < s.n; t++ {
-			s.x[t*H+r] += s.l.down.Dot(r, s.hb[t*I:(t+1)*I])
+			s.x[t*H+r] += s.l.down.dot(r, s.hb[t*I:(t+1)*I], s.act(s.hbAct, t))
 		}
 	}
+}
+
+// act is token t's Act, or nil when the model has no quantized matrix.
+func (s *Session) act(acts []*kernels.Act, t int) *kernels.Act {
+	if acts == nil {
+		return nil
+	}
+	return acts[t]
 }
 
 // silu(g) = g·sigmoid(g) = g / (1 + e^-g).

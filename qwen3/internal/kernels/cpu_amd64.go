@@ -2,12 +2,24 @@ package kernels
 
 import "golang.org/x/sys/cpu"
 
-// useAVX2 selects the assembly kernels: they need AVX2 (8-lane integer widening), FMA and F16C
-// (half-precision conversion). Every x86-64 CPU since 2013-2015 has all three.
-var useAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X86.HasAVX && x86HasF16C()
+// cpuLevel is what this CPU runs: AVX2 needs AVX2 (8-lane integer widening), FMA and F16C
+// (half-precision conversion); AVX512 needs AVX-512 F and BW on top.
+var cpuLevel = func() Level {
+	switch {
+	case !(cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X86.HasAVX && x86HasF16C()):
+		return Generic
+	case cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW:
+		return AVX512
+	}
+	return AVX2
+}()
 
-// useAVX512 selects the 16-lane Q8_0 kernel (AVX-512 F and BW, on top of the AVX2 set).
-var useAVX512 = useAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW
+// useAVX2 and useAVX512 select the assembly kernels (set once at start; Limit changes them in tests).
+var useAVX2, useAVX512 bool
+
+func init() { setLevel(levelFromEnv(cpuLevel)) }
+
+func setLevel(l Level) { useAVX2, useAVX512 = l >= AVX2, l >= AVX512 }
 
 // x86HasF16C reports F16C (CPUID.1:ECX bit 29), which x/sys/cpu does not expose.
 func x86HasF16C() bool {
@@ -52,3 +64,27 @@ func widenF16AVX2(dst *float32, src *uint16, n int)
 
 //go:noescape
 func decodeQ8_0AVX2(dst *float32, src *byte, nblocks int, f16 *[65536]float32)
+
+//go:noescape
+func quantizeActAVX2(q *int16, scale, sum *float32, x *float32, nblocks int)
+
+//go:noescape
+func dotQ8_0ActAVX2(w *byte, q *int16, scale *float32, ngroups int) float32
+
+//go:noescape
+func dotQ4_0ActAVX2(w *byte, q *int16, scale *float32, ngroups int) float32
+
+//go:noescape
+func dotQ4_KActAVX2(w *byte, q *int16, scale, sum *float32, nb int) float32
+
+//go:noescape
+func dotQ6_KActAVX2(w *byte, q *int16, scale *float32, nb int) float32
+
+//go:noescape
+func decodeQ4_0AVX2(dst *float32, src *byte, nblocks int, f16 *[65536]float32)
+
+//go:noescape
+func decodeQ4_KAVX2(dst *float32, src *byte, nb int, f16 *[65536]float32)
+
+//go:noescape
+func decodeQ6_KAVX2(dst *float32, src *byte, nb int, f16 *[65536]float32)

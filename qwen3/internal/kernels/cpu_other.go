@@ -2,11 +2,12 @@
 
 package kernels
 
-// useAVX2 is false off amd64: the plain Go kernels run.
-const useAVX2 = false
+// Off amd64 only the plain Go kernels exist.
+const cpuLevel = Generic
 
-// useAVX512 is false off amd64.
-const useAVX512 = false
+var useAVX2, useAVX512 bool
+
+func setLevel(Level) {}
 
 func dotF32AVX2(w, x *float32, n int) float32                             { panic("unreachable") }
 func dotBF16AVX2(w *uint16, x *float32, n int) float32                    { panic("unreachable") }
@@ -32,3 +33,12 @@ func widenF16AVX2(dst *float32, src *uint16, n int)  { panic("unreachable") }
 func decodeQ8_0AVX2(dst *float32, src *byte, nblocks int, f16 *[65536]float32) {
 	panic("unreachable")
 }
+
+func quantizeActAVX2(q *int16, scale, sum *float32, x *float32, nblocks int) { panic("unreachable") }
+func dotQ8_0ActAVX2(w *byte, q *int16, scale *float32, ngroups int) float32  { panic("unreachable") }
+func dotQ4_0ActAVX2(w *byte, q *int16, scale *float32, ngroups int) float32  { panic("unreachable") }
+func dotQ4_KActAVX2(w *byte, q *int16, scale, sum *float32, nb int) float32  { panic("unreachable") }
+func dotQ6_KActAVX2(w *byte, q *int16, scale *float32, nb int) float32       { panic("unreachable") }
+func decodeQ4_0AVX2(dst *float32, src *byte, n int, f16 *[65536]float32)     { panic("unreachable") }
+func decodeQ4_KAVX2(dst *float32, src *byte, nb int, f16 *[65536]float32)    { panic("unreachable") }
+func decodeQ6_KAVX2(dst *float32, src *byte, nb int, f16 *[65536]float32)    { panic("unreachable") }
