@@ -71,7 +71,9 @@ func randomMatrix(t testing.TB, r *rand.Rand, dt DType, rows, cols int) *Matrix 
 		d := dtypes[dt]
 		for b := 0; b < len(raw)/d.bytes; b++ {
 			blk := raw[b*d.bytes:]
-			scale := func(off int, max float32) { binary.LittleEndian.PutUint16(blk[off:], toF16(max*float32(0.5+r.Float64()))) }
+			scale := func(off int, max float32) {
+				binary.LittleEndian.PutUint16(blk[off:], toF16(max*float32(0.5+r.Float64())))
+			}
 			switch dt {
 			case Q8_0:
 				scale(0, 0.05/64)
