@@ -1,8 +1,6 @@
 package qwen3
 
 import (
-	"math"
-
 	"github.com/qwen3go/qwen3go/qwen3/internal/kernels"
 )
 
@@ -109,10 +107,7 @@ func (s *Session) gateUpTiles(worker, lo, hi int) {
 		s.blockTimes(sc, s.l.gate, r0, s.xb, H, sc.out)
 		s.blockTimes(sc, s.l.up, r0, s.xb, H, sc.out2)
 		for t := 0; t < s.n; t++ {
-			g, u := sc.out[t*kernels.TileRows:], sc.out2[t*kernels.TileRows:]
-			for i := 0; i < rows; i++ {
-				s.hb[t*I+r0+i] = silu(g[i]) * u[i]
-			}
+			kernels.SiLUMul(s.hb[t*I+r0:t*I+r0+rows], sc.out[t*kernels.TileRows:], sc.out2[t*kernels.TileRows:])
 		}
 	}
 }
@@ -157,13 +152,18 @@ func (s *Session) oRows(_, lo, hi int) {
 	}
 }
 
-// gateUpRows computes rows [lo, hi) of silu(gate)·up.
+// gateUpRows computes rows [lo, hi) of silu(gate)·up, up to 64 rows at a time.
 func (s *Session) gateUpRows(_, lo, hi int) {
 	H, I := s.c.Hidden, s.c.Intermediate
-	for r := lo; r < hi; r++ {
+	var g, u [64]float32
+	for r0 := lo; r0 < hi; r0 += len(g) {
+		r1 := min(hi, r0+len(g))
 		for t := 0; t < s.n; t++ {
 			xb, a := s.xb[t*H:(t+1)*H], s.act(s.xbAct, t)
-			s.hb[t*I+r] = silu(s.l.gate.dot(r, xb, a)) * s.l.up.dot(r, xb, a)
+			for r := r0; r < r1; r++ {
+				g[r-r0], u[r-r0] = s.l.gate.dot(r, xb, a), s.l.up.dot(r, xb, a)
+			}
+			kernels.SiLUMul(s.hb[t*I+r0:t*I+r1], g[:r1-r0], u[:r1-r0])
 		}
 	}
 }
@@ -185,6 +185,3 @@ func (s *Session) act(acts []*kernels.Act, t int) *kernels.Act {
 	}
 	return acts[t]
 }
-
-// silu(g) = g·sigmoid(g) = g / (1 + e^-g).
-func silu(g float32) float32 { return g / (1 + float32(math.Exp(float64(-g)))) }

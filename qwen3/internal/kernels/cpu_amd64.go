@@ -45,7 +45,7 @@ func dotQ8_0AVX2(w *byte, x *float32, nblocks int, f16 *[65536]float32) float32
 func dotQ8_0AVX512(w *byte, x *float32, nblocks int, f16 *[65536]float32) float32
 
 //go:noescape
-func tile16x6AVX2(pack, x *float32, xstride, k int, out *float32, packStride, outStride int)
+func tile16x6AVX2(pack, x *float32, xstride, k int, out *float32, packStride, outStride, acc int)
 
 //go:noescape
 func axpyAVX2(y *float32, a float32, x *float32, n int)
@@ -88,3 +88,12 @@ func decodeQ4_KAVX2(dst *float32, src *byte, nb int, f16 *[65536]float32)
 
 //go:noescape
 func decodeQ6_KAVX2(dst *float32, src *byte, nb int, f16 *[65536]float32)
+
+//go:noescape
+func tile16x2AVX2(pack, x *float32, xstride, k int, out *float32, packStride, outStride, acc int)
+
+//go:noescape
+func expSubAVX2(x *float32, n int, m float32) float32
+
+//go:noescape
+func siluMulAVX2(dst, gate, u *float32, n int)

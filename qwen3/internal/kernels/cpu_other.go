@@ -17,7 +17,7 @@ func dotQ8_0AVX512(w *byte, x *float32, n int, f16 *[65536]float32) float32 {
 	panic("unreachable")
 }
 
-func tile16x6AVX2(pack, x *float32, xstride, k int, out *float32, packStride, outStride int) {
+func tile16x6AVX2(pack, x *float32, xstride, k int, out *float32, packStride, outStride, acc int) {
 	panic("unreachable")
 }
 
@@ -42,3 +42,9 @@ func dotQ6_KActAVX2(w *byte, q *int16, scale *float32, nb int) float32       { p
 func decodeQ4_0AVX2(dst *float32, src *byte, n int, f16 *[65536]float32)     { panic("unreachable") }
 func decodeQ4_KAVX2(dst *float32, src *byte, nb int, f16 *[65536]float32)    { panic("unreachable") }
 func decodeQ6_KAVX2(dst *float32, src *byte, nb int, f16 *[65536]float32)    { panic("unreachable") }
+
+func tile16x2AVX2(pack, x *float32, xstride, k int, out *float32, packStride, outStride, acc int) {
+	panic("unreachable")
+}
+func expSubAVX2(x *float32, n int, m float32) float32 { panic("unreachable") }
+func siluMulAVX2(dst, gate, u *float32, n int)        { panic("unreachable") }
