@@ -292,11 +292,7 @@ func (s *Session) normRotate() {
 }
 
 // headRows computes logits [lo, hi) for the last position.
-func (s *Session) headRows(_, lo, hi int) {
-	for r := lo; r < hi; r++ {
-		s.logits[r] = s.m.head.dot(r, s.final, s.finalAct)
-	}
-}
+func (s *Session) headRows(_, lo, hi int) { s.m.head.dotRows(lo, s.logits[lo:hi], s.final, s.finalAct) }
 
 // rmsnorm writes x / sqrt(mean(x²) + eps) · w into dst (dst may be x). The sum of squares is
 // accumulated in float64: it is one pass, and it keeps the norm exact to float32 rounding.

@@ -170,13 +170,30 @@ func (m *Matrix) DotAct(r int, a *kernels.Act) float32 {
 	panic(fmt.Sprintf("qwen3: DotAct on %v", m.Type))
 }
 
-// dot is row r times the input of a decoding pass, given both as floats and as an Act: the Act
-// for quantized types (a is nil when no matrix of the model is quantized).
-func (m *Matrix) dot(r int, x []float32, a *kernels.Act) float32 {
-	if m.Type.quantized() {
-		return m.DotAct(r, a)
+// dotRows writes out[i] = row r0+i times the input of a decoding pass, which is given both as
+// floats and as an Act: quantized types read the Act (a is nil when no matrix of the model is
+// quantized), with one kernel call for all the rows.
+func (m *Matrix) dotRows(r0 int, out, x []float32, a *kernels.Act) {
+	if !m.Type.quantized() {
+		for i := range out {
+			out[i] = m.Dot(r0+i, x)
+		}
+		return
 	}
-	return m.Dot(r, x)
+	rb := m.Type.rowBytes(m.Cols)
+	w := m.raw[r0*rb : (r0+len(out))*rb]
+	switch m.Type {
+	case Q8_0:
+		kernels.DotQ8_0ActRows(out, w, rb, a)
+	case Q4_0:
+		kernels.DotQ4_0ActRows(out, w, rb, a)
+	case Q4_K:
+		kernels.DotQ4_KActRows(out, w, rb, a)
+	case Q6_K:
+		kernels.DotQ6_KActRows(out, w, rb, a)
+	default:
+		panic(fmt.Sprintf("qwen3: dotRows on %v", m.Type))
+	}
 }
 
 // Row decodes row r into dst (len Cols) as float32: the embedding lookup, and prompt packing.

@@ -69,16 +69,16 @@ func decodeQ8_0AVX2(dst *float32, src *byte, nblocks int, f16 *[65536]float32)
 func quantizeActAVX2(q *int16, scale, sum *float32, x *float32, nblocks int)
 
 //go:noescape
-func dotQ8_0ActAVX2(w *byte, q *int16, scale *float32, ngroups int) float32
+func dotQ8_0ActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
 
 //go:noescape
-func dotQ4_0ActAVX2(w *byte, q *int16, scale *float32, ngroups int) float32
+func dotQ4_0ActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
 
 //go:noescape
-func dotQ4_KActAVX2(w *byte, q *int16, scale, sum *float32, nb int) float32
+func dotQ4_KActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
 
 //go:noescape
-func dotQ6_KActAVX2(w *byte, q *int16, scale *float32, nb int) float32
+func dotQ6_KActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
 
 //go:noescape
 func decodeQ4_0AVX2(dst *float32, src *byte, nblocks int, f16 *[65536]float32)

@@ -35,10 +35,18 @@ func decodeQ8_0AVX2(dst *float32, src *byte, nblocks int, f16 *[65536]float32) {
 }
 
 func quantizeActAVX2(q *int16, scale, sum *float32, x *float32, nblocks int) { panic("unreachable") }
-func dotQ8_0ActAVX2(w *byte, q *int16, scale *float32, ngroups int) float32  { panic("unreachable") }
-func dotQ4_0ActAVX2(w *byte, q *int16, scale *float32, ngroups int) float32  { panic("unreachable") }
-func dotQ4_KActAVX2(w *byte, q *int16, scale, sum *float32, nb int) float32  { panic("unreachable") }
-func dotQ6_KActAVX2(w *byte, q *int16, scale *float32, nb int) float32       { panic("unreachable") }
+func dotQ8_0ActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32) {
+	panic("unreachable")
+}
+func dotQ4_0ActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32) {
+	panic("unreachable")
+}
+func dotQ4_KActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32) {
+	panic("unreachable")
+}
+func dotQ6_KActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32) {
+	panic("unreachable")
+}
 func decodeQ4_0AVX2(dst *float32, src *byte, n int, f16 *[65536]float32)     { panic("unreachable") }
 func decodeQ4_KAVX2(dst *float32, src *byte, nb int, f16 *[65536]float32)    { panic("unreachable") }
 func decodeQ6_KAVX2(dst *float32, src *byte, nb int, f16 *[65536]float32)    { panic("unreachable") }

@@ -90,60 +90,117 @@ func quantizeActGeneric(a *Act, x []float32) {
 	}
 }
 
-func checkAct(name string, w []byte, blockBytes, blockSize int, a *Act) int {
-	nb := len(w) / blockBytes
-	if len(w)%blockBytes != 0 || a.Len() < nb*blockSize {
-		panic(fmt.Sprintf("kernels: %s with %d bytes of blocks and %d activations", name, len(w), a.Len()))
-	}
-	return nb
+// The dot kernels of decoding. Each takes a chunk of rows, so that a matrix pass makes one call
+// per chunk, not per row: out[i] = (row i of w) · a for i < len(out), the rows rowBytes apart.
+
+// DotQ8_0ActRows: rows of Q8_0 blocks.
+func DotQ8_0ActRows(out []float32, w []byte, rowBytes int, a *Act) {
+	dotActRows(q8_0, out, w, rowBytes, a)
 }
 
-// DotQ8_0Act returns the dot product of the Q8_0 blocks in w with the first values of a.
-func DotQ8_0Act(w []byte, a *Act) float32 {
-	nb := checkAct("DotQ8_0Act", w, Q8BlockBytes, Q8BlockSize, a)
-	var s float32
-	n := 0
-	if useAVX2 && nb >= 8 {
-		n = nb &^ 7
-		s = dotQ8_0ActAVX2(unsafe.SliceData(w), unsafe.SliceData(a.Q), unsafe.SliceData(a.Scale), n/8)
-	}
-	if n < nb {
-		s += dotQ8_0ActGeneric(w[n*Q8BlockBytes:], a.Q[n*Q8BlockSize:], a.Scale[n:])
-	}
-	return s
+// DotQ4_0ActRows: rows of Q4_0 blocks.
+func DotQ4_0ActRows(out []float32, w []byte, rowBytes int, a *Act) {
+	dotActRows(q4_0, out, w, rowBytes, a)
 }
 
-// DotQ4_0Act returns the dot product of the Q4_0 blocks in w with the first values of a.
-func DotQ4_0Act(w []byte, a *Act) float32 {
-	nb := checkAct("DotQ4_0Act", w, Q4BlockBytes, Q4BlockSize, a)
-	var s float32
-	n := 0
-	if useAVX2 && nb >= 8 {
-		n = nb &^ 7
-		s = dotQ4_0ActAVX2(unsafe.SliceData(w), unsafe.SliceData(a.Q), unsafe.SliceData(a.Scale), n/8)
-	}
-	if n < nb {
-		s += dotQ4_0ActGeneric(w[n*Q4BlockBytes:], a.Q[n*Q4BlockSize:], a.Scale[n:])
-	}
-	return s
+// DotQ4_KActRows: rows of Q4_K super-blocks.
+func DotQ4_KActRows(out []float32, w []byte, rowBytes int, a *Act) {
+	dotActRows(q4_K, out, w, rowBytes, a)
 }
 
-// DotQ4_KAct returns the dot product of the Q4_K super-blocks in w with the first values of a.
-func DotQ4_KAct(w []byte, a *Act) float32 {
-	nb := checkAct("DotQ4_KAct", w, Q4KBytes, QKSize, a)
-	if useAVX2 && nb > 0 {
-		return dotQ4_KActAVX2(unsafe.SliceData(w), unsafe.SliceData(a.Q), unsafe.SliceData(a.Scale), unsafe.SliceData(a.Sum), nb)
-	}
-	return dotQ4_KActGeneric(w, a)
+// DotQ6_KActRows: rows of Q6_K super-blocks.
+func DotQ6_KActRows(out []float32, w []byte, rowBytes int, a *Act) {
+	dotActRows(q6_K, out, w, rowBytes, a)
 }
 
-// DotQ6_KAct returns the dot product of the Q6_K super-blocks in w with the first values of a.
-func DotQ6_KAct(w []byte, a *Act) float32 {
-	nb := checkAct("DotQ6_KAct", w, Q6KBytes, QKSize, a)
-	if useAVX2 && nb > 0 {
-		return dotQ6_KActAVX2(unsafe.SliceData(w), unsafe.SliceData(a.Q), unsafe.SliceData(a.Scale), nb)
+// DotQ8_0Act returns the dot product of one row of Q8_0 blocks with the first values of a.
+func DotQ8_0Act(w []byte, a *Act) float32 { return dotActRow(q8_0, w, a) }
+
+// DotQ4_0Act returns the dot product of one row of Q4_0 blocks with the first values of a.
+func DotQ4_0Act(w []byte, a *Act) float32 { return dotActRow(q4_0, w, a) }
+
+// DotQ4_KAct returns the dot product of one row of Q4_K super-blocks with the first values of a.
+func DotQ4_KAct(w []byte, a *Act) float32 { return dotActRow(q4_K, w, a) }
+
+// DotQ6_KAct returns the dot product of one row of Q6_K super-blocks with the first values of a.
+func DotQ6_KAct(w []byte, a *Act) float32 { return dotActRow(q6_K, w, a) }
+
+type actKind int
+
+const (
+	q8_0 actKind = iota
+	q4_0
+	q4_K
+	q6_K
+)
+
+// actKinds: block geometry and the blocks per step of each assembly kernel.
+var actKinds = [...]struct {
+	name             string
+	blockBytes, size int
+	group            int
+}{
+	q8_0: {"Q8_0", Q8BlockBytes, Q8BlockSize, 8},
+	q4_0: {"Q4_0", Q4BlockBytes, Q4BlockSize, 8},
+	q4_K: {"Q4_K", Q4KBytes, QKSize, 1},
+	q6_K: {"Q6_K", Q6KBytes, QKSize, 1},
+}
+
+func dotActRow(k actKind, w []byte, a *Act) float32 {
+	var out [1]float32
+	dotActRows(k, out[:], w, len(w), a)
+	return out[0]
+}
+
+func dotActRows(k actKind, out []float32, w []byte, rowBytes int, a *Act) {
+	kk := actKinds[k]
+	rows := len(out)
+	nb := rowBytes / kk.blockBytes
+	if rowBytes < 0 || rowBytes%kk.blockBytes != 0 || len(w) < rows*rowBytes || a.Len() < nb*kk.size {
+		panic(fmt.Sprintf("kernels: %s dot of %d rows of %d bytes (%d given) with %d activations", kk.name, rows, rowBytes, len(w), a.Len()))
 	}
-	return dotQ6_KActGeneric(w, a)
+	if rows == 0 {
+		return
+	}
+	done := 0 // blocks per row the assembly kernel did
+	if useAVX2 && nb >= kk.group {
+		n := nb / kk.group
+		w0, q, sc, sum, o := unsafe.SliceData(w), unsafe.SliceData(a.Q), unsafe.SliceData(a.Scale), unsafe.SliceData(a.Sum), unsafe.SliceData(out)
+		switch k {
+		case q8_0:
+			dotQ8_0ActAVX2(w0, rowBytes, rows, q, sc, sum, n, o)
+		case q4_0:
+			dotQ4_0ActAVX2(w0, rowBytes, rows, q, sc, sum, n, o)
+		case q4_K:
+			dotQ4_KActAVX2(w0, rowBytes, rows, q, sc, sum, n, o)
+		case q6_K:
+			dotQ6_KActAVX2(w0, rowBytes, rows, q, sc, sum, n, o)
+		}
+		done = n * kk.group
+		if done == nb {
+			return
+		}
+	}
+	for r := range out {
+		row := w[r*rowBytes+done*kk.blockBytes : (r+1)*rowBytes]
+		q, sc, sum := a.Q[done*kk.size:], a.Scale[done*kk.size/ActBlock:], a.Sum[done*kk.size/ActBlock:]
+		var s float32
+		switch k {
+		case q8_0:
+			s = dotQ8_0ActGeneric(row, q, sc)
+		case q4_0:
+			s = dotQ4_0ActGeneric(row, q, sc)
+		case q4_K:
+			s = dotQ4_KActGeneric(row, q, sc, sum)
+		case q6_K:
+			s = dotQ6_KActGeneric(row, q, sc)
+		}
+		if done > 0 {
+			out[r] += s
+		} else {
+			out[r] = s
+		}
+	}
 }
 
 func le16(b []byte) uint16 { return uint16(b[0]) | uint16(b[1])<<8 }
@@ -184,7 +241,7 @@ func q4KScaleMin(j int, s []byte) (scale, min uint8) {
 	return s[j+4]&0xf | (s[j-4]>>6)<<4, s[j+4]>>4 | (s[j]>>6)<<4
 }
 
-func dotQ4_KActGeneric(w []byte, a *Act) float32 {
+func dotQ4_KActGeneric(w []byte, aq []int16, scale, sum []float32) float32 {
 	var s float32
 	for i := 0; i < len(w)/Q4KBytes; i++ {
 		blk := w[i*Q4KBytes : (i+1)*Q4KBytes]
@@ -192,13 +249,13 @@ func dotQ4_KActGeneric(w []byte, a *Act) float32 {
 		for j := 0; j < 8; j++ { // sub-block j: the low (j even) or high nibbles of 32 bytes
 			sc, m := q4KScaleMin(j, blk[4:16])
 			qs := blk[16+32*(j/2) : 16+32*(j/2)+32]
-			x := a.Q[i*QKSize+32*j:]
+			x := aq[i*QKSize+32*j:]
 			var p int32
 			for l, v := range qs {
 				p += int32(v>>(4*(j%2))&0xf) * int32(x[l])
 			}
 			b := i*8 + j
-			s += d*float32(sc)*a.Scale[b]*float32(p) - dmin*float32(m)*a.Sum[b]
+			s += d*float32(sc)*scale[b]*float32(p) - dmin*float32(m)*sum[b]
 		}
 	}
 	return s
@@ -211,7 +268,7 @@ func q6K(ql, qh []byte, l, k int) int32 {
 	return int32(lo|hi<<4) - 32
 }
 
-func dotQ6_KActGeneric(w []byte, a *Act) float32 {
+func dotQ6_KActGeneric(w []byte, aq []int16, scale []float32) float32 {
 	var s float32
 	for i := 0; i < len(w)/Q6KBytes; i++ {
 		blk := w[i*Q6KBytes : (i+1)*Q6KBytes]
@@ -220,13 +277,13 @@ func dotQ6_KActGeneric(w []byte, a *Act) float32 {
 			ql, qh, sc := blk[64*half:], blk[128+32*half:], blk[192+8*half:]
 			for k := 0; k < 4; k++ { // activation block i*8 + 4*half + k
 				b := i*8 + 4*half + k
-				x := a.Q[b*ActBlock:]
+				x := aq[b*ActBlock:]
 				for g := 0; g < 2; g++ { // 16-value groups, scale sc[2k+g]
 					var p int32
 					for l := 16 * g; l < 16*g+16; l++ {
 						p += q6K(ql, qh, l, k) * int32(x[l])
 					}
-					s += d * float32(int8(sc[2*k+g])) * a.Scale[b] * float32(p)
+					s += d * float32(int8(sc[2*k+g])) * scale[b] * float32(p)
 				}
 			}
 		}

@@ -44,6 +44,33 @@ GLOBL actmax<>(SB), RODATA|NOPTR, $4
 	VHADDPS      X0, X0, X0 \
 	VHADDPS      X0, X0, X0
 
+// ROWSTART begins row R13 (from 0) of a multi-row dot kernel: SI at the row's weights (R12),
+// the activation pointers back at their starts, the block counter from the argument n.
+#define ROWSTART \
+	MOVQ   R12, SI \
+	MOVQ   q+24(FP), DI \
+	MOVQ   scale+32(FP), DX \
+	MOVQ   n+48(FP), CX \
+	VXORPS Y0, Y0, Y0
+
+// ROWEND stores row R13's sum (Y0) in out[R13] and moves to the next row until rows are done.
+#define ROWEND(again) \
+	REDUCE8 \
+	MOVQ   out+56(FP), AX \
+	VMOVSS X0, (AX)(R13*4) \
+	ADDQ   stride+8(FP), R12 \
+	INCQ   R13 \
+	CMPQ   R13, rows+16(FP) \
+	JLT    again \
+	VZEROUPPER \
+	RET
+
+// The dot kernels take several rows at once (one call per chunk of a matrix pass) and the same
+// activations for each:
+//	func dotXActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
+// out[r] = row r (stride bytes from the previous one) · the activations; n counts groups of eight
+// blocks (Q8_0, Q4_0) or super-blocks (Q4_K, Q6_K) per row; sum is read by Q4_K only.
+
 // TREE8 turns eight vectors of eight int32 lanes, Y8..Y15, into one vector Y1 whose lane i is the
 // sum of all lanes of Y(8+i). VPHADDD adds neighbours within each 128-bit half; two rounds leave
 // each vector's half-sums side by side, and the halves are then swapped together and added.
@@ -158,17 +185,17 @@ qadone:
 	VPINSRW   $7, 7*stride(SI), X3, X3 \
 	VCVTPH2PS X3, Y3
 
-// func dotQ8_0ActAVX2(w *byte, q *int16, scale *float32, ngroups int) float32
+// func dotQ8_0ActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
 // Eight 34-byte blocks per step: eight vectors of int32 sums, folded by TREE8 into one vector of
 // block sums, converted to float once, scaled by the weights' d (gathered, converted by F16C) and
 // the activations' scales, and accumulated: 9 instructions per 32 weights instead of 19 for
 // widening each weight to float.
-TEXT ·dotQ8_0ActAVX2(SB), NOSPLIT, $0-36
-	MOVQ w+0(FP), SI
-	MOVQ q+8(FP), DI
-	MOVQ scale+16(FP), DX
-	MOVQ ngroups+24(FP), CX
-	VXORPS Y0, Y0, Y0
+TEXT ·dotQ8_0ActAVX2(SB), NOSPLIT, $0-64
+	MOVQ w+0(FP), R12
+	XORQ R13, R13
+
+q8arow:
+	ROWSTART
 
 q8aloop:
 	PREFETCHT0 4096(SI)
@@ -194,11 +221,7 @@ q8aloop:
 	ADDQ        $32, DX
 	DECQ        CX
 	JNE         q8aloop
-
-	REDUCE8
-	VZEROUPPER
-	MOVSS X0, ret+32(FP)
-	RET
+	ROWEND(q8arow)
 
 // Q40BLK: one Q4_0 block: 16 bytes zero-extended to 16-bit lanes hold weight j in the low nibble
 // and weight j+16 in the high one; both are centred by subtracting 8 (Y6) and multiplied with
@@ -213,16 +236,16 @@ q8aloop:
 	VPMADDWD  xoff+32(DI), Y1, Y1 \
 	VPADDD    Y2, Y1, dst
 
-// func dotQ4_0ActAVX2(w *byte, q *int16, scale *float32, ngroups int) float32
+// func dotQ4_0ActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
 // Eight 18-byte blocks per step, as dotQ8_0ActAVX2.
-TEXT ·dotQ4_0ActAVX2(SB), NOSPLIT, $0-36
-	MOVQ w+0(FP), SI
-	MOVQ q+8(FP), DI
-	MOVQ scale+16(FP), DX
-	MOVQ ngroups+24(FP), CX
-	VXORPS  Y0, Y0, Y0
+TEXT ·dotQ4_0ActAVX2(SB), NOSPLIT, $0-64
+	MOVQ    w+0(FP), R12
+	XORQ    R13, R13
 	VMOVDQU lo4w<>(SB), Y7
 	VMOVDQU w8<>(SB), Y6
+
+q40row:
+	ROWSTART
 
 q40loop:
 	PREFETCHT0 4096(SI)
@@ -246,11 +269,7 @@ q40loop:
 	ADDQ        $32, DX
 	DECQ        CX
 	JNE         q40loop
-
-	REDUCE8
-	VZEROUPPER
-	MOVSS X0, ret+32(FP)
-	RET
+	ROWEND(q40row)
 
 // Q4KCHUNK: 32 bytes of Q4_K quants at byte qoff of SI hold sub-block 2c in their low nibbles and
 // sub-block 2c+1 in their high ones; their activations start at byte xoff of DI (64 bytes per
@@ -298,17 +317,17 @@ q40loop:
 	SHLQ $32, R9 \
 	ORQ  R10, R9
 
-// func dotQ4_KActAVX2(w *byte, q *int16, scale, sum *float32, nb int) float32
+// func dotQ4_KActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
 // Per 256-value super-block: eight sub-block integer sums (TREE8), then in float, eight lanes at
 // once: acc += d · (Σq·a · scale_j · s_j) − dmin · (min_j · Σa_j).
-TEXT ·dotQ4_KActAVX2(SB), NOSPLIT, $0-44
-	MOVQ w+0(FP), SI
-	MOVQ q+8(FP), DI
-	MOVQ scale+16(FP), DX
-	MOVQ sum+24(FP), R8
-	MOVQ nb+32(FP), CX
-	VXORPS  Y0, Y0, Y0
+TEXT ·dotQ4_KActAVX2(SB), NOSPLIT, $0-64
+	MOVQ    w+0(FP), R12
+	XORQ    R13, R13
 	VMOVDQU lo4w<>(SB), Y5
+
+q4krow:
+	ROWSTART
+	MOVQ sum+40(FP), R8
 
 q4kloop:
 	PREFETCHT0 4096(SI)
@@ -344,11 +363,7 @@ q4kloop:
 	ADDQ         $32, R8
 	DECQ         CX
 	JNE          q4kloop
-
-	REDUCE8
-	VZEROUPPER
-	MOVSS X0, ret+40(FP)
-	RET
+	ROWEND(q4krow)
 
 // Q6K quants, from 16-bit lanes: low 4 bits from a ql register (low or high nibble), high 2
 // bits from a qh register shifted into bits 4-5, centred by subtracting 32, multiplied with 16
@@ -416,15 +431,15 @@ q4kloop:
 	VMULPS     Y3, Y1, Y1 \
 	VFMADD231PS Y6, Y1, Y0
 
-// func dotQ6_KActAVX2(w *byte, q *int16, scale *float32, nb int) float32
+// func dotQ6_KActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
 // Per half of a 210-byte super-block: eight 16-value group sums, then in float:
 // acc += d · (Σ(q−32)·a · scale_g · s_b(g)). Group g of a half belongs to activation block g/2.
-TEXT ·dotQ6_KActAVX2(SB), NOSPLIT, $0-36
-	MOVQ w+0(FP), SI
-	MOVQ q+8(FP), DI
-	MOVQ scale+16(FP), DX
-	MOVQ nb+24(FP), CX
-	VXORPS Y0, Y0, Y0
+TEXT ·dotQ6_KActAVX2(SB), NOSPLIT, $0-64
+	MOVQ w+0(FP), R12
+	XORQ R13, R13
+
+q6krow:
+	ROWSTART
 
 q6kloop:
 	PREFETCHT0 4096(SI)
@@ -444,11 +459,7 @@ q6kloop:
 	ADDQ $210, SI
 	DECQ CX
 	JNE  q6kloop
-
-	REDUCE8
-	VZEROUPPER
-	MOVSS X0, ret+32(FP)
-	RET
+	ROWEND(q6krow)
 
 // func decodeQ4_0AVX2(dst *float32, src *byte, nblocks int, f16 *[65536]float32)
 // dst[j] = (q_j − 8)·d, exactly as chapter 01: the integer is converted exactly, then one product.

@@ -152,6 +152,36 @@ func TestDotAct(t *testing.T) {
 	})
 }
 
+var rowsKernels = map[gguf.GGMLType]func([]float32, []byte, int, *Act){
+	gguf.TypeQ8_0: DotQ8_0ActRows, gguf.TypeQ4_0: DotQ4_0ActRows, gguf.TypeQ4_K: DotQ4_KActRows, gguf.TypeQ6_K: DotQ6_KActRows,
+}
+
+// TestDotActRows: the multi-row kernels give each row's dot product, also for rows whose block
+// count is not a multiple of the assembly kernels' step (Q8_0 and Q4_0 take eight blocks at once).
+func TestDotActRows(t *testing.T) {
+	r := rand.New(rand.NewPCG(59, 60))
+	eachLevel(t, func(t *testing.T) {
+		for typ, rowsDot := range rowsKernels {
+			for _, nb := range []int{1, 4, 8, 13, 16} {
+				const rows = 5
+				b := blockOf[typ]
+				rowBytes := nb * b.bytes
+				w := randBlocks(r, typ, rows*nb)
+				a := NewAct(nb * b.size)
+				a.Quantize(randX(r, nb*b.size))
+				out := make([]float32, rows)
+				rowsDot(out, w, rowBytes, a)
+				for i := range out {
+					want, mag := actRef(t, typ, w[i*rowBytes:(i+1)*rowBytes], a)
+					if !closeTo(out[i], want, mag, nb*b.size) {
+						t.Errorf("%v %d blocks, row %d of %d: %v, float64 reference %v", typ, nb, i, rows, out[i], want)
+					}
+				}
+			}
+		}
+	})
+}
+
 // An Act's rounding error against the float32 activations, as the engine sees it: the dot product
 // with the Act differs from the float one by at most half a step per value (Σ|w|·scale/2).
 func TestDotActRounding(t *testing.T) {
@@ -213,6 +243,8 @@ func TestQuantPanics(t *testing.T) {
 		"Q4_K long row":    func() { DotQ4_KAct(make([]byte, Q4KBytes), a) },
 		"Q6_K long row":    func() { DotQ6_KAct(make([]byte, Q6KBytes), a) },
 		"DecodeQ4_K short": func() { DecodeQ4_K(make([]float32, 255), make([]byte, Q4KBytes)) },
+		"rows short":       func() { DotQ4_KActRows(make([]float32, 3), make([]byte, 2*Q4KBytes), Q4KBytes, NewAct(256)) },
+		"rows odd stride":  func() { DotQ8_0ActRows(make([]float32, 2), make([]byte, 80), 40, a) },
 	} {
 		func() {
 			defer func() {
