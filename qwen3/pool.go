@@ -18,8 +18,8 @@ import (
 // run allocates nothing: the loop body is a func value the engine created once and the job lives in
 // the pool.
 type pool struct {
-	mu      sync.Mutex // one loop at a time: sessions of one model may run on different goroutines
-	extra   []*worker  // the extra goroutines
+	mu    sync.Mutex // one loop at a time: sessions of one model may run on different goroutines
+	extra []*worker  // the extra goroutines
 
 	gen     atomic.Uint64 // job number: a worker runs each new job once
 	pending atomic.Int64  // extra workers still in the current job

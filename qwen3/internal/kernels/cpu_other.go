@@ -47,9 +47,9 @@ func dotQ4_KActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n 
 func dotQ6_KActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32) {
 	panic("unreachable")
 }
-func decodeQ4_0AVX2(dst *float32, src *byte, n int, f16 *[65536]float32)     { panic("unreachable") }
-func decodeQ4_KAVX2(dst *float32, src *byte, nb int, f16 *[65536]float32)    { panic("unreachable") }
-func decodeQ6_KAVX2(dst *float32, src *byte, nb int, f16 *[65536]float32)    { panic("unreachable") }
+func decodeQ4_0AVX2(dst *float32, src *byte, n int, f16 *[65536]float32)  { panic("unreachable") }
+func decodeQ4_KAVX2(dst *float32, src *byte, nb int, f16 *[65536]float32) { panic("unreachable") }
+func decodeQ6_KAVX2(dst *float32, src *byte, nb int, f16 *[65536]float32) { panic("unreachable") }
 
 func tile16x2AVX2(pack, x *float32, xstride, k int, out *float32, packStride, outStride, acc int) {
 	panic("unreachable")
