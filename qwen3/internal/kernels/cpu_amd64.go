@@ -66,7 +66,7 @@ func widenF16AVX2(dst *float32, src *uint16, n int)
 func decodeQ8_0AVX2(dst *float32, src *byte, nblocks int, f16 *[65536]float32)
 
 //go:noescape
-func quantizeActAVX2(q *int16, scale, sum *float32, x *float32, nblocks int)
+func quantizeActAVX2(q *int16, scale, sum *float32, sum16 *int32, x *float32, nblocks int)
 
 //go:noescape
 func dotQ8_0ActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)

@@ -38,11 +38,13 @@ const (
 )
 
 // Act is a float32 vector rounded to int16 in blocks of ActBlock values: value i is
-// Scale[i/32]·Q[i]. Sum[b] = Scale[b]·Σ Q over block b (Q4_K's minimums need it).
+// Scale[i/32]·Q[i]. Sum[b] = Scale[b]·Σ Q over block b (Q4_K's minimums need it); Sum16[g] is
+// the integer Σ Q over the g-th 16 values (Q6_K's centring, q−32, is applied to sums with it).
 type Act struct {
 	Q     []int16
 	Scale []float32
 	Sum   []float32
+	Sum16 []int32
 }
 
 // NewAct returns an Act for n values (a multiple of ActBlock).
@@ -50,7 +52,7 @@ func NewAct(n int) *Act {
 	if n < 0 || n%ActBlock != 0 {
 		panic(fmt.Sprintf("kernels: an Act of %d values is not whole blocks of %d", n, ActBlock))
 	}
-	return &Act{Q: make([]int16, n), Scale: make([]float32, n/ActBlock), Sum: make([]float32, n/ActBlock)}
+	return &Act{Q: make([]int16, n), Scale: make([]float32, n/ActBlock), Sum: make([]float32, n/ActBlock), Sum16: make([]int32, n/16)}
 }
 
 // Len is the number of values.
@@ -63,7 +65,7 @@ func (a *Act) Quantize(x []float32) {
 		panic(fmt.Sprintf("kernels: quantizing %d values into an Act of %d", len(x), len(a.Q)))
 	}
 	if useAVX2 && len(x) > 0 {
-		quantizeActAVX2(unsafe.SliceData(a.Q), unsafe.SliceData(a.Scale), unsafe.SliceData(a.Sum), unsafe.SliceData(x), len(x)/ActBlock)
+		quantizeActAVX2(unsafe.SliceData(a.Q), unsafe.SliceData(a.Scale), unsafe.SliceData(a.Sum), unsafe.SliceData(a.Sum16), unsafe.SliceData(x), len(x)/ActBlock)
 		return
 	}
 	quantizeActGeneric(a, x)
@@ -80,13 +82,14 @@ func quantizeActGeneric(a *Act, x []float32) {
 		if amax > 0 {
 			scale, inv = amax/actMax, actMax/amax
 		}
-		var sum int32
+		var sum [2]int32
 		for j, v := range blk {
 			q := int16(math.RoundToEven(float64(v * inv)))
 			a.Q[b*ActBlock+j] = q
-			sum += int32(q)
+			sum[j/16] += int32(q)
 		}
-		a.Scale[b], a.Sum[b] = scale, scale*float32(sum)
+		a.Sum16[2*b], a.Sum16[2*b+1] = sum[0], sum[1]
+		a.Scale[b], a.Sum[b] = scale, scale*float32(sum[0]+sum[1])
 	}
 }
 
@@ -174,7 +177,7 @@ func dotActRows(k actKind, out []float32, w []byte, rowBytes int, a *Act) {
 		case q4_K:
 			dotQ4_KActAVX2(w0, rowBytes, rows, q, sc, sum, n, o)
 		case q6_K:
-			dotQ6_KActAVX2(w0, rowBytes, rows, q, sc, sum, n, o)
+			dotQ6_KActAVX2(w0, rowBytes, rows, q, sc, (*float32)(unsafe.Pointer(unsafe.SliceData(a.Sum16))), n, o)
 		}
 		done = n * kk.group
 		if done == nb {

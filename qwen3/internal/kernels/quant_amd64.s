@@ -85,15 +85,17 @@ GLOBL actmax<>(SB), RODATA|NOPTR, $4
 	VPERM2I128 $0x31, Y12, Y8, Y2 \
 	VPADDD     Y2, Y1, Y1
 
-// func quantizeActAVX2(q *int16, scale, sum *float32, x *float32, nblocks int)
+// func quantizeActAVX2(q *int16, scale, sum *float32, sum16 *int32, x *float32, nblocks int)
 // Per block of 32: amax = max|x|; scale = amax/32767; q = round-to-even(x · (32767/amax)) (0 when
-// amax is 0); sum = scale · Σq. The same operations, in the same float32 order, as quantizeActGeneric.
-TEXT ·quantizeActAVX2(SB), NOSPLIT, $0-40
+// amax is 0); sum16 = Σq of each half; sum = scale · Σq. The same operations, in the same float32
+// order, as quantizeActGeneric.
+TEXT ·quantizeActAVX2(SB), NOSPLIT, $0-48
 	MOVQ q+0(FP), DI
 	MOVQ scale+8(FP), DX
 	MOVQ sum+16(FP), R8
-	MOVQ x+24(FP), SI
-	MOVQ nblocks+32(FP), CX
+	MOVQ sum16+24(FP), R9
+	MOVQ x+32(FP), SI
+	MOVQ nblocks+40(FP), CX
 	VMOVSS actmax<>(SB), X14
 	VXORPS X13, X13, X13
 	TESTQ  CX, CX
@@ -138,14 +140,14 @@ qaloop:
 	VPERMQ   $0xd8, Y2, Y2
 	VMOVDQU  Y0, (DI)
 	VMOVDQU  Y2, 32(DI)
-	VPMADDWD ones16<>(SB), Y0, Y0  // pairwise sums, 32 bits
-	VPMADDWD ones16<>(SB), Y2, Y2
-	VPADDD   Y2, Y0, Y0
+	VPMADDWD ones16<>(SB), Y0, Y0  // pairwise sums, 32 bits: q0-15
+	VPMADDWD ones16<>(SB), Y2, Y2  // q16-31
+	VPHADDD  Y2, Y0, Y0
 	VEXTRACTI128 $1, Y0, X1
 	VPADDD   X1, X0, X0
-	VPSHUFD  $0x4e, X0, X1
-	VPADDD   X1, X0, X0
-	VPSHUFD  $0xb1, X0, X1
+	VPHADDD  X0, X0, X0            // Σq0-15, Σq16-31, ...
+	VMOVQ    X0, (R9)
+	VPSHUFD  $1, X0, X1
 	VPADDD   X1, X0, X0
 	VCVTDQ2PS X0, X0
 	VMULSS   X5, X0, X0
@@ -154,6 +156,7 @@ qaloop:
 	ADDQ     $64, DI
 	ADDQ     $4, DX
 	ADDQ     $4, R8
+	ADDQ     $8, R9
 	DECQ     CX
 	JNE      qaloop
 
@@ -365,21 +368,13 @@ q4kloop:
 	JNE          q4kloop
 	ROWEND(q4krow)
 
-// Q6K quants, from 16-bit lanes: low 4 bits from a ql register (low or high nibble), high 2
-// bits from a qh register shifted into bits 4-5, centred by subtracting 32, multiplied with 16
-// activations at byte xoff of DI into dst.
-#define Q6KLO(ql, T) VPAND lo4w<>(SB), ql, T
-#define Q6KHI(ql, T) VPSRLW $4, ql, T
-
-#define Q6KFIN(T, U, xoff, dst) \
-	VPAND    hi2w<>(SB), U, U \
-	VPOR     U, T, T \
-	VPSUBW   w32<>(SB), T, T \
-	VPMADDWD xoff(DI), T, dst
-
 // Q6KHALF processes one half (128 values) of a Q6_K block: ql at qoff, qh at hoff, int8 scales
-// at soff, activations from DI (their scales from DX); it adds its part to Y0 (Y6 holds d).
-// Groups of 16 values are summed in Y8..Y11, folded into Y12 (groups 0-3) and Y13 (4-7).
+// at soff, activations from DI (their scales from DX, their 16-value sums from R8); it adds its
+// part to Y0 (Y6 holds d). In 16-bit lanes, quant l+32k takes its low 4 bits from ql[l+32(k%2)]
+// (low nibble for k < 2, high for k >= 2) and bits 4-5 from qh[l] >> 2k. The quants are multiplied
+// uncentred (0..63) and the centring is applied to the sums: Σ(q−32)·a = Σq·a − 32·Σa, with Σa
+// over each 16-value group from the Act. Groups are summed in Y8..Y11 and folded into Y12 (groups
+// 0-3) and Y13 (4-7).
 #define Q6KHALF(qoff, hoff, soff) \
 	VPMOVZXBW qoff(SI), Y1 \
 	VPMOVZXBW qoff+16(SI), Y2 \
@@ -387,59 +382,78 @@ q4kloop:
 	VPMOVZXBW qoff+48(SI), Y4 \
 	VPMOVZXBW hoff(SI), Y5 \
 	VPMOVZXBW hoff+16(SI), Y7 \
-	Q6KLO(Y1, Y14) \
-	VPSLLW $4, Y5, Y15 \
-	Q6KFIN(Y14, Y15, 0, Y8) \
-	Q6KLO(Y2, Y14) \
-	VPSLLW $4, Y7, Y15 \
-	Q6KFIN(Y14, Y15, 32, Y9) \
-	Q6KLO(Y3, Y14) \
-	VPSLLW $2, Y5, Y15 \
-	Q6KFIN(Y14, Y15, 64, Y10) \
-	Q6KLO(Y4, Y14) \
-	VPSLLW $2, Y7, Y15 \
-	Q6KFIN(Y14, Y15, 96, Y11) \
-	VPHADDD Y9, Y8, Y8 \
-	VPHADDD Y11, Y10, Y10 \
-	VPHADDD Y10, Y8, Y12 \
-	Q6KHI(Y1, Y14) \
-	VMOVDQA Y5, Y15 \
-	Q6KFIN(Y14, Y15, 128, Y8) \
-	Q6KHI(Y2, Y14) \
-	VMOVDQA Y7, Y15 \
-	Q6KFIN(Y14, Y15, 160, Y9) \
-	Q6KHI(Y3, Y14) \
-	VPSRLW $2, Y5, Y15 \
-	Q6KFIN(Y14, Y15, 192, Y10) \
-	Q6KHI(Y4, Y14) \
-	VPSRLW $2, Y7, Y15 \
-	Q6KFIN(Y14, Y15, 224, Y11) \
-	VPHADDD Y9, Y8, Y8 \
-	VPHADDD Y11, Y10, Y10 \
-	VPHADDD Y10, Y8, Y13 \
+	VPAND    lo4w<>(SB), Y1, Y14 \
+	VPSLLW   $4, Y5, Y15 \
+	VPAND    hi2w<>(SB), Y15, Y15 \
+	VPOR     Y15, Y14, Y14 \
+	VPMADDWD 0(DI), Y14, Y8 \
+	VPAND    lo4w<>(SB), Y2, Y14 \
+	VPSLLW   $4, Y7, Y15 \
+	VPAND    hi2w<>(SB), Y15, Y15 \
+	VPOR     Y15, Y14, Y14 \
+	VPMADDWD 32(DI), Y14, Y9 \
+	VPAND    lo4w<>(SB), Y3, Y14 \
+	VPSLLW   $2, Y5, Y15 \
+	VPAND    hi2w<>(SB), Y15, Y15 \
+	VPOR     Y15, Y14, Y14 \
+	VPMADDWD 64(DI), Y14, Y10 \
+	VPAND    lo4w<>(SB), Y4, Y14 \
+	VPSLLW   $2, Y7, Y15 \
+	VPAND    hi2w<>(SB), Y15, Y15 \
+	VPOR     Y15, Y14, Y14 \
+	VPMADDWD 96(DI), Y14, Y11 \
+	VPHADDD  Y9, Y8, Y8 \
+	VPHADDD  Y11, Y10, Y10 \
+	VPHADDD  Y10, Y8, Y12 \
+	VPSRLW   $4, Y1, Y14 \
+	VPAND    hi2w<>(SB), Y5, Y15 \
+	VPOR     Y15, Y14, Y14 \
+	VPMADDWD 128(DI), Y14, Y8 \
+	VPSRLW   $4, Y2, Y14 \
+	VPAND    hi2w<>(SB), Y7, Y15 \
+	VPOR     Y15, Y14, Y14 \
+	VPMADDWD 160(DI), Y14, Y9 \
+	VPSRLW   $4, Y3, Y14 \
+	VPSRLW   $2, Y5, Y15 \
+	VPAND    hi2w<>(SB), Y15, Y15 \
+	VPOR     Y15, Y14, Y14 \
+	VPMADDWD 192(DI), Y14, Y10 \
+	VPSRLW   $4, Y4, Y14 \
+	VPSRLW   $2, Y7, Y15 \
+	VPAND    hi2w<>(SB), Y15, Y15 \
+	VPOR     Y15, Y14, Y14 \
+	VPMADDWD 224(DI), Y14, Y11 \
+	VPHADDD  Y9, Y8, Y8 \
+	VPHADDD  Y11, Y10, Y10 \
+	VPHADDD  Y10, Y8, Y13 \
 	VPERM2I128 $0x20, Y13, Y12, Y1 \
 	VPERM2I128 $0x31, Y13, Y12, Y2 \
-	VPADDD     Y2, Y1, Y1 \
-	VCVTDQ2PS  Y1, Y1 \
-	VPMOVSXBD  soff(SI), Y2 \
-	VCVTDQ2PS  Y2, Y2 \
-	VMULPS     Y2, Y1, Y1 \
-	VMOVUPS    (DX), X2 \
-	VUNPCKLPS  X2, X2, X3 \
-	VUNPCKHPS  X2, X2, X4 \
+	VPADDD   Y2, Y1, Y1 \
+	VMOVDQU  (R8), Y2 \
+	VPSLLD   $5, Y2, Y2 \
+	VPSUBD   Y2, Y1, Y1 \
+	VCVTDQ2PS Y1, Y1 \
+	VPMOVSXBD soff(SI), Y2 \
+	VCVTDQ2PS Y2, Y2 \
+	VMULPS   Y2, Y1, Y1 \
+	VMOVUPS  (DX), X2 \
+	VUNPCKLPS X2, X2, X3 \
+	VUNPCKHPS X2, X2, X4 \
 	VINSERTF128 $1, X4, Y3, Y3 \
-	VMULPS     Y3, Y1, Y1 \
+	VMULPS   Y3, Y1, Y1 \
 	VFMADD231PS Y6, Y1, Y0
 
 // func dotQ6_KActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
 // Per half of a 210-byte super-block: eight 16-value group sums, then in float:
 // acc += d · (Σ(q−32)·a · scale_g · s_b(g)). Group g of a half belongs to activation block g/2.
+// sum points to the Act's Sum16 (int32 sums of 16 activations), not to its Sum.
 TEXT ·dotQ6_KActAVX2(SB), NOSPLIT, $0-64
 	MOVQ w+0(FP), R12
 	XORQ R13, R13
 
 q6krow:
 	ROWSTART
+	MOVQ sum+40(FP), R8
 
 q6kloop:
 	PREFETCHT0 4096(SI)
@@ -453,9 +467,11 @@ q6kloop:
 	Q6KHALF(0, 128, 192)
 	ADDQ $256, DI
 	ADDQ $16, DX
+	ADDQ $32, R8
 	Q6KHALF(64, 160, 200)
 	ADDQ $256, DI
 	ADDQ $16, DX
+	ADDQ $32, R8
 	ADDQ $210, SI
 	DECQ CX
 	JNE  q6kloop

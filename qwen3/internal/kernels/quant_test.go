@@ -114,6 +114,15 @@ func TestQuantizeAct(t *testing.T) {
 			if a.Sum[b] != a.Scale[b]*float32(sum) {
 				t.Fatalf("block %d: Sum %v, want %v", b, a.Sum[b], a.Scale[b]*float32(sum))
 			}
+			for h := 0; h < 2; h++ {
+				var s16 int32
+				for _, q := range a.Q[b*ActBlock+16*h : b*ActBlock+16*h+16] {
+					s16 += int32(q)
+				}
+				if a.Sum16[2*b+h] != s16 {
+					t.Fatalf("block %d half %d: Sum16 %d, want %d", b, h, a.Sum16[2*b+h], s16)
+				}
+			}
 		}
 		if a.Scale[2] != 0 {
 			t.Errorf("zero block: scale %v", a.Scale[2])
