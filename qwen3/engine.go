@@ -215,7 +215,7 @@ func (s *Session) forward(ids []int, wantLogits bool) {
 		}
 		s.normRotate()
 		s.storeKV()
-		_, perHead := s.attentionItems()
+		_, _, perHead := s.attentionItems()
 		p.run(c.KVHeads*perHead, 1, s.attnBody)
 		if tiles {
 			p.run(blocks(H), 1, s.oTileBody)

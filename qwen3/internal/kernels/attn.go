@@ -76,6 +76,37 @@ func ExpSub(x []float32, m float32) float32 {
 	return sum
 }
 
+// Max returns the largest of x (len(x) > 0; NaNs are not expected).
+func Max(x []float32) float32 {
+	m := x[0]
+	n := 0
+	if useAVX2 && len(x) >= 8 {
+		n = len(x) &^ 7
+		m = maxAVX2(unsafe.SliceData(x), n)
+	}
+	for _, v := range x[n:] {
+		if v > m {
+			m = v
+		}
+	}
+	return m
+}
+
+// Scale writes dst[i] = a·x[i] (dst may be x).
+func Scale(dst, x []float32, a float32) {
+	if len(x) < len(dst) {
+		panic(fmt.Sprintf("kernels: Scale of %d values into %d", len(x), len(dst)))
+	}
+	n := 0
+	if useAVX2 && len(dst) >= 8 {
+		n = len(dst) &^ 7
+		scaleAVX2(unsafe.SliceData(dst), unsafe.SliceData(x), a, n)
+	}
+	for i := n; i < len(dst); i++ {
+		dst[i] = a * x[i]
+	}
+}
+
 // SiLUMul writes dst[i] = silu(gate[i])·up[i] = gate[i]/(1+e^−gate[i])·up[i], the MLP's SwiGLU.
 func SiLUMul(dst, gate, up []float32) {
 	if len(gate) < len(dst) || len(up) < len(dst) {

@@ -248,3 +248,53 @@ t2put:
 	VMOVUPS Y3, 32(DX)(R11*1)
 	VZEROUPPER
 	RET
+
+// func maxAVX2(x *float32, n int) float32
+// The largest of x[0..n), n a multiple of 8.
+TEXT ·maxAVX2(SB), NOSPLIT, $0-20
+	MOVQ    x+0(FP), SI
+	MOVQ    n+8(FP), CX
+	VMOVUPS (SI), Y0
+	ADDQ    $32, SI
+	SHRQ    $3, CX
+	DECQ    CX
+	JEQ     mxdone
+
+mxloop:
+	VMAXPS (SI), Y0, Y0
+	ADDQ   $32, SI
+	DECQ   CX
+	JNE    mxloop
+
+mxdone:
+	VEXTRACTF128 $1, Y0, X1
+	VMAXPS       X1, X0, X0
+	VPERMILPS    $0x4e, X0, X1
+	VMAXPS       X1, X0, X0
+	VPERMILPS    $0xb1, X0, X1
+	VMAXPS       X1, X0, X0
+	VZEROUPPER
+	MOVSS X0, ret+16(FP)
+	RET
+
+// func scaleAVX2(dst, x *float32, a float32, n int)
+// dst[i] = a·x[i] for n a multiple of 8.
+TEXT ·scaleAVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), DI
+	MOVQ         x+8(FP), SI
+	VBROADCASTSS a+16(FP), Y1
+	MOVQ         n+24(FP), CX
+	SHRQ         $3, CX
+	JEQ          scdone
+
+scloop:
+	VMULPS  (SI), Y1, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ    $32, SI
+	ADDQ    $32, DI
+	DECQ    CX
+	JNE     scloop
+
+scdone:
+	VZEROUPPER
+	RET

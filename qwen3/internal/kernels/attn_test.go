@@ -108,6 +108,33 @@ func TestSiLUMul(t *testing.T) {
 	})
 }
 
+func TestMaxScale(t *testing.T) {
+	r := rand.New(rand.NewPCG(67, 68))
+	eachLevel(t, func(t *testing.T) {
+		for _, n := range []int{1, 7, 8, 9, 64, 131} {
+			x := randX(r, n)
+			want := x[0]
+			for _, v := range x {
+				want = float32(math.Max(float64(want), float64(v)))
+			}
+			if got := Max(x); got != want {
+				t.Errorf("n=%d: Max %v, want %v", n, got, want)
+			}
+			x[r.IntN(n)] = 1e30
+			if got := Max(x); got != 1e30 {
+				t.Errorf("n=%d: Max %v, want the planted 1e30", n, got)
+			}
+			dst := make([]float32, n)
+			Scale(dst, x, 0.25)
+			for i := range dst {
+				if dst[i] != 0.25*x[i] {
+					t.Fatalf("n=%d: Scale[%d] = %v, want %v", n, i, dst[i], 0.25*x[i])
+				}
+			}
+		}
+	})
+}
+
 func BenchmarkExpSub(b *testing.B) {
 	x := make([]float32, 1024)
 	for b.Loop() {

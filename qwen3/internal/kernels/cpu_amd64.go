@@ -97,3 +97,9 @@ func expSubAVX2(x *float32, n int, m float32) float32
 
 //go:noescape
 func siluMulAVX2(dst, gate, u *float32, n int)
+
+//go:noescape
+func maxAVX2(x *float32, n int) float32
+
+//go:noescape
+func scaleAVX2(dst, x *float32, a float32, n int)

@@ -58,3 +58,5 @@ func tile16x2AVX2(pack, x *float32, xstride, k int, out *float32, packStride, ou
 }
 func expSubAVX2(x *float32, n int, m float32) float32 { panic("unreachable") }
 func siluMulAVX2(dst, gate, u *float32, n int)        { panic("unreachable") }
+func maxAVX2(x *float32, n int) float32               { panic("unreachable") }
+func scaleAVX2(dst, x *float32, a float32, n int)     { panic("unreachable") }
