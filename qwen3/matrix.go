@@ -172,15 +172,21 @@ func (m *Matrix) DotAct(r int, a *kernels.Act) float32 {
 
 // dotRows writes out[i] = row r0+i times the input of a decoding pass, which is given both as
 // floats and as an Act: quantized types read the Act (a is nil when no matrix of the model is
-// quantized), with one kernel call for all the rows.
+// quantized). One kernel call covers all the rows.
 func (m *Matrix) dotRows(r0 int, out, x []float32, a *kernels.Act) {
-	if !m.Type.quantized() {
-		for i := range out {
-			out[i] = m.Dot(r0+i, x)
-		}
+	c := m.Cols
+	switch m.Type {
+	case F32:
+		kernels.DotF32Rows(out, m.f32[r0*c:], c, x)
+		return
+	case BF16:
+		kernels.DotBF16Rows(out, m.u16[r0*c:], c, x)
+		return
+	case F16:
+		kernels.DotF16Rows(out, m.u16[r0*c:], c, x)
 		return
 	}
-	rb := m.Type.rowBytes(m.Cols)
+	rb := m.Type.rowBytes(c)
 	w := m.raw[r0*rb : (r0+len(out))*rb]
 	switch m.Type {
 	case Q8_0:

@@ -42,7 +42,9 @@ src="$DIR/src"
 if [[ ! -f "$src/CMakeLists.txt" ]]; then
 	rm -rf "$DIR/unpack" && mkdir -p "$DIR/unpack"
 	tar -xzf "$sdist" -C "$DIR/unpack" || fail "cannot unpack $sdist"
+	commit="$(cat "$DIR/unpack"/llama_cpp_python-0.3.36/.git/modules/vendor/llama.cpp/HEAD 2>/dev/null || echo unknown)"
 	rm -rf "$src" && mv "$DIR/unpack"/llama_cpp_python-0.3.36/vendor/llama.cpp "$src" && rm -rf "$DIR/unpack"
+	echo "llama.cpp ${commit:0:7} (from the $LLAMA_CPP_PACKAGE sdist), built with -DGGML_NATIVE=ON" >"$src/VERSION.qwen3"
 fi
 echo "llamacpp.sh: building ${TARGETS[*]} in $DIR/build (a few minutes on 2 cores)" >&2
 cmake -S "$src" -B "$DIR/build" -DCMAKE_BUILD_TYPE=Release -DGGML_NATIVE=ON -DLLAMA_CURL=OFF \
@@ -52,5 +54,6 @@ cmake --build "$DIR/build" -j "$(nproc)" --target "${TARGETS[@]}" >"$DIR/build.l
 	|| fail "the build failed (see $DIR/build.log)"
 mkdir -p "$DIR/bin"
 for t in "${TARGETS[@]}"; do cp "$DIR/build/bin/$t" "$DIR/bin/" || fail "the build made no $t"; done
+cp "$src/VERSION.qwen3" "$DIR/bin/VERSION" 2>/dev/null || echo "llama.cpp from the $LLAMA_CPP_PACKAGE sdist" >"$DIR/bin/VERSION"
 echo "$LLAMA_CPP_PACKAGE" >"$stamp"
 echo "$DIR/bin"

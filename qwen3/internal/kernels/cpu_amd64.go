@@ -30,13 +30,13 @@ func x86HasF16C() bool {
 func cpuid(eax, ecx uint32) (a, b, c, d uint32)
 
 //go:noescape
-func dotF32AVX2(w, x *float32, n int) float32
+func dotF32AVX2(w *float32, stride, rows int, x *float32, n int, out *float32)
 
 //go:noescape
-func dotBF16AVX2(w *uint16, x *float32, n int) float32
+func dotBF16AVX2(w *uint16, stride, rows int, x *float32, n int, out *float32)
 
 //go:noescape
-func dotF16AVX2(w *uint16, x *float32, n int) float32
+func dotF16AVX2(w *uint16, stride, rows int, x *float32, n int, out *float32)
 
 //go:noescape
 func dotQ8_0AVX2(w *byte, x *float32, nblocks int, f16 *[65536]float32) float32

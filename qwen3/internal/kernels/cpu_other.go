@@ -9,9 +9,15 @@ var useAVX2, useAVX512 bool
 
 func setLevel(Level) {}
 
-func dotF32AVX2(w, x *float32, n int) float32                             { panic("unreachable") }
-func dotBF16AVX2(w *uint16, x *float32, n int) float32                    { panic("unreachable") }
-func dotF16AVX2(w *uint16, x *float32, n int) float32                     { panic("unreachable") }
+func dotF32AVX2(w *float32, stride, rows int, x *float32, n int, out *float32) {
+	panic("unreachable")
+}
+func dotBF16AVX2(w *uint16, stride, rows int, x *float32, n int, out *float32) {
+	panic("unreachable")
+}
+func dotF16AVX2(w *uint16, stride, rows int, x *float32, n int, out *float32) {
+	panic("unreachable")
+}
 func dotQ8_0AVX2(w *byte, x *float32, n int, f16 *[65536]float32) float32 { panic("unreachable") }
 func dotQ8_0AVX512(w *byte, x *float32, n int, f16 *[65536]float32) float32 {
 	panic("unreachable")

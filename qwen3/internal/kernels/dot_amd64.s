@@ -25,12 +25,20 @@ TEXT ·cpuid(SB), NOSPLIT, $0-24
 // Q8_0 and BF16 loops consume bytes more slowly, so they need the longer lead).
 // (A prefetch past the end of the data is harmless: it is a hint and never faults.)
 
-// func dotF32AVX2(w, x *float32, n int) float32
-// n is a multiple of 8. Four accumulators hide the FMA latency.
-TEXT ·dotF32AVX2(SB), NOSPLIT, $0-28
-	MOVQ w+0(FP), SI
-	MOVQ x+8(FP), DI
-	MOVQ n+16(FP), CX
+// The float dot kernels take several rows at once (one call per chunk of a matrix pass):
+//	func dotXAVX2(w *T, stride, rows int, x *float32, n int, out *float32)
+// out[r] = Σ_{i<n} w_r[i]·x[i] for each row r (stride bytes after the previous one), n a multiple of 8.
+
+// func dotF32AVX2(w *float32, stride, rows int, x *float32, n int, out *float32)
+// Four accumulators hide the FMA latency.
+TEXT ·dotF32AVX2(SB), NOSPLIT, $0-48
+	MOVQ w+0(FP), R12
+	XORQ R13, R13
+
+f32row:
+	MOVQ   R12, SI
+	MOVQ   x+24(FP), DI
+	MOVQ   n+32(FP), CX
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -69,17 +77,26 @@ f32done:
 	VADDPS Y3, Y2, Y2
 	VADDPS Y2, Y0, Y0
 	REDUCE
+	MOVQ   out+40(FP), AX
+	VMOVSS X0, (AX)(R13*4)
+	ADDQ   stride+8(FP), R12
+	INCQ   R13
+	CMPQ   R13, rows+16(FP)
+	JLT    f32row
 	VZEROUPPER
-	MOVSS X0, ret+24(FP)
 	RET
 
-// func dotBF16AVX2(w *uint16, x *float32, n int) float32
-// n is a multiple of 8. A bfloat16 is the top half of a float32: zero-extend each 16-bit value
+// func dotBF16AVX2(w *uint16, stride, rows int, x *float32, n int, out *float32)
+// A bfloat16 is the top half of a float32: zero-extend each 16-bit value
 // to 32 bits and shift it left by 16.
-TEXT ·dotBF16AVX2(SB), NOSPLIT, $0-28
-	MOVQ w+0(FP), SI
-	MOVQ x+8(FP), DI
-	MOVQ n+16(FP), CX
+TEXT ·dotBF16AVX2(SB), NOSPLIT, $0-48
+	MOVQ w+0(FP), R12
+	XORQ R13, R13
+
+bf16row:
+	MOVQ   R12, SI
+	MOVQ   x+24(FP), DI
+	MOVQ   n+32(FP), CX
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -122,16 +139,25 @@ bf16done:
 	VADDPS Y3, Y2, Y2
 	VADDPS Y2, Y0, Y0
 	REDUCE
+	MOVQ   out+40(FP), AX
+	VMOVSS X0, (AX)(R13*4)
+	ADDQ   stride+8(FP), R12
+	INCQ   R13
+	CMPQ   R13, rows+16(FP)
+	JLT    bf16row
 	VZEROUPPER
-	MOVSS X0, ret+24(FP)
 	RET
 
-// func dotF16AVX2(w *uint16, x *float32, n int) float32
-// n is a multiple of 8. VCVTPH2PS (F16C) converts 8 halves to 8 floats exactly.
-TEXT ·dotF16AVX2(SB), NOSPLIT, $0-28
-	MOVQ w+0(FP), SI
-	MOVQ x+8(FP), DI
-	MOVQ n+16(FP), CX
+// func dotF16AVX2(w *uint16, stride, rows int, x *float32, n int, out *float32)
+// VCVTPH2PS (F16C) converts 8 halves to 8 floats exactly.
+TEXT ·dotF16AVX2(SB), NOSPLIT, $0-48
+	MOVQ w+0(FP), R12
+	XORQ R13, R13
+
+f16row:
+	MOVQ   R12, SI
+	MOVQ   x+24(FP), DI
+	MOVQ   n+32(FP), CX
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -169,8 +195,13 @@ f16done:
 	VADDPS Y3, Y2, Y2
 	VADDPS Y2, Y0, Y0
 	REDUCE
+	MOVQ   out+40(FP), AX
+	VMOVSS X0, (AX)(R13*4)
+	ADDQ   stride+8(FP), R12
+	INCQ   R13
+	CMPQ   R13, rows+16(FP)
+	JLT    f16row
 	VZEROUPPER
-	MOVSS X0, ret+24(FP)
 	RET
 
 // func dotQ8_0AVX2(w *byte, x *float32, nblocks int, f16 *[65536]float32) float32

@@ -300,16 +300,14 @@ func (e llama) run(file string) (map[key]sample, int64, error) {
 	return s, peak, nil
 }
 
+// llamaVersion is the VERSION line scripts/bench/llamacpp.sh leaves beside the binaries (the
+// sources carry no git metadata, so llama-bench cannot tell its own commit).
 func llamaVersion(dir string) string {
-	out, err := exec.Command(filepath.Join(dir, "llama-bench"), "--version").CombinedOutput()
-	v := strings.TrimSpace(string(out))
-	if err != nil || v == "" {
-		v = "unknown version"
+	v := "llama.cpp (unknown version)"
+	if b, err := os.ReadFile(filepath.Join(dir, "VERSION")); err == nil {
+		v = strings.TrimSpace(string(b))
 	}
-	if i := strings.Index(v, "\n"); i >= 0 {
-		v = v[:i]
-	}
-	return v + "; llama-bench -r 1, default settings (F16 KV cache)"
+	return v + "; llama-bench -r 1, its default settings (F16 KV cache)"
 }
 
 // torch runs bench_torch.py: transformers' Qwen3 in float32 with the same config and random
@@ -486,7 +484,7 @@ func fmtStats(s stats, prec int) string {
 func (r *results) print(w *os.File, weights []string, c config) {
 	read, _ := statsOf(r.read)
 	fmt.Fprintf(w, "\nmachine: %s; %d threads per engine; %s\n", machine(), c.threads, time.Now().Format("2006-01-02"))
-	fmt.Fprintf(w, "read bandwidth (all cores, 1 GiB sum, best of 5; measured %d times): %s GB/s\n", len(r.read), fmtStats(read, 1))
+	fmt.Fprintf(w, "read bandwidth (all cores, a 1 GiB read stream, best of 5; measured %d times): %s GB/s\n", len(r.read), fmtStats(read, 1))
 	for p, v := range r.peers {
 		fmt.Fprintf(w, "%s: %s\n", p, v)
 	}
