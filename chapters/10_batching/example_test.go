@@ -105,7 +105,7 @@ func ExampleCache() {
 	report()
 	next := make([]int, len(logits))
 	for i, l := range logits {
-		next[i] = argmax(l)
+		next[i] = sampling.Argmax(l)
 	}
 	fmt.Println("greedy tokens:", next)
 	if _, err := c.Step(next); err != nil {
@@ -116,16 +116,6 @@ func ExampleCache() {
 	// width 5, next positions [5 1 4], weight passes 3
 	// greedy tokens: [49715 96513 126956]
 	// width 6, next positions [6 2 5], weight passes 6
-}
-
-func argmax(v []float64) int {
-	best := 0
-	for i, x := range v {
-		if x > v[best] {
-			best = i
-		}
-	}
-	return best
 }
 
 // Greedy generation for three prompts at once. The tiny random model never says <|im_end|>, so

@@ -59,20 +59,26 @@ func greedyFeeds(g *golden, n int) [][]int {
 	return feeds
 }
 
+// goldenRun runs the golden prompts, left-padded with the golden pad id, through a prefill and 4
+// steps fed each prompt's own greedy tokens.
+func goldenRun(t *testing.T) (*golden, *forward.Model, *Batch, [][]int, run) {
+	t.Helper()
+	g, m := loadGolden(t), tiny(t)
+	batch, err := Pad(g.prompts(), g.Pad, Left)
+	if err != nil {
+		t.Fatal(err)
+	}
+	feeds := greedyFeeds(g, 4)
+	return g, m, batch, feeds, runBatch(t, m, batch, feeds)
+}
+
 // TestPaddingInvisible is the property padding must have: what sits in a padding column never
 // reaches a real token. The left-padded golden batch runs three times: with the pad id 151643,
 // with a different random id in every padding column, and on a model whose embedding of 151643 is
 // noise. Every real column's logits and every step's logits are bit-for-bit identical, because a
 // hidden key gets probability exactly 0 and 0 times a finite value is exactly 0.
 func TestPaddingInvisible(t *testing.T) {
-	g := loadGolden(t)
-	m := tiny(t)
-	batch, err := Pad(g.prompts(), g.Pad, Left)
-	if err != nil {
-		t.Fatal(err)
-	}
-	feeds := greedyFeeds(g, 4)
-	want := runBatch(t, m, batch, feeds)
+	g, m, batch, feeds, want := goldenRun(t)
 
 	rng := rand.New(rand.NewPCG(10, 10))
 	vocab, _ := m.Embedding.Dims()
@@ -123,14 +129,7 @@ func TestPaddingInvisible(t *testing.T) {
 // pass over its prompt alone, and every step those of chapter 08's cache fed the same tokens, within
 // aloneTol: batching changes how the work is grouped, not the numbers.
 func TestBatchedEqualsAlone(t *testing.T) {
-	g := loadGolden(t)
-	m := tiny(t)
-	batch, err := Pad(g.prompts(), g.Pad, Left)
-	if err != nil {
-		t.Fatal(err)
-	}
-	feeds := greedyFeeds(g, 4)
-	got := runBatch(t, m, batch, feeds)
+	g, m, _, feeds, got := goldenRun(t)
 	worst := 0.0
 	for b, p := range g.Prompts {
 		full, err := m.Forward(p.IDs)
