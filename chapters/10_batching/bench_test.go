@@ -12,7 +12,12 @@ import (
 // the time per generated token (ns/token). In float64 the tiny model's cost is its LM head (151,936
 // x 32, 39 MB), which the batched step reads once for all B rows. Run with
 //
-//	go test ./chapters/10_batching/ -run NONE -bench Step -benchtime 40x
+//	go test ./chapters/10_batching/ -run NONE -bench Step -benchtime 64x -count 2
+//
+// On the 2-core AMD EPYC build machine, shared (load average 11), B=8 took 6.5 to 9.7 ms per token
+// batched and 14.9 to 16.3 ms alone, B=4 9.3 to 10.0 against 15.8 to 27.9: about 1.5 to 2.5 times
+// the throughput. Here float64 arithmetic weighs as much as reading the weights; the float32 engine
+// (package qwen3) is where batching pays fully.
 func BenchmarkStep(b *testing.B) {
 	m := tiny(b)
 	const promptLen, window = 8, 32 // a fresh prefill every window steps keeps the context bounded
