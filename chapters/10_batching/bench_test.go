@@ -16,8 +16,8 @@ import (
 //
 // On the 2-core AMD EPYC build machine, shared (load average 11), B=8 took 6.5 to 9.7 ms per token
 // batched and 14.9 to 16.3 ms alone, B=4 9.3 to 10.0 against 15.8 to 27.9: about 1.5 to 2.5 times
-// the throughput. Here float64 arithmetic weighs as much as reading the weights; the float32 engine
-// (package qwen3) is where batching pays fully.
+// the throughput. Here float64 arithmetic costs as much as reading the weights, so batching gains
+// less than the B-fold saving in reads.
 func BenchmarkStep(b *testing.B) {
 	m := tiny(b)
 	const promptLen, window = 8, 32 // a fresh prefill every window steps keeps the context bounded
