@@ -812,6 +812,92 @@ def golden_09_sampling(model, tok, gen: torch.Generator) -> None:
 
 
 # ---------------------------------------------------------------------------------------------------------------------
+# 3b. chapter 10: batched generation (several prompts at once, left-padded, one attention mask)
+
+BATCH_PROMPTS = [
+    "The capital of France is",  # 5 tokens
+    "Hi",  # 1 token: eleven pads before it
+    "def add(a, b):\n    return a + b\n",  # 12 tokens: the longest, no padding at all
+    "Hello, world! 你好，世界。",  # 9 tokens
+    "Once upon a time",  # 4 tokens
+]
+BATCH_NEW_TOKENS = 24
+# The tiny random model never says <|im_end|>, so three sequences could not stop early. Two extra stop ids that its greedy
+# text does contain make them stop at different steps (asserted below): 139678 is the 7th new token of prompt 0 and the
+# 15th of prompt 2, 83354 the 11th of prompt 3; prompts 1 and 4 run to the budget.
+BATCH_STOP = [151645, 151643, 139678, 83354]
+BATCH_PAD = 151643  # <|endoftext|>, Qwen3's pad token (generation_config.json)
+
+
+def golden_10_batching(model, tok, gen: torch.Generator) -> None:
+    """transformers' batched greedy generate() with left padding and an attention mask, the same prompts run alone, the
+    padded batch's mask, position ids and logits, and (to show it goes wrong) the same batch padded on the right."""
+    chapter = "10_batching"
+    eager_masks, positions = [], []
+    # What generate() hands the model: the 4-D additive mask each attention layer receives, and the position ids.
+    h_mask = model.model.layers[0].self_attn.register_forward_pre_hook(
+        lambda _m, _a, kw: eager_masks.append(kw["attention_mask"].clone()), with_kwargs=True)
+    h_pos = model.model.register_forward_pre_hook(
+        lambda _m, _a, kw: positions.append(kw["position_ids"].clone()), with_kwargs=True)
+
+    def batched(side: str):
+        eager_masks.clear()
+        positions.clear()
+        enc = tok(BATCH_PROMPTS, padding=True, padding_side=side, return_tensors="pt")
+        assert enc["input_ids"].shape[1] == max(len(tok(p)["input_ids"]) for p in BATCH_PROMPTS)
+        with torch.no_grad():
+            out = model.generate(**enc, do_sample=False, max_new_tokens=BATCH_NEW_TOKENS, eos_token_id=BATCH_STOP,
+                                 pad_token_id=BATCH_PAD, return_dict_in_generate=True, output_logits=True)
+        width = enc["input_ids"].shape[1]
+        steps = torch.cat(positions[1:], dim=1) if len(positions) > 1 else torch.zeros(len(BATCH_PROMPTS), 0)
+        return {
+            "ids": enc["input_ids"].tolist(),
+            "attention_mask": enc["attention_mask"].tolist(),
+            "position_ids": positions[0].tolist(),
+            "step_position_ids": steps.tolist(),
+            "new_ids": out.sequences[:, width:].tolist(),
+        }, torch.stack(out.logits, dim=1), eager_masks[0][:, 0]
+
+    left, step_logits, mask4d = batched("left")
+    # The whole padded prompt through the model once: the logits of every column, real and padding.
+    with torch.no_grad():
+        prefill = model(input_ids=torch.tensor(left["ids"]), attention_mask=torch.tensor(left["attention_mask"]),
+                        position_ids=torch.tensor(left["position_ids"])).logits
+    right, _, _ = batched("right")
+    h_mask.remove()
+    h_pos.remove()
+
+    prompts = []
+    for b, text in enumerate(BATCH_PROMPTS):
+        ids = tok(text)["input_ids"]
+        with torch.no_grad():
+            out = model.generate(torch.tensor([ids]), do_sample=False, max_new_tokens=BATCH_NEW_TOKENS,
+                                 eos_token_id=BATCH_STOP, pad_token_id=BATCH_PAD,
+                                 attention_mask=torch.ones(1, len(ids), dtype=torch.int64))
+        alone = out[0, len(ids):].tolist()
+        prompts.append({"text": text, "ids": ids, "alone_new_ids": alone})
+        # Left padding changes nothing: the batched ids are the unbatched ones, then padding after a stop.
+        assert left["new_ids"][b][:len(alone)] == alone, (b, left["new_ids"][b], alone)
+        assert all(i == BATCH_PAD for i in left["new_ids"][b][len(alone):])
+        # Right padding: every prompt shorter than the batch goes wrong, the full-width one does not.
+        assert (right["new_ids"][b][:len(alone)] == alone) == (len(ids) == len(left["ids"][0])), b
+    stopped = [len(p["alone_new_ids"]) for p in prompts]
+    assert stopped == [7, BATCH_NEW_TOKENS, 15, 11, BATCH_NEW_TOKENS], stopped
+
+    must = {int(i) for i in step_logits.argmax(-1).flatten()} | set(BATCH_STOP)
+    cols = set(torch.randperm(TINY["vocab_size"], generator=gen)[:192].tolist()) | must
+    cols = torch.tensor(sorted(cols), dtype=torch.int64)
+    save(chapter, "cols.npy", cols)
+    save(chapter, "prefill_logits_cols.npy", prefill[:, :, cols])  # (batch, width, cols)
+    save(chapter, "step_logits_cols.npy", step_logits[:, :, cols])  # (batch, new tokens, cols); step 0 = prefill's last
+    save(chapter, "mask_visible.npy", (mask4d == 0).to(torch.int64))  # (batch, width, width): 1 where a key is visible
+    save_json(chapter, "batch", {
+        "pad": BATCH_PAD, "stop_tokens": BATCH_STOP, "max_new_tokens": BATCH_NEW_TOKENS,
+        "prompts": prompts, "left": left, "right": right,
+    })
+
+
+# ---------------------------------------------------------------------------------------------------------------------
 # 4. the manifest
 
 
@@ -878,6 +964,7 @@ def main() -> None:
     golden_07_forward(model, tok, torch.Generator().manual_seed(SEED + 7))
     golden_08_kvcache(model, tok, torch.Generator().manual_seed(SEED + 8))
     golden_09_sampling(model, tok, torch.Generator().manual_seed(SEED + 9))
+    golden_10_batching(model, tok, torch.Generator().manual_seed(SEED + 10))
     write_manifest()
     total = sum(p.stat().st_size for p in REF.rglob("*") if p.is_file())
     print(f"reference/: {total / 1e6:.1f} MB")

@@ -44,6 +44,8 @@
 //
 // config.go holds Config and Weights (with Check, which reports a wrong shape from a file as an
 // error); attention.go holds Project (projections, QK-norm, RoPE), KVHead, Mask, Softmax, Attend
-// and Forward. Tests compare Forward's output and per-head probabilities with transformers'
-// Qwen3Attention (reference/golden/05_attention) at positions 0..6 and 3..9.
+// and Forward, plus ProjectAt and AttendMask, the same with a position per row and an explicit
+// mask (chapter 10 runs a padded batch through them). Tests compare Forward's output and per-head
+// probabilities with transformers' Qwen3Attention (reference/golden/05_attention) at positions
+// 0..6 and 3..9.
 package attention
