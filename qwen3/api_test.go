@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	tokenizer "github.com/qwen3go/qwen3go/chapters/02_tokenizer"
 	sampling "github.com/qwen3go/qwen3go/chapters/09_sampling"
 	"github.com/qwen3go/qwen3go/reference"
 )
@@ -226,6 +227,12 @@ func TestChatSystemAndThinking(t *testing.T) {
 	chat.Thinking = false
 	if text := decode(t, m, chat, "Hi"); !strings.HasSuffix(text, "<think>\n\n</think>\n\n") {
 		t.Errorf("thinking off does not end with an empty think block: %q", text)
+	}
+	// Reset keeps the system prompt's tokens in the cache, and only them.
+	chat.Reset()
+	sys, _ := tokenizer.ApplyChatTemplate(chat.Messages(), tokenizer.ChatOptions{})
+	if used, _ := chat.Context(); used != len(m.Tokenizer.Encode(sys)) || len(chat.Messages()) != 1 {
+		t.Errorf("after Reset: %d tokens cached, the system prompt is %d; %d messages", used, len(m.Tokenizer.Encode(sys)), len(chat.Messages()))
 	}
 	if _, err := chat.Send(context.Background(), "  ", nil); err == nil {
 		t.Error("an empty message was sent")

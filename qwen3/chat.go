@@ -75,10 +75,18 @@ func (c *Chat) System() string { return c.system }
 // goes on.
 func (c *Chat) SetSystem(system string) { c.system = system }
 
-// Reset starts a new conversation with the same system prompt and options. The cached tokens
-// stay, so the system prompt is not run through the model again.
+// Reset starts a new conversation with the same system prompt and options. The system prompt's
+// tokens stay in the cache, so it is not run through the model again.
 func (c *Chat) Reset() {
 	c.messages, c.Dropped, c.Last, c.Reused = nil, 0, Stats{}, 0
+	keep := 0
+	if c.system != "" {
+		if prompt, err := tokenizer.ApplyChatTemplate([]tokenizer.Message{{Role: "system", Content: c.system}}, tokenizer.ChatOptions{}); err == nil {
+			ids := c.m.Tokenizer.Encode(prompt)
+			keep = cachedPrefix(c.s, append(ids, -1)) // -1: no token, so that all of ids may be kept
+		}
+	}
+	c.s.Truncate(keep)
 }
 
 // Context returns how many tokens the model's context holds now and at most.

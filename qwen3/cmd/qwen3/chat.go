@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/qwen3go/qwen3go/qwen3"
@@ -49,8 +50,8 @@ func chatCmd(args []string, e *env) error {
 		in = lr
 	}
 	s := &chatSession{e: e, c: &c, m: m, chat: chat, meter: meter}
-	fmt.Fprintf(e.stderr, "chatting with %s (%d layers, %v weights, %d-token context); thinking %v. /help lists the commands; Ctrl-C stops a reply, Ctrl-D or /bye leaves.\n",
-		m.Source, m.Config.Layers, m.Type, c.ctxTokens, c.think)
+	fmt.Fprintf(e.stderr, "chatting with %s (%s, %d layers, %v weights, %d-token context); thinking %v. /help lists the commands; Ctrl-C stops a reply, Ctrl-D or /bye leaves.\n",
+		filepath.Base(c.path), m.Source, m.Config.Layers, m.Type, c.ctxTokens, c.think)
 	return s.loop(in)
 }
 

@@ -60,7 +60,7 @@ func TestChatPiped(t *testing.T) {
 		"3 new tokens at",                       // /stats after the """ block (max-tokens 3)
 		"new conversation (same system prompt)", // /clear
 		"context: ",                             // /show after /clear
-		"0 messages, the model sees the last 0", //
+		"no messages yet",                       //
 		"unknown command /frobnicate",           // an unknown command is an error
 		"thinking true",                         // /think
 	} {

@@ -162,8 +162,14 @@ func (s *chatSession) show() {
 		fmt.Fprintln(out, "no system prompt")
 	}
 	used, size := s.chat.Context()
-	fmt.Fprintf(out, "context: %d of %d tokens used; %d messages, the model sees the last %d\n",
-		used, size, s.conversation(), s.conversation()-s.chat.Dropped)
+	fmt.Fprintf(out, "context: %d of %d tokens used; ", used, size)
+	if n := s.conversation(); n == 0 {
+		fmt.Fprintln(out, "no messages yet")
+	} else if n == s.chat.Dropped {
+		fmt.Fprintf(out, "%d messages, none in the model's view\n", n)
+	} else {
+		fmt.Fprintf(out, "%d messages, the model sees the last %d\n", n, n-s.chat.Dropped)
+	}
 }
 
 // conversation is the number of messages after the system prompt.

@@ -28,6 +28,7 @@ type common struct {
 	think, stats       bool
 	threads, ctxTokens int
 	set                map[string]bool // the flags given on the command line
+	path               string          // the checkpoint loaded
 }
 
 func (c *common) register(fs *flag.FlagSet) {
@@ -149,6 +150,7 @@ func (c *common) load(e *env) (*qwen3.Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.path = path
 	if c.ctxTokens > m.Config.MaxContext {
 		m.Close()
 		return nil, usagef("-ctx %d: the model's context is %d tokens", c.ctxTokens, m.Config.MaxContext)
