@@ -108,6 +108,7 @@ func TestChatOnATerminal(t *testing.T) {
 	cache := t.TempDir()
 	term := startTerminal(t, []string{"XDG_CACHE_HOME=" + cache}, "chat", "-max-tokens", "6", "-stats")
 	term.expect("/help lists the commands")
+	term.expect("\x1b[?2004h") // bracketed paste on: the terminal marks pasted text, which stays one message
 	term.expect(">>> ")
 
 	term.send("Hi\r")
@@ -191,5 +192,36 @@ func TestRunOnATerminal(t *testing.T) {
 	var exit *exec.ExitError
 	if err := term.cmd.Wait(); !errors.As(err, &exit) || exit.ExitCode() != 130 {
 		t.Errorf("exit: %v, want status 130", err)
+	}
+}
+
+// TestMainExitAndErrors runs the binary itself: a bad flag is reported once, on stderr, with exit
+// status 2; -h prints to stdout with status 0; a missing model file exits 1.
+func TestMainExitAndErrors(t *testing.T) {
+	for _, c := range []struct {
+		args     []string
+		code     int
+		out, err string
+		errOnce  string
+	}{
+		{[]string{"run", "-nope", "x"}, 2, "", "qwen3: flag provided but not defined: -nope (see 'qwen3 run -h')\n", ""},
+		{[]string{"chat", "-ctx", "0"}, 2, "", "qwen3: -ctx 0: the context must hold at least 1 token\n", ""},
+		{[]string{"run", "-h"}, 0, "usage: qwen3 run", "", ""},
+		{[]string{"run", "-model", "/nonexistent.gguf", "x"}, 1, "", "", "no such file or directory"},
+	} {
+		cmd := exec.Command(os.Args[0], c.args...)
+		cmd.Env = append(os.Environ(), "QWEN3_TEST_RUN_MAIN=1")
+		var stdout, stderr strings.Builder
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		code := 0
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			code = exit.ExitCode()
+		}
+		if code != c.code || !strings.HasPrefix(stdout.String(), c.out) || (c.err != "" && stderr.String() != c.err) ||
+			(c.errOnce != "" && strings.Count(stderr.String(), c.errOnce) != 1) || (c.out == "" && stdout.Len() > 0) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", c.args, code, stdout.String(), stderr.String())
+		}
 	}
 }
