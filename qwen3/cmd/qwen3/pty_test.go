@@ -53,15 +53,16 @@ func startTerminal(t *testing.T, env []string, args ...string) *terminal {
 		buf := make([]byte, 4096)
 		for {
 			n, err := f.Read(buf)
+			// The line editor asks where the cursor is (ESC [ 6 n); a terminal answers, before
+			// expect can see the question and the test type anything more.
+			for range strings.Count(string(buf[:n]), "\x1b[6n") {
+				io.WriteString(f, "\x1b[1;1R")
+			}
 			term.mu.Lock()
 			term.out.Write(buf[:n])
 			term.mu.Unlock()
 			if err != nil {
 				return
-			}
-			// The line editor asks where the cursor is (ESC [ 6 n); a terminal answers.
-			for range strings.Count(string(buf[:n]), "\x1b[6n") {
-				io.WriteString(f, "\x1b[1;1R")
 			}
 		}
 	}()
@@ -94,11 +95,23 @@ func (term *terminal) expect(s string) {
 	}
 }
 
+// prompt waits for the line editor's prompt, ready for keys: it draws ">>> " and asks where the
+// cursor is, and reads keys once it has the answer.
+func (term *terminal) prompt() {
+	term.t.Helper()
+	term.expect(">>> \x1b[6n")
+	time.Sleep(50 * time.Millisecond)
+}
+
+// send types keys.
 func (term *terminal) send(keys string) {
 	term.t.Helper()
 	if _, err := io.WriteString(term.pty, keys); err != nil {
 		term.t.Fatal(err)
 	}
+	// A person types more slowly than this; the line editor may lose keys that arrive while it
+	// redraws the line it just accepted.
+	time.Sleep(150 * time.Millisecond)
 }
 
 // TestChatOnATerminal types into `qwen3 chat` as a person would: a message, the Up arrow to
@@ -109,44 +122,47 @@ func TestChatOnATerminal(t *testing.T) {
 	term := startTerminal(t, []string{"XDG_CACHE_HOME=" + cache}, "chat", "-max-tokens", "6", "-stats")
 	term.expect("/help lists the commands")
 	term.expect("\x1b[?2004h") // bracketed paste on: the terminal marks pasted text, which stays one message
-	term.expect(">>> ")
+	term.prompt()
 
 	term.send("Hi\r")
 	term.expect("finish: length")
-	term.expect(">>> ")
+	term.prompt()
 
 	term.send("\x1b[A") // Up: the last entry comes back, and Enter sends it (an empty line sends nothing)
 	term.expect("Hi")
 	term.send("\r")
 	term.expect("finish: length")
-	term.expect(">>> ")
+	term.prompt()
 
 	term.send(`"""first line` + "\r")
 	term.send(`second line"""` + "\r")
 	term.expect("finish: length")
-	term.expect(">>> ")
+	term.prompt()
 
 	term.send("\x1b[200~pasted one\npasted two\x1b[201~") // a bracketed paste of two lines
 	term.send("\r")
 	term.expect("finish: length")
-	term.expect(">>> ")
+	term.prompt()
 
 	term.send("/show\r")
 	term.expect("context: ")
-	term.expect(">>> ")
+	term.expect("\r\n")
+	term.prompt()
 
 	term.send("/set max-tokens 3000\r")
-	term.expect(">>> ")
+	term.expect("max-tokens 3000\r\n") // the command's answer, not the echo of the typing
+	term.prompt()
 	term.send("Tell me a long story\r")
-	time.Sleep(500 * time.Millisecond)
+	term.expect("\x1b[?2004l") // the line editor has returned the line: the reply runs
+	time.Sleep(300 * time.Millisecond)
 	term.send("\x03") // Ctrl-C during the reply
 	term.expect("[stopped]")
 	term.expect("finish: cancelled")
-	term.expect(">>> ")
+	term.prompt()
 
 	term.send("\x03") // Ctrl-C at an empty prompt
 	term.expect("(Ctrl-D or /bye leaves)")
-	term.expect(">>> ")
+	term.prompt()
 
 	term.send("\x04") // Ctrl-D leaves
 	select {
