@@ -56,6 +56,10 @@ type Session struct {
 	invFreq                 []float64
 	scratch                 []tileScratch // per worker, for prompt chunks (matmul.go)
 
+	// progress, when not nil, is called by Prefill after each chunk with the prompt tokens done
+	// and the total (generate.go sets it from Options.Progress, for long prompts).
+	progress func(done, total int)
+
 	// the chunk being processed: n tokens from position pos, in layer li (l)
 	n, pos, li int
 	l          *layer
@@ -147,6 +151,9 @@ func (s *Session) Prefill(ctx context.Context, ids []int) ([]float32, error) {
 		}
 		end := min(start+maxChunk, len(ids))
 		s.forward(ids[start:end], end == len(ids))
+		if s.progress != nil {
+			s.progress(end, len(ids))
+		}
 	}
 	return s.logits, nil
 }

@@ -26,7 +26,7 @@ func TestGreedyGolden(t *testing.T) {
 	if err := reference.LoadJSON("09_sampling", "greedy", &runs); err != nil {
 		t.Fatal(err)
 	}
-	greedy := sampling.Greedy()
+	greedy := SamplingFrom(sampling.Greedy())
 	for kind, path := range tinyPaths() {
 		m := loadTiny(t, path)
 		for i, r := range runs {
@@ -38,7 +38,7 @@ func TestGreedyGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			ids, _, err := m.continueSession(context.Background(), s, r.PromptIDs,
-				Options{Sampling: &greedy, MaxNewTokens: r.MaxNewTokens}, func(int) error { return nil })
+				Options{Sampling: greedy, MaxNewTokens: r.MaxNewTokens}, func(int) error { return nil }, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -113,9 +113,8 @@ func TestStepAllocatesNothing(t *testing.T) {
 // when the whole conversation is computed from scratch.
 func TestChatReusesCache(t *testing.T) {
 	m := loadTiny(t, reference.TinyGGUF())
-	greedy := sampling.Greedy()
-	opts := Options{Sampling: &greedy, MaxNewTokens: 12, MaxContext: 512}
-	chat, err := m.NewChat("You are terse.", false, opts)
+	opts := ChatOptions{System: "You are terse.", Options: Options{Sampling: Sampling{Temperature: new(0.0)}, MaxNewTokens: 12, MaxContext: 512}}
+	chat, err := m.NewChat(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +138,7 @@ func TestChatReusesCache(t *testing.T) {
 		t.Fatalf("%d messages after two turns, want 5", len(chat.Messages()))
 	}
 	// From scratch: the same messages in a fresh chat, replayed as one prompt.
-	fresh, _ := m.NewChat("You are terse.", false, opts)
+	fresh, _ := m.NewChat(opts)
 	fresh.messages = append(fresh.messages, chat.Messages()[1:3]...)
 	again, err := fresh.Send(ctx, "And again?", nil)
 	if err != nil {
@@ -180,8 +179,7 @@ func TestSessionErrors(t *testing.T) {
 	if _, err := s.Prefill(cancelled, []int{1}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled prefill: %v", err)
 	}
-	bad := sampling.Settings{Temperature: -1, TopP: 1}
-	if _, _, err := m.Generate(ctx, "Hi", Options{Sampling: &bad}, nil); err == nil {
+	if _, _, err := m.Generate(ctx, "Hi", Options{Sampling: Sampling{Temperature: new(-1.0)}}, nil); err == nil {
 		t.Error("negative temperature accepted")
 	}
 	if _, _, err := m.Generate(ctx, "Hi", Options{MaxNewTokens: -1}, nil); err == nil {
@@ -197,8 +195,8 @@ func TestGenerateStreamsAndStops(t *testing.T) {
 	m := loadTiny(t, reference.TinyHFDir())
 	ctx := context.Background()
 	var pieces []string
-	settings := m.DefaultSettings(7)
-	text, st, err := m.Generate(ctx, "The capital of France is", Options{Sampling: &settings, MaxNewTokens: 20},
+	settings := Sampling{Seed: 7}
+	text, st, err := m.Generate(ctx, "The capital of France is", Options{Sampling: settings, MaxNewTokens: 20},
 		func(s string) error { pieces = append(pieces, s); return nil })
 	if err != nil {
 		t.Fatal(err)
@@ -207,7 +205,7 @@ func TestGenerateStreamsAndStops(t *testing.T) {
 		t.Errorf("text %q from pieces %q, stats %+v", text, pieces, st)
 	}
 	// the same seed gives the same text
-	again, _, _ := m.Generate(ctx, "The capital of France is", Options{Sampling: &settings, MaxNewTokens: 20}, nil)
+	again, _, _ := m.Generate(ctx, "The capital of France is", Options{Sampling: settings, MaxNewTokens: 20}, nil)
 	if again != text {
 		t.Errorf("seed 7 gave %q, then %q", text, again)
 	}
@@ -223,8 +221,8 @@ func TestGenerateStreamsAndStops(t *testing.T) {
 		}
 	}
 	// top_k beyond the vocabulary keeps everything; it must not size anything by k.
-	huge := sampling.Settings{Temperature: 1, TopK: 1 << 50, TopP: 1, Seed: 1}
-	if _, _, err := m.Generate(ctx, "Hi", Options{Sampling: &huge, MaxNewTokens: 2}, nil); err != nil {
+	huge := Sampling{Temperature: new(1.0), TopK: new(1 << 50), TopP: new(1.0), Seed: 1}
+	if _, _, err := m.Generate(ctx, "Hi", Options{Sampling: huge, MaxNewTokens: 2}, nil); err != nil {
 		t.Errorf("top_k 2^50: %v", err)
 	}
 }

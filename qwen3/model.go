@@ -89,7 +89,11 @@ func (m *Model) WeightBytes() int64 {
 }
 
 // Close stops the worker goroutines and unmaps the file. The model must not be used afterwards.
+// Close on a nil Model (what Load returns with an error) does nothing.
 func (m *Model) Close() error {
+	if m == nil {
+		return nil
+	}
 	if m.pool != nil {
 		m.pool.close()
 		m.pool = nil

@@ -52,8 +52,7 @@ func TestRealCapitalOfFrance(t *testing.T) {
 
 func TestRealChatArithmetic(t *testing.T) {
 	m := loadReal(t)
-	settings := sampling.QwenNonThinking(1)
-	chat, err := m.NewChat("", false, Options{Sampling: &settings, MaxNewTokens: 64})
+	chat, err := m.NewChat(ChatOptions{Options: Options{Sampling: SamplingFrom(sampling.QwenNonThinking(1)), MaxNewTokens: 64}})
 	if err != nil {
 		t.Fatal(err)
 	}
