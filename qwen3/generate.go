@@ -137,7 +137,7 @@ func (m *Model) continueSession(ctx context.Context, s *Session, ids []int, opts
 	if stop == nil {
 		stop = m.Defaults.Stop
 	}
-	p := newPicker(m.Config.Vocab, sampler)
+	p := newPicker(m.Config.VocabSize, sampler)
 	st := Stats{PromptTokens: len(ids)}
 	start := time.Now()
 	logits, err := s.Prefill(ctx, ids)

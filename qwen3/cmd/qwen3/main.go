@@ -114,7 +114,7 @@ func (c *common) load(stderr io.Writer) (*qwen3.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	ctxTokens := min(c.ctxTokens, m.Config.MaxContext)
+	ctxTokens := min(c.ctxTokens, m.Config.MaxPositionEmbeddings)
 	c.ctxTokens = ctxTokens
 	return m, nil
 }
@@ -234,7 +234,7 @@ func chatCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	signal.Notify(interrupts, os.Interrupt)
 	defer signal.Stop(interrupts)
 	fmt.Fprintf(stderr, "chatting with %s (%d layers, %v weights); thinking %v. Ctrl-C stops a reply, Ctrl-D or /quit leaves, /think and /nothink switch thinking.\n",
-		m.Source, m.Config.Layers, m.Type, c.think)
+		m.Source, m.Config.NumHiddenLayers, m.Type, c.think)
 	in := bufio.NewScanner(stdin)
 	in.Buffer(make([]byte, 1<<20), 1<<20)
 	for {
