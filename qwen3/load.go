@@ -62,7 +62,7 @@ func Load(path string, opts ...Option) (*Model, error) {
 	case gguf.KindGGUF:
 		m, err = loadGGUF(path, fileOpts)
 	default:
-		return nil, fmt.Errorf("qwen3: %s: %w: %s", path, gguf.ErrSafetensorsFile, filepath.Dir(path))
+		return nil, fmt.Errorf("qwen3: %s: %w (-model %s)", path, gguf.ErrSafetensorsFile, filepath.Dir(path))
 	}
 	if err != nil {
 		return nil, err
