@@ -3,7 +3,7 @@
 //	qwen3 run  -prompt "The capital of France is"      complete a prompt (the built-in tiny model unless -model)
 //	qwen3 run  -chat -prompt "What is 2+2?" -think=false   the prompt as one chat turn
 //	qwen3 chat -model Qwen3-0.6B-Q8_0.gguf              talk; Ctrl-C stops a reply, Ctrl-D leaves
-//	qwen3 inspect FILE                                  metadata and tensor table of a GGUF file or HF directory
+//	qwen3 inspect FILE|DIR                              what a GGUF file, a safetensors file or an HF directory holds
 //
 // -model takes a GGUF file or a Hugging Face directory. Without it, run and chat use the course's
 // tiny reference checkpoint (reference/tiny-qwen3.gguf): random weights, so its text is meaningless.
@@ -38,7 +38,7 @@ func main() {
 const usage = `usage:
   qwen3 run     [flags] -prompt TEXT   complete TEXT (with -chat: answer it as a chat turn)
   qwen3 chat    [flags]                interactive chat; Ctrl-C stops a reply, Ctrl-D or /quit leaves
-  qwen3 inspect FILE|DIR               print a model file's metadata and tensor table
+  qwen3 inspect FILE|DIR               what a GGUF file, a safetensors file or an HF directory holds
 Run 'qwen3 run -h' or 'qwen3 chat -h' for the flags.`
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
