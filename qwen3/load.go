@@ -82,7 +82,7 @@ func loadGGUF(path string, opts []gguf.Option) (*Model, error) {
 	m, err := buildGGUF(f)
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("%w (in %s)", err, path)
+		return nil, inPath(err, path)
 	}
 	m.release = f.Close
 	return m, nil
@@ -138,7 +138,7 @@ func buildHF(dir string, ck *gguf.Checkpoint) (*Model, error) {
 	}
 	m, err := build(cfg, ck)
 	if err != nil {
-		return nil, fmt.Errorf("%w (in %s)", err, dir)
+		return nil, inPath(err, dir)
 	}
 	m.Tokenizer, m.Source = tok, "safetensors"
 	m.Defaults, err = hfDefaults(filepath.Join(dir, "generation_config.json"), tok)
@@ -146,6 +146,14 @@ func buildHF(dir string, ck *gguf.Checkpoint) (*Model, error) {
 		return nil, err
 	}
 	return m, nil
+}
+
+// inPath adds the model's path to an error that does not name its file yet.
+func inPath(err error, path string) error {
+	if fe := (*gguf.FormatError)(nil); errors.As(err, &fe) && fe.File != "" {
+		return err
+	}
+	return fmt.Errorf("%w (in %s)", err, path)
 }
 
 // build collects every weight under its Hugging Face name through chapter 01's TensorSource, the

@@ -14,11 +14,10 @@ func (f *File) Value(key string) (Value, bool) {
 	return f.Metadata[i].Value, true
 }
 
-// keyErr is the FormatError of a metadata entry whose value is not what the reader needs.
+// keyErr is the FormatError of a metadata entry whose value is not what the reader needs. It names
+// no file: the caller holds the File (ConfigFromGGUF, which reads many keys, adds it).
 func (f *File) keyErr(kv KV, format string, args ...any) *FormatError {
-	e := formatErr(fmt.Sprintf("metadata %q", kv.Key), kv.Offset, format, args...)
-	e.File = f.Path
-	return e
+	return formatErr(fmt.Sprintf("metadata %q", kv.Key), kv.Offset, format, args...)
 }
 
 // lookup returns the entry for key, or an error saying it is missing or has another type than want.

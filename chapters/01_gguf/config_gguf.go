@@ -16,6 +16,11 @@ import (
 //
 // Problems are *FormatErrors naming the metadata key and its byte offset.
 func ConfigFromGGUF(f *File) (Config, error) {
+	c, err := configFromGGUF(f)
+	return c, inFile(err, f.Path)
+}
+
+func configFromGGUF(f *File) (Config, error) {
 	arch, err := f.String("general.architecture")
 	if err != nil {
 		return Config{}, err
@@ -82,7 +87,7 @@ func ConfigFromGGUF(f *File) (Config, error) {
 	c.TieWordEmbeddings = !hasOutput
 	if err := c.Validate(); err != nil {
 		eachFormatError(err, func(fe *FormatError) {
-			fe.Format, fe.File = "gguf", f.Path
+			fe.Format = "gguf"
 			if key, ok := keys[fe.Field]; ok {
 				fe.Field = fmt.Sprintf("metadata %q", key)
 				if i, ok := f.kvIndex[key]; ok {

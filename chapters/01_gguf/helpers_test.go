@@ -2,6 +2,7 @@ package gguf
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -28,12 +29,16 @@ const anyOffset = -2
 // offset whose Msg contains every one of msgs, and returns it.
 func wantFormatErr(t *testing.T, err error, field string, offset int64, msgs ...string) *FormatError {
 	t.Helper()
+	where := fmt.Sprintf("%s at byte %d", field, offset)
+	if offset == anyOffset {
+		where = field
+	}
 	var fe *FormatError
 	if !errors.As(err, &fe) {
-		t.Fatalf("error %v (%T) is not a *FormatError; want field %s at byte %d", err, err, field, offset)
+		t.Fatalf("error %v (%T) is not a *FormatError; want one for %s", err, err, where)
 	}
 	if fe.Field != field || (offset != anyOffset && fe.Offset != offset) {
-		t.Fatalf("FormatError for %s at byte %d, want %s at byte %d (%v)", fe.Field, fe.Offset, field, offset, err)
+		t.Fatalf("FormatError for %s at byte %d, want %s (%v)", fe.Field, fe.Offset, where, err)
 	}
 	for _, m := range msgs {
 		if !strings.Contains(fe.Msg, m) {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -54,19 +53,7 @@ func TestInspectBad(t *testing.T) {
 	if !errors.As(err, &fe) || fe.Field != "header.magic" {
 		t.Errorf("inspect go.mod: %v", err)
 	}
-	dir := t.TempDir()
-	for _, f := range []string{"config.json", "model.safetensors", "tokenizer.json"} {
-		b, err := os.ReadFile(filepath.Join(reference.TinySavedDir(), f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if f == "config.json" {
-			b = []byte(strings.Replace(string(b), `"rope_type": "default"`, `"rope_type": "yarn", "factor": 4.0`, 1))
-		}
-		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := yarnCopy(t)
 	_, _, err = runArgs(t, "", "inspect", dir)
 	if !errors.As(err, &fe) || fe.Field != "rope_parameters.rope_type" || !strings.Contains(fe.Msg, `"yarn"`) {
 		t.Errorf("inspect of a yarn config: %v", err)

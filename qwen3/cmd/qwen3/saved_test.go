@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -40,4 +41,35 @@ func TestRunSafetensorsFile(t *testing.T) {
 			t.Errorf("%s -model model.safetensors: %v; want gguf.ErrSafetensorsFile naming the directory", cmd, err)
 		}
 	}
+}
+
+// yarnCopy copies the saved checkpoint with its config.json asking for yarn RoPE scaling, as Qwen's
+// model card advises for contexts beyond 32,768 tokens.
+func yarnCopy(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, f := range []string{"config.json", "generation_config.json", "model.safetensors", "tokenizer.json"} {
+		b, err := os.ReadFile(filepath.Join(reference.TinySavedDir(), f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f == "config.json" {
+			yarn := `"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768`
+			b = []byte(strings.Replace(string(b), `"rope_type": "default"`, yarn, 1))
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestRunRefusesYarn: a yarn config is refused with the key and its value, not run as default RoPE.
+func TestRunRefusesYarn(t *testing.T) {
+	_, _, err := runArgs(t, "", "run", "-model", yarnCopy(t), "-prompt", "x")
+	var fe *gguf.FormatError
+	if !errors.As(err, &fe) || fe.Field != "rope_parameters.rope_type" || !strings.Contains(fe.Msg, `"yarn" is not supported`) {
+		t.Fatalf("run with a yarn config: %v", err)
+	}
+	t.Logf("the user reads: qwen3: %v", err)
 }
