@@ -3,9 +3,9 @@ package qwen3
 import (
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
-	"strings"
 	"testing"
 
 	gguf "github.com/qwen3go/qwen3go/chapters/01_gguf"
@@ -31,7 +31,7 @@ func TestEngineMatchesChapter07(t *testing.T) {
 	for _, dt := range engineTypes {
 		t.Run(dt.String(), func(t *testing.T) {
 			m := convert(t, base, dt)
-			ref, err := forward.FromSource(modelSource{m}, cfg)
+			ref, err := forward.FromSource(newModelSource(m), cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -161,70 +161,78 @@ func toF16(v float32) uint16 {
 	return sign | uint16(e+15)<<10 | uint16(m)
 }
 
-// modelSource shows an engine Model's weights to chapter 07 through chapter 01's TensorSource,
-// dequantized by chapter 01.
-type modelSource struct{ m *Model }
+// modelSource shows an engine Model's weights to chapter 07 through chapter 01's TensorSource:
+// the bytes the engine reads, under the names chapter 01 gives them, decoded by chapter 01.
+type modelSource struct{ tensors map[string]gguf.RawTensor }
 
-func (s modelSource) lookup(name string) (*Matrix, []float32, error) {
-	if name == "model.embed_tokens.weight" {
-		return s.m.embed, nil, nil
+func newModelSource(m *Model) modelSource {
+	s := modelSource{map[string]gguf.RawTensor{}}
+	mat := func(name string, w *Matrix) {
+		s.tensors[name] = gguf.RawTensor{Name: name, Shape: []int{w.Rows, w.Cols}, Type: storedType(w.Type), Data: w.raw}
 	}
-	if name == "model.norm.weight" {
-		return nil, s.m.norm, nil
+	vec := func(name string, v []float32) {
+		var raw []byte
+		for _, x := range v {
+			raw = binary.LittleEndian.AppendUint32(raw, math.Float32bits(x))
+		}
+		s.tensors[name] = gguf.RawTensor{Name: name, Shape: []int{len(v)}, Type: gguf.TypeF32, Data: raw}
 	}
-	var i int
-	var rest string
-	if _, err := fmt.Sscanf(name, "model.layers.%d.", &i); err != nil || i >= len(s.m.layers) {
-		return nil, nil, fmt.Errorf("no tensor %q: %w", name, gguf.ErrNotFound)
+	mat(gguf.EmbedName, m.embed)
+	vec(gguf.NormName, m.norm)
+	for i, l := range m.layers {
+		n := gguf.Layer(i)
+		vec(n.InputNorm, l.attnNorm)
+		vec(n.PostNorm, l.ffnNorm)
+		vec(n.QNorm, l.qNorm)
+		vec(n.KNorm, l.kNorm)
+		mat(n.Q, l.q)
+		mat(n.K, l.k)
+		mat(n.V, l.v)
+		mat(n.O, l.o)
+		mat(n.Gate, l.gate)
+		mat(n.Up, l.up)
+		mat(n.Down, l.down)
 	}
-	rest = name[strings.Index(name[len("model.layers."):], ".")+len("model.layers.")+1:]
-	l := s.m.layers[i]
-	switch rest {
-	case "input_layernorm.weight":
-		return nil, l.attnNorm, nil
-	case "post_attention_layernorm.weight":
-		return nil, l.ffnNorm, nil
-	case "self_attn.q_norm.weight":
-		return nil, l.qNorm, nil
-	case "self_attn.k_norm.weight":
-		return nil, l.kNorm, nil
-	}
-	w := map[string]*Matrix{"self_attn.q_proj.weight": l.q, "self_attn.k_proj.weight": l.k, "self_attn.v_proj.weight": l.v,
-		"self_attn.o_proj.weight": l.o, "mlp.gate_proj.weight": l.gate, "mlp.up_proj.weight": l.up, "mlp.down_proj.weight": l.down}[rest]
-	if w == nil {
-		return nil, nil, fmt.Errorf("no tensor %q: %w", name, gguf.ErrNotFound)
-	}
-	return w, nil, nil
+	return s
 }
 
-func (s modelSource) TensorNames() []string { return nil }
+// storedType is matrixType's inverse: the chapter 01 type whose bytes a DType keeps.
+func storedType(dt DType) gguf.GGMLType {
+	for t := range gguf.GGMLType(64) {
+		if d, ok := matrixType(t); ok && d == dt {
+			return t
+		}
+	}
+	panic(fmt.Sprintf("no stored type for %v", dt))
+}
+
+func (s modelSource) TensorNames() []string { return slices.Sorted(maps.Keys(s.tensors)) }
+
+func (s modelSource) TensorRaw(name string) (gguf.RawTensor, error) {
+	r, ok := s.tensors[name]
+	if !ok {
+		return r, fmt.Errorf("no tensor %q: %w", name, gguf.ErrNotFound)
+	}
+	return r, nil
+}
 
 func (s modelSource) TensorShape(name string) ([]int, error) {
-	w, v, err := s.lookup(name)
-	if err != nil {
-		return nil, err
-	}
-	if w != nil {
-		return []int{w.Rows, w.Cols}, nil
-	}
-	return []int{len(v)}, nil
+	r, err := s.TensorRaw(name)
+	return r.Shape, err
 }
 
 func (s modelSource) TensorFloat32(name string) ([]float32, error) {
-	w, v, err := s.lookup(name)
-	if err != nil || w == nil {
-		return v, err
+	r, err := s.TensorRaw(name)
+	if err != nil {
+		return nil, err
 	}
-	t := map[DType]gguf.GGMLType{F32: gguf.TypeF32, F16: gguf.TypeF16, BF16: gguf.TypeBF16, Q8_0: gguf.TypeQ8_0}[w.Type]
-	out := make([]float32, w.Rows*w.Cols)
-	return out, gguf.Dequantize(out, t, w.raw)
+	return r.Float32()
 }
 
 func (s modelSource) TensorFloat64(name string) ([]float64, error) {
-	v, err := s.TensorFloat32(name)
-	out := make([]float64, len(v))
-	for i, x := range v {
-		out[i] = float64(x)
+	r, err := s.TensorRaw(name)
+	if err != nil {
+		return nil, err
 	}
-	return out, err
+	return r.Float64()
 }

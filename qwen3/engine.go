@@ -41,7 +41,7 @@ var ErrContextFull = errors.New("qwen3: context is full")
 // concurrent use; use one Session per goroutine.
 type Session struct {
 	m      *Model
-	c      Config
+	c      sizes
 	maxLen int
 	tokens []int // the ids whose keys and values are cached, in order
 
@@ -73,7 +73,7 @@ type Session struct {
 // context). The cache is allocated here but the operating system commits its pages only as they
 // are written, so a long maxLen costs memory only when used.
 func (m *Model) NewSession(maxLen int) (*Session, error) {
-	c := m.Config
+	c := m.sizes
 	if maxLen == 0 {
 		maxLen = min(4096, c.MaxContext)
 	}

@@ -289,7 +289,7 @@ func (m *Model) newReply(opts Options, emit func(id int) error) (*reply, error) 
 	if stop == nil {
 		stop = m.Defaults.Stop
 	}
-	return &reply{picker: newPicker(m.Config.Vocab, sampler), stop: stop, budget: budget, emit: emit, start: time.Now()}, nil
+	return &reply{picker: newPicker(m.Config.VocabSize, sampler), stop: stop, budget: budget, emit: emit, start: time.Now()}, nil
 }
 
 // prefill runs ids after what s holds, counting the tokens done and the time even when it is

@@ -152,7 +152,7 @@ func TestChatReusesCache(t *testing.T) {
 func TestSessionErrors(t *testing.T) {
 	m := loadTiny(t, reference.TinyGGUF())
 	ctx := context.Background()
-	if _, err := m.NewSession(m.Config.MaxContext + 1); err == nil {
+	if _, err := m.NewSession(m.Config.MaxPositionEmbeddings + 1); err == nil {
 		t.Error("a session longer than the model's context was accepted")
 	}
 	s, _ := m.NewSession(4)
@@ -166,7 +166,7 @@ func TestSessionErrors(t *testing.T) {
 		t.Errorf("a step past the context: %v", err)
 	}
 	s.Reset()
-	for _, id := range []int{-1, m.Config.Vocab} {
+	for _, id := range []int{-1, m.Config.VocabSize} {
 		if _, err := s.Step(id); err == nil || !strings.Contains(err.Error(), "outside the vocabulary") {
 			t.Errorf("token %d: %v", id, err)
 		}

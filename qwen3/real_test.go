@@ -21,7 +21,7 @@ func loadReal(t *testing.T) *Model {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { m.Close() })
-	if m.Config.Layers != 28 || m.Config.Hidden != 1024 {
+	if m.Config.NumHiddenLayers != 28 || m.Config.HiddenSize != 1024 {
 		t.Fatalf("QWEN3_MODEL is not Qwen3-0.6B: %+v", m.Config)
 	}
 	return m

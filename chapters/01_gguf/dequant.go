@@ -40,6 +40,10 @@ func Dequantize(dst []float32, t GGMLType, src []byte) error {
 		for i := range dst {
 			dst[i] = BF16ToF32(binary.LittleEndian.Uint16(src[2*i:]))
 		}
+	case TypeF64: // rounded to the nearest float32
+		for i := range dst {
+			dst[i] = float32(math.Float64frombits(binary.LittleEndian.Uint64(src[8*i:])))
+		}
 	default:
 		block := map[GGMLType]func(y []float32, b []byte){
 			TypeQ8_0: DequantizeQ8_0, TypeQ4_0: dequantizeQ4_0, TypeQ4_K: dequantizeQ4_K, TypeQ6_K: dequantizeQ6_K,

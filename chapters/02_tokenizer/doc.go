@@ -8,6 +8,22 @@
 // on the ids of one specific algorithm. The golden tests compare every id with Hugging Face
 // tokenizers, and every chat prompt byte by byte with transformers' apply_chat_template.
 //
+// # Reading order
+//
+// First pass, the path of Encode and Decode:
+//
+//  1. tokenizer.go: the Tokenizer, New (what a vocabulary must hold), Encode.
+//  2. bytelevel.go: bytes as printable characters (space is "Ġ").
+//  3. pretokenize.go: the pieces Qwen's regular expression cuts, as a hand-written scanner.
+//  4. bpe.go down to MergeStep: one merge step, the obvious way.
+//  5. decode.go: ids back to text.
+//  6. load.go and gguf.go: where the vocabulary and merges come from (tokenizer.json or GGUF
+//     metadata); chat.go: the chat template.
+//
+// Skip on a first pass: the fast BPE in the second half of bpe.go (linked list and heap, same result
+// as MergeStep), normalize.go and unicode_versions.go (how NFC and Unicode letters are made to agree
+// with Hugging Face's older tables), and StreamDecoder in decode.go (holding back a split character).
+//
 // # The pipeline of Encode
 //
 //		text ──► added tokens ──► NFC ──► pre-tokenizer ──► bytes ──► BPE merges ──► ids

@@ -54,8 +54,10 @@
 // # Loading and checking
 //
 // Load goes through chapter 01's gguf.OpenModel, which presents either file kind under Hugging
-// Face names with numpy-order shapes. The configuration comes from GGUF metadata or config.json
-// and is validated there (query heads a multiple of KV heads, an even head_dim). Then every
+// Face names with numpy-order shapes. The configuration (chapter 01's gguf.Config, the one the
+// qwen3 engine uses too) comes from GGUF metadata or config.json, in the hub's form or in
+// transformers 5's, and is validated there (query heads a multiple of KV heads, an even head_dim;
+// a yarn RoPE or a sliding window is refused rather than computed wrongly). Then every
 // tensor's shape is compared with the one the configuration implies before its data is read, so
 // a wrong file fails with the tensor's name, its shape and the expected shape, for example
 //

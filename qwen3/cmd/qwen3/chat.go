@@ -51,7 +51,7 @@ func chatCmd(args []string, e *env) error {
 	}
 	s := &chatSession{e: e, c: &c, m: m, chat: chat, meter: meter}
 	fmt.Fprintf(e.stderr, "chatting with %s (%s, %d layers, %v weights, %d-token context); thinking %v. /help lists the commands; Ctrl-C stops a reply, Ctrl-D or /bye leaves.\n",
-		filepath.Base(c.path), m.Source, m.Config.Layers, m.Type, c.ctxTokens, c.think)
+		filepath.Base(c.path), m.Source, m.Config.NumHiddenLayers, m.Type, c.ctxTokens, c.think)
 	return s.loop(in)
 }
 
@@ -160,7 +160,7 @@ drain:
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintln(e.stderr, "[stopped]")
 	case err != nil:
-		fmt.Fprintln(e.stderr, "error:", strings.TrimPrefix(s.c.contextHint(err, s.m.Config.MaxContext).Error(), "qwen3: "))
+		fmt.Fprintln(e.stderr, "error:", strings.TrimPrefix(s.c.contextHint(err, s.m.Config.MaxPositionEmbeddings).Error(), "qwen3: "))
 		return nil
 	}
 	if n := s.chat.Dropped - dropped; n > 0 {
@@ -170,7 +170,7 @@ drain:
 	}
 	if st.Finish == qwen3.FinishContext {
 		_, size := s.chat.Context()
-		fmt.Fprintf(e.stderr, "[the reply filled the context of %d tokens and stopped; raise -ctx (at most %d)]\n", size, s.m.Config.MaxContext)
+		fmt.Fprintf(e.stderr, "[the reply filled the context of %d tokens and stopped; raise -ctx (at most %d)]\n", size, s.m.Config.MaxPositionEmbeddings)
 	}
 	if s.c.stats {
 		fmt.Fprintln(e.stderr, formatStats(st))

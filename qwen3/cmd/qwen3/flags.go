@@ -151,12 +151,12 @@ func (c *common) load(e *env) (*qwen3.Model, error) {
 		return nil, err
 	}
 	c.path = path
-	if c.ctxTokens > m.Config.MaxContext {
+	if c.ctxTokens > m.Config.MaxPositionEmbeddings {
 		m.Close()
-		return nil, usagef("-ctx %d: the model's context is %d tokens", c.ctxTokens, m.Config.MaxContext)
+		return nil, usagef("-ctx %d: the model's context is %d tokens", c.ctxTokens, m.Config.MaxPositionEmbeddings)
 	}
 	if !c.set["ctx"] {
-		c.ctxTokens = min(4096, m.Config.MaxContext)
+		c.ctxTokens = min(4096, m.Config.MaxPositionEmbeddings)
 	}
 	return m, nil
 }

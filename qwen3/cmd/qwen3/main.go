@@ -3,7 +3,7 @@
 //	qwen3 run "The capital of France is"                 complete a prompt (the built-in tiny model unless -model)
 //	echo "What is 2+2?" | qwen3 run -chat -think=false   the prompt from standard input, as one chat turn
 //	qwen3 chat -model Qwen3-0.6B-Q8_0.gguf               talk: line editing, history, /help; Ctrl-C stops a reply
-//	qwen3 inspect FILE                                   metadata and tensor table of a GGUF file or HF directory
+//	qwen3 inspect FILE|DIR                               what a GGUF file, a safetensors file or an HF directory holds
 //
 // -model takes a GGUF file or a Hugging Face directory. Without it, run and chat use the course's
 // tiny reference checkpoint (reference/tiny-qwen3.gguf): random weights, so its text is meaningless.
@@ -80,7 +80,7 @@ const usage = `qwen3 runs Qwen3 models: the built-in tiny reference checkpoint, 
 usage:
   qwen3 run     [flags] [TEXT]     complete TEXT (or -prompt TEXT, or standard input); -chat answers it as a chat turn
   qwen3 chat    [flags]            interactive chat: line editing, history, """ for several lines, /help
-  qwen3 inspect FILE|DIR           print a model file's metadata and tensor table
+  qwen3 inspect FILE|DIR           what a GGUF file, a safetensors file or an HF directory holds
   qwen3 version                    print the version and build information
 
 Run 'qwen3 run -h' or 'qwen3 chat -h' for the flags.`
@@ -96,7 +96,7 @@ func run(args []string, e *env) error {
 		return chatCmd(rest, e)
 	case "inspect":
 		if len(rest) == 1 && isHelp(rest[0]) {
-			fmt.Fprintln(e.stdout, "usage: qwen3 inspect FILE|DIR\n\nPrints a GGUF file's header, metadata and tensor table, or a Hugging Face directory's config and tensors.")
+			fmt.Fprintln(e.stdout, "usage: qwen3 inspect FILE|DIR\n\nPrints a GGUF file's header, metadata and tensor table; a safetensors file's header and tensors; or a Hugging Face directory's config, tensors, tokenizer and generation defaults.")
 			return nil
 		}
 		if len(rest) != 1 || strings.HasPrefix(rest[0], "-") {

@@ -90,7 +90,7 @@ func runCmd(args []string, e *env) error {
 	cancelled := errors.Is(err, context.Canceled)
 	if err != nil && !cancelled {
 		if st.NewTokens == 0 {
-			return c.contextHint(err, m.Config.MaxContext)
+			return c.contextHint(err, m.Config.MaxPositionEmbeddings)
 		}
 		fmt.Fprintln(e.stdout)
 		return err
@@ -105,7 +105,7 @@ func runCmd(args []string, e *env) error {
 	case cancelled:
 		fmt.Fprintf(e.stderr, "[interrupted after %d new tokens]\n", st.NewTokens)
 	case st.Finish == qwen3.FinishContext:
-		fmt.Fprintf(e.stderr, "[stopped: the context of %d tokens is full; raise -ctx (at most %d for this model)]\n", c.ctxTokens, m.Config.MaxContext)
+		fmt.Fprintf(e.stderr, "[stopped: the context of %d tokens is full; raise -ctx (at most %d for this model)]\n", c.ctxTokens, m.Config.MaxPositionEmbeddings)
 	}
 	if c.stats {
 		fmt.Fprintln(e.stderr, formatStats(st))
