@@ -188,6 +188,8 @@ func TestAccessors(t *testing.T) {
 
 	_, err = f.String("qwen3.block_count")
 	assertErr(t, err, `metadata "qwen3.block_count" (at byte`, "is UINT32, want STRING")
+	_, err = f.Uint32("t.u64")
+	assertErr(t, err, `metadata "t.u64" (at byte`, "is UINT64, want UINT32")
 	_, err = f.Uint32("nope")
 	assertErr(t, err, `metadata "nope": not found`)
 	if !errors.Is(err, ErrNotFound) {

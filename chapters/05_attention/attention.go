@@ -50,6 +50,7 @@ func Project(c Config, w *Weights, rot *rope.Table, x *mat.Dense, startPos int) 
 		panic(fmt.Sprintf("attention: input rows have %d values, hidden size is %d", hidden, c.Hidden))
 	}
 	// exercise: attention.Project — project, QK-norm each head (chapter 03), rotate q and k (chapter 04)
+	// tests: TestForwardGolden TestForwardOffsetGolden TestAttendWithPastMatchesFullPrompt
 	seq, _ := x.Dims()
 	q = mat.NewDense(seq, c.Heads*c.HeadDim, nil)
 	q.Mul(x, w.Q.T())
@@ -60,6 +61,19 @@ func Project(c Config, w *Weights, rot *rope.Table, x *mat.Dense, startPos int) 
 	q = rot.Rotate(c.qkNorm(q, w.QNorm), startPos)
 	k = rot.Rotate(c.qkNorm(k, w.KNorm), startPos)
 	return q, k, v
+	// mistake: RoPE first, then QK-norm
+	//	- q = rot.Rotate(c.qkNorm(q, w.QNorm), startPos)
+	//	- k = rot.Rotate(c.qkNorm(k, w.KNorm), startPos)
+	//	+ q = c.qkNorm(rot.Rotate(q, startPos), w.QNorm)
+	//	+ k = c.qkNorm(rot.Rotate(k, startPos), w.KNorm)
+	// mistake: the values normalized and rotated like the keys
+	//	- return q, k, v
+	//	+ return q, k, rot.Rotate(c.qkNorm(v, w.KNorm), startPos)
+	// mistake: every chunk rotated from position 0, startPos ignored
+	//	- q = rot.Rotate(c.qkNorm(q, w.QNorm), startPos)
+	//	- k = rot.Rotate(c.qkNorm(k, w.KNorm), startPos)
+	//	+ q = rot.Rotate(c.qkNorm(q, w.QNorm), 0)
+	//	+ k = rot.Rotate(c.qkNorm(k, w.KNorm), 0)
 	// end exercise
 }
 
@@ -73,7 +87,14 @@ func (c Config) qkNorm(x *mat.Dense, weight []float64) *mat.Dense {
 // 8 KV heads, query heads 0 and 1 read KV head 0, heads 14 and 15 read KV head 7.
 func KVHead(h, heads, kvHeads int) int {
 	// exercise: attention.KVHead — the GQA head map
+	// tests: TestGQAHeadMap TestGQASharesKV ExampleKVHead
 	return h / (heads / kvHeads)
+	// mistake: round-robin, h % kvHeads
+	//	- return h / (heads / kvHeads)
+	//	+ return h % kvHeads
+	// mistake: divided by the number of KV heads instead of the group size
+	//	- return h / (heads / kvHeads)
+	//	+ return h / kvHeads
 	// end exercise
 }
 
@@ -90,12 +111,22 @@ func Mask(nq, nk, past int) *mat.Dense {
 	}
 	m := mat.NewDense(nq, nk, nil)
 	// exercise: attention.Mask — -Inf where the key is in the query's future
+	// tests: TestMask ExampleMask TestProbabilitiesAreCausalDistributions
 	for r := 0; r < nq; r++ {
 		row := m.RawRowView(r)
 		for j := past + r + 1; j < nk; j++ {
 			row[j] = math.Inf(-1)
 		}
 	}
+	// mistake: the diagonal masked too, so a token does not see itself
+	//	- for j := past + r + 1; j < nk; j++ {
+	//	+ for j := past + r; j < nk; j++ {
+	// mistake: past ignored: query r sees keys 0..r as if nothing were cached
+	//	- for j := past + r + 1; j < nk; j++ {
+	//	+ for j := r + 1; j < nk; j++ {
+	// mistake: the past masked instead of the future
+	//	- for j := past + r + 1; j < nk; j++ {
+	//	+ for j := 0; j < past+r; j++ {
 	// end exercise
 	return m
 }
@@ -105,6 +136,7 @@ func Mask(nq, nk, past int) *mat.Dense {
 // -Inf entries (masked keys) become exactly 0. The row must contain at least one finite value.
 func Softmax(row []float64) {
 	// exercise: attention.Softmax — numerically stable softmax; -Inf must give exactly 0
+	// tests: TestSoftmax ExampleSoftmax TestProbabilitiesAreCausalDistributions TestAttendByHand
 	m := math.Inf(-1)
 	for _, s := range row {
 		m = math.Max(m, s)
@@ -117,6 +149,16 @@ func Softmax(row []float64) {
 	for j := range row {
 		row[j] /= sum
 	}
+	// mistake: exp of the raw scores, without subtracting the maximum
+	//	- row[j] = math.Exp(s - m)
+	//	+ row[j] = math.Exp(s)
+	// mistake: the exponentials never divided by their sum
+	//	- for j := range row {
+	//	- row[j] /= sum
+	//	- }
+	// mistake: the sum taken over the unshifted exponentials
+	//	- sum += row[j]
+	//	+ sum += math.Exp(s)
 	// end exercise
 }
 

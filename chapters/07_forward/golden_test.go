@@ -86,12 +86,13 @@ func TestGoldenTrace(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s prompt %d: %v", kind, p, err)
 			}
+			// The first failure is reported alone: the other prompts and file kinds would repeat it.
 			if d := FirstDivergence(got, want, hiddenTol); !d.OK() {
-				t.Errorf("%s prompt %d: %v", kind, p, d)
+				t.Fatalf("%s prompt %d: %v", kind, p, d)
 			}
 			e := maxAbs(t, Columns(got.Logits, want.LogitCols), want.Logits)
 			if e > logitTol {
-				t.Errorf("%s prompt %d: logits differ by %.3g at the sampled columns (tolerance %g absolute)", kind, p, e, logitTol)
+				t.Fatalf("%s prompt %d: logits differ by %.3g at the sampled columns (tolerance %g absolute)", kind, p, e, logitTol)
 			} else {
 				t.Logf("%s prompt %d: hidden states within %.3g relative, logits within %.3g absolute", kind, p,
 					FirstDivergence(got, &Trace{Embed: want.Embed, Layers: want.Layers, Norm: want.Norm}, hiddenTol).MaxErr, e)

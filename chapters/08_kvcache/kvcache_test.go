@@ -1,6 +1,7 @@
 package kvcache
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -96,34 +97,6 @@ func decode(t *testing.T, c *Cache, g golden) [][]float64 {
 	return out
 }
 
-// TestGolden compares every step with transformers' DynamicCache decoding: logits at the sampled
-// columns within goldenTol absolute, and the same greedy token.
-func TestGolden(t *testing.T) {
-	g := loadGolden(t)
-	c, err := New(tiny(t), 64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	worst := 0.0
-	for i, logits := range decode(t, c, g) {
-		want := g.logits.RawRowView(i)
-		for j, col := range g.cols {
-			worst = math.Max(worst, math.Abs(logits[col]-want[j]))
-		}
-		if got := argmax(logits); got != g.argmax[i] {
-			t.Errorf("row %d: argmax %d, transformers %d", i, got, g.argmax[i])
-		}
-	}
-	if !(worst <= goldenTol) {
-		t.Errorf("cached logits differ from transformers' by %.3g (tolerance %g absolute)", worst, goldenTol)
-	} else {
-		t.Logf("cached logits within %.3g of transformers' (tolerance %g)", worst, goldenTol)
-	}
-	if c.Len() != len(g.prompt)+len(g.steps) {
-		t.Errorf("Len %d after %d tokens", c.Len(), len(g.prompt)+len(g.steps))
-	}
-}
-
 // TestMatchesRecompute: at every step the cached logits equal chapter 07's forward pass over the
 // whole sequence so far (last row), within recomputeTol relative.
 func TestMatchesRecompute(t *testing.T) {
@@ -145,11 +118,50 @@ func TestMatchesRecompute(t *testing.T) {
 		}
 		e := relErr(logits, full.RawRowView(len(ids)-1))
 		if !(e <= recomputeTol) {
-			t.Errorf("after %d tokens: cached logits differ from the full recompute by %.3g relative (tolerance %g)", len(ids), e, recomputeTol)
+			when := fmt.Sprintf("step %d", i)
+			hint := "a step's token sits at position Len() and its query sees every cached key (attention.Attend with past = Len())"
+			if i == 0 {
+				when = "the prefill"
+				hint = "the prefill itself differs: run every layer with its own cached attention, and advance Len() once, after the last layer"
+			}
+			t.Fatalf("after %d tokens (%s): cached logits differ from chapter 07's Forward over all of them by %.3g relative (tolerance %g):\n%s",
+				len(ids), when, e, recomputeTol, hint)
 		}
 		worst = math.Max(worst, e)
 	}
 	t.Logf("cached vs recomputed: %.3g relative at worst", worst)
+}
+
+// TestGolden compares every step with transformers' DynamicCache decoding: logits at the sampled
+// columns within goldenTol absolute, and the same greedy token.
+func TestGolden(t *testing.T) {
+	g := loadGolden(t)
+	c, err := New(tiny(t), 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	worst := 0.0
+	var wrong []int // rows whose greedy token differs
+	for i, logits := range decode(t, c, g) {
+		want := g.logits.RawRowView(i)
+		for j, col := range g.cols {
+			worst = math.Max(worst, math.Abs(logits[col]-want[j]))
+		}
+		if argmax(logits) != g.argmax[i] {
+			wrong = append(wrong, i)
+		}
+	}
+	if len(wrong) > 0 {
+		t.Errorf("the greedy token differs from transformers' after the prefill and %d steps, at rows %v (row 0 is the prefill)", len(g.steps), wrong)
+	}
+	if !(worst <= goldenTol) {
+		t.Errorf("cached logits differ from transformers' by %.3g (tolerance %g absolute)", worst, goldenTol)
+	} else {
+		t.Logf("cached logits within %.3g of transformers' (tolerance %g)", worst, goldenTol)
+	}
+	if c.Len() != len(g.prompt)+len(g.steps) {
+		t.Errorf("Len %d after %d tokens", c.Len(), len(g.prompt)+len(g.steps))
+	}
 }
 
 // TestStepProjectsOneRow proves that the cache is used: a prefill projects each prompt token once
@@ -360,11 +372,17 @@ func TestInputErrors(t *testing.T) {
 // TestBytes checks the memory formula on Qwen3-0.6B (28*2*8*128*4 = 229376 bytes per float32
 // token) and that a cache's own allocation never exceeds Bytes(cfg, MaxLen, 8).
 func TestBytes(t *testing.T) {
+	const formula = "layers * 2 (K and V) * KV heads * head_dim * bytes per value, per token"
 	if got := Bytes(gguf.Qwen3_0_6B(), 1, 4); got != 229376 {
-		t.Errorf("Qwen3-0.6B float32 bytes per token = %d, want 229376", got)
+		t.Fatalf("Qwen3-0.6B float32 bytes per token = %d, want 28*2*8*128*4 = 229376:\n%s", got, formula)
 	}
 	if got := Bytes(gguf.Qwen3_0_6B(), 40960, 2); got != 40960*114688 {
-		t.Errorf("Qwen3-0.6B BF16 full context = %d", got)
+		t.Fatalf("Qwen3-0.6B BF16 full context = %d, want 40960*114688:\n%s, times tokens", got, formula)
+	}
+	// Qwen3-1.7B's shape: its hidden size (2048) is not KV heads * head_dim (1024), as 0.6B's is.
+	wide := gguf.Config{HiddenSize: 2048, NumHiddenLayers: 28, NumAttentionHeads: 16, NumKeyValueHeads: 8, HeadDim: 128}
+	if got := Bytes(wide, 1, 2); got != 114688 {
+		t.Fatalf("Qwen3-1.7B BF16 bytes per token = %d, want 28*2*8*128*2 = 114688:\n%s (the hidden size is not in it)", got, formula)
 	}
 	m := tiny(t)
 	c, _ := New(m, 20)
