@@ -63,7 +63,8 @@ type sourceFile struct {
 }
 
 // chapterFences reads every .go file of the chapter (subdirectories included, testdata excluded)
-// and returns those that have fences. Malformed fences are errors.
+// and returns those that have fences, which must all be in the chapter's own package. Malformed
+// fences are errors.
 func chapterFences(ch chapter) ([]sourceFile, error) {
 	var files []sourceFile
 	err := filepath.WalkDir(ch.Dir, func(path string, d fs.DirEntry, err error) error {
@@ -90,6 +91,9 @@ func chapterFences(ch chapter) ([]sourceFile, error) {
 		fences, err := findFences(filepath.Join("chapters", ch.Name, rel), src)
 		if err != nil {
 			return err
+		}
+		if len(fences) > 0 && filepath.Dir(rel) != "." {
+			return fmt.Errorf("chapters/%s/%s: exercise fences belong in the chapter's own package, not a subdirectory", ch.Name, rel)
 		}
 		if len(fences) > 0 {
 			files = append(files, sourceFile{Rel: rel, Src: src, Fences: fences})
@@ -170,24 +174,4 @@ func packageNames(root string, files []sourceFile) (func(string) string, error) 
 		}
 		return path[strings.LastIndex(path, "/")+1:]
 	}, nil
-}
-
-// writeStubbed writes into dir (a copy of the chapter) each file of files with the fences chosen
-// by stubbed(file index, fence index) replaced by panics, and the imports they alone used removed.
-// Files without a chosen fence are written back unchanged.
-func writeStubbed(dir string, files []sourceFile, nameOf func(string) string, stubbed func(fi, i int) bool) error {
-	for fi, f := range files {
-		out := stub(f.Src, f.Fences, func(i int) bool { return stubbed(fi, i) })
-		if !bytes.Equal(out, f.Src) {
-			var err error
-			out, err = removeUnusedImports(f.Rel, out, nameOf)
-			if err != nil {
-				return err
-			}
-		}
-		if err := os.WriteFile(filepath.Join(dir, f.Rel), out, 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
 }
