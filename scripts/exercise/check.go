@@ -285,13 +285,18 @@ func checkChapter(run *runner, mod module, ch chapter, tmp string) chapterResult
 		res.Notes = append(res.Notes, "no exercises, nothing to check")
 		return res
 	}
-	tests, err := chapterTests(ch)
+	tests, silent, err := chapterTests(ch)
 	if err != nil {
 		res.Err = err
 		return res
 	}
 	problem := func(what, detail string) {
 		res.Problems = append(res.Problems, fmt.Sprintf("=== %s: %s\n%s", ch.Name, what, lastLines(detail, 40)))
+	}
+	for _, name := range silent {
+		res.Notes = append(res.Notes, name+": NEVER RUNS")
+		problem(name+" has no output comment, so go test compiles it but never runs it",
+			"end it with a comment group that starts with \"// Output:\" (a blank line after any comment above it)")
 	}
 
 	// The fresh workspace and the binary of all variants are built side by side.
@@ -491,25 +496,25 @@ func failureOf(out, name string) string {
 	return b.String()
 }
 
-// chapterTests returns the names of the chapter's top-level Test, Example and Fuzz functions.
-func chapterTests(ch chapter) ([]string, error) {
+// chapterTests returns the names of the chapter's top-level Test, Example and Fuzz functions, and
+// of its examples that never run (no output comment).
+func chapterTests(ch chapter) (names, silent []string, err error) {
 	paths, err := filepath.Glob(filepath.Join(ch.Dir, "*_test.go"))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var names []string
 	for _, p := range paths {
 		src, err := os.ReadFile(p)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		n, err := topLevelTests(p, src)
+		n, s, err := topLevelTests(p, src)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		names = append(names, n...)
+		names, silent = append(names, n...), append(silent, s...)
 	}
-	return names, nil
+	return names, silent, nil
 }
 
 func relSlash(root, path string) string {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/ast"
+	"go/doc"
 	"go/format"
 	"go/parser"
 	"go/token"
@@ -232,19 +233,26 @@ func testingParam(typ *ast.FuncType) string {
 	return p.Names[0].Name
 }
 
-// topLevelTests returns the names of the Test, Example and Fuzz functions of a test file.
-func topLevelTests(file string, src []byte) ([]string, error) {
-	f, err := parser.ParseFile(token.NewFileSet(), file, src, parser.SkipObjectResolution)
+// topLevelTests returns the names of the Test, Example and Fuzz functions of a test file, and
+// those of its examples that go test compiles but never runs because they have no output comment
+// (often an "// Output:" glued to the comment above it, which then does not start a comment).
+func topLevelTests(file string, src []byte) (names, silent []string, err error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, file, src, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var names []string
 	for _, d := range f.Decls {
 		if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil && testNameRE.MatchString(fn.Name.Name) {
 			names = append(names, fn.Name.Name)
 		}
 	}
-	return names, nil
+	for _, ex := range doc.Examples(f) {
+		if ex.Output == "" && !ex.EmptyOutput {
+			silent = append(silent, "Example"+ex.Name)
+		}
+	}
+	return names, silent, nil
 }
 
 // nodeString prints a syntax node as Go source.
