@@ -49,7 +49,7 @@ func (t *Tokenizer) lookupMerge(left, right int) (Merge, bool) {
 // This is the textbook algorithm: O(n) per step, O(n²) per piece. The tokenizer itself uses the
 // linked list and heap of bpe, and a test checks that both always agree.
 func (t *Tokenizer) MergeStep(ids []int) (out []int, applied Merge, ok bool) {
-	// exercise: tokenizer.MergeStep — find the adjacent pair with the lowest merge rank and merge it
+	// exercise: tokenizer.MergeStep — merge the adjacent pair of lowest merge rank (the leftmost of equal ones)
 	// tests: TestMergeStepByHand TestMergeStepLeftmostOnTies TestHeapBPEMatchesMergeStep
 	best := -1
 	for i := 0; i+1 < len(ids); i++ {

@@ -144,7 +144,8 @@ func TestCosSinGolden(t *testing.T) {
 		}
 	}
 	if worst > goldenTol {
-		t.Errorf("cos/sin vs transformers: max error %.3g at position %d > %g", worst, worstPos, goldenTol)
+		t.Errorf("cos/sin vs transformers: max error %.3g at position %d > %g: the angles are float32(pos)*InvFreq[i]\n"+
+			"rounded to float32 (Angle32); an InvFreq one ulp off shows here first, see TestInvFreqGolden", worst, worstPos, goldenTol)
 	}
 	t.Logf("cos/sin vs transformers over %d positions: float32-angle table %.3g, exact float64 table %.3g", len(pos), worst, worstExact)
 	// The package doc claims the exact table is NOT good enough at large positions; keep it honest.

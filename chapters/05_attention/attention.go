@@ -50,7 +50,7 @@ func Project(c Config, w *Weights, rot *rope.Table, x *mat.Dense, startPos int) 
 		panic(fmt.Sprintf("attention: input rows have %d values, hidden size is %d", hidden, c.Hidden))
 	}
 	// exercise: attention.Project — project, QK-norm each head (chapter 03), rotate q and k (chapter 04)
-	// tests: TestForwardGolden TestForwardOffsetGolden TestAttendWithPastMatchesFullPrompt
+	// tests: TestForwardGolden TestForwardOffsetGolden TestAttendWithPastMatchesFullPrompt TestProbabilitiesAreCausalDistributions
 	seq, _ := x.Dims()
 	q = mat.NewDense(seq, c.Heads*c.HeadDim, nil)
 	q.Mul(x, w.Q.T())
@@ -86,8 +86,8 @@ func (c Config) qkNorm(x *mat.Dense, weight []float64) *mat.Dense {
 // consecutive query heads share a KV head, h / (heads/kvHeads). With Qwen3-0.6B's 16 query and
 // 8 KV heads, query heads 0 and 1 read KV head 0, heads 14 and 15 read KV head 7.
 func KVHead(h, heads, kvHeads int) int {
-	// exercise: attention.KVHead — the GQA head map
-	// tests: TestGQAHeadMap TestGQASharesKV ExampleKVHead
+	// exercise: attention.KVHead — the GQA head map: consecutive query heads share a KV head
+	// tests: TestGQAHeadMap TestGQASharesKV ExampleKVHead TestAttendByHand
 	return h / (heads / kvHeads)
 	// mistake: round-robin, h % kvHeads
 	//	- return h / (heads / kvHeads)
@@ -111,7 +111,7 @@ func Mask(nq, nk, past int) *mat.Dense {
 	}
 	m := mat.NewDense(nq, nk, nil)
 	// exercise: attention.Mask — -Inf where the key is in the query's future
-	// tests: TestMask ExampleMask TestProbabilitiesAreCausalDistributions
+	// tests: TestMask ExampleMask
 	for r := 0; r < nq; r++ {
 		row := m.RawRowView(r)
 		for j := past + r + 1; j < nk; j++ {
@@ -136,7 +136,7 @@ func Mask(nq, nk, past int) *mat.Dense {
 // -Inf entries (masked keys) become exactly 0. The row must contain at least one finite value.
 func Softmax(row []float64) {
 	// exercise: attention.Softmax — numerically stable softmax; -Inf must give exactly 0
-	// tests: TestSoftmax ExampleSoftmax TestProbabilitiesAreCausalDistributions TestAttendByHand
+	// tests: TestSoftmax ExampleSoftmax
 	m := math.Inf(-1)
 	for _, s := range row {
 		m = math.Max(m, s)

@@ -65,7 +65,7 @@ func (m *Model) Embed(ids []int) (*mat.Dense, error) {
 	}
 	x := mat.NewDense(len(ids), hidden, nil)
 	// exercise: forward.Model.Embed — row t of x is row ids[t] of the embedding matrix
-	// tests: TestGoldenTrace ExampleModel_Forward
+	// tests: TestEmbedGolden
 	for t, id := range ids {
 		x.SetRow(t, m.Embedding.RawRowView(id))
 	}
@@ -92,7 +92,7 @@ func (m *Model) Embed(ids []int) (*mat.Dense, error) {
 // (attention.Forward); chapter 08 passes attention over the KV cache. x is not modified.
 func (l *Layer) Forward(x *mat.Dense, eps float64, attn func(normed *mat.Dense) *mat.Dense) *mat.Dense {
 	// exercise: forward.Layer.Forward — two pre-norm residual branches: attention, then the MLP
-	// tests: TestGoldenTrace ExampleModel_Forward
+	// tests: TestLayersGolden
 	h := mat.NewDense(x.RawMatrix().Rows, x.RawMatrix().Cols, nil)
 	h.Add(x, attn(rmsnorm.RMSNorm(x, l.InputNorm, eps)))
 	out := mat.NewDense(x.RawMatrix().Rows, x.RawMatrix().Cols, nil)
@@ -119,7 +119,7 @@ func (l *Layer) Forward(x *mat.Dense, eps float64, attn func(normed *mat.Dense) 
 // embedding: the model scores a token by how much the state looks like it.
 func (m *Model) Logits(h *mat.Dense) (normed, logits *mat.Dense) {
 	// exercise: forward.Model.Logits — final RMSNorm, then project on the (tied) LM head
-	// tests: TestGoldenTrace TestUntiedHead TestGoldenLogitsFullVocab
+	// tests: TestGoldenTrace TestUntiedHead TestGoldenLogitsFullVocab ExampleModel_Forward
 	normed = rmsnorm.RMSNorm(h, m.Norm, m.Config.RMSNormEps)
 	seq, _ := h.Dims()
 	vocab, _ := m.LMHead.Dims()

@@ -140,7 +140,7 @@ func (c *Cache) run(ids []int) (*mat.Dense, error) {
 		return nil, fmt.Errorf("kvcache: %w", err)
 	}
 	// exercise: kvcache.Cache.run — every layer with cached attention, then count the new tokens
-	// tests: TestMatchesRecompute TestGolden TestChunks ExampleCache_Step
+	// tests: TestMatchesRecompute TestGolden TestChunks TestMemoryWithinBytes ExampleCache_Step
 	for l := range c.m.Layers {
 		x = c.m.Layers[l].Forward(x, c.m.Config.RMSNormEps, func(normed *mat.Dense) *mat.Dense {
 			return c.attend(l, normed)
@@ -187,7 +187,7 @@ func (c *Cache) attend(l int, normed *mat.Dense) *mat.Dense {
 	}
 	var ctx *mat.Dense
 	// exercise: kvcache.Cache.attend — project the new rows at their positions, append k and v, attend over the cache
-	// tests: TestMatchesRecompute TestGolden TestChunks ExampleCache_Step
+	// tests: TestAttendMatchesChapter05
 	q, k, v := attention.Project(ac, w, c.m.RoPE(), normed, c.n)
 	c.k[l] = c.appendRows(c.k[l], k)
 	c.v[l] = c.appendRows(c.v[l], v)

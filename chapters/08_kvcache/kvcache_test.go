@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	gguf "github.com/qwen3go/qwen3go/chapters/01_gguf"
+	rmsnorm "github.com/qwen3go/qwen3go/chapters/03_rmsnorm"
+	attention "github.com/qwen3go/qwen3go/chapters/05_attention"
 	forward "github.com/qwen3go/qwen3go/chapters/07_forward"
 	"github.com/qwen3go/qwen3go/reference"
 	"gonum.org/v1/gonum/mat"
@@ -369,8 +371,43 @@ func TestInputErrors(t *testing.T) {
 	}
 }
 
+// TestAttendMatchesChapter05 checks attend alone, on layer 0 of the tiny model: a first chunk of
+// the golden prompt on an empty cache, then the rest of it after Len() is set by hand to the first
+// chunk's length (run's job), must give the rows that chapter 05's attention.Forward gives for the
+// whole prompt at once, to float64 rounding (1e-12 relative): the new rows at positions Len()..,
+// their keys and values appended, every cached key visible.
+func TestAttendMatchesChapter05(t *testing.T) {
+	g := loadGolden(t)
+	m := tiny(t)
+	l := &m.Layers[0]
+	x, err := m.Embed(g.prompt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	normed := rmsnorm.RMSNorm(x, l.InputNorm, m.Config.RMSNormEps)
+	want, _ := attention.Forward(m.Attention(), &l.Attn, m.RoPE(), normed, 0)
+	seq, hidden := normed.Dims()
+	const first = 2
+	c, err := New(m, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := c.attend(0, mat.DenseCopyOf(normed.Slice(0, first, 0, hidden)))
+	if e := relErr(got.RawMatrix().Data, want.Slice(0, first, 0, hidden).(*mat.Dense).RawMatrix().Data); !(e <= 1e-12) {
+		t.Fatalf("a first chunk of %d tokens on an empty cache differs from chapter 05's attention by %.3g relative:\n"+
+			"project the rows at positions Len().., append k and v, attend over the cache with past = Len()", first, e)
+	}
+	c.n = first // what run does after the last layer
+	got = c.attend(0, mat.DenseCopyOf(normed.Slice(first, seq, 0, hidden)))
+	if e := relErr(got.RawMatrix().Data, mat.DenseCopyOf(want.Slice(first, seq, 0, hidden)).RawMatrix().Data); !(e <= 1e-12) {
+		t.Fatalf("the next %d tokens after %d cached differ from chapter 05's attention over the whole prompt by %.3g relative:\n"+
+			"their rows sit at positions Len().. (RoPE), and their queries see every cached key (attention.Attend with past = Len())",
+			seq-first, first, e)
+	}
+}
+
 // TestBytes checks the memory formula on Qwen3-0.6B (28*2*8*128*4 = 229376 bytes per float32
-// token) and that a cache's own allocation never exceeds Bytes(cfg, MaxLen, 8).
+// token) and on Qwen3-1.7B's shape.
 func TestBytes(t *testing.T) {
 	const formula = "layers * 2 (K and V) * KV heads * head_dim * bytes per value, per token"
 	if got := Bytes(gguf.Qwen3_0_6B(), 1, 4); got != 229376 {
@@ -384,6 +421,11 @@ func TestBytes(t *testing.T) {
 	if got := Bytes(wide, 1, 2); got != 114688 {
 		t.Fatalf("Qwen3-1.7B BF16 bytes per token = %d, want 28*2*8*128*2 = 114688:\n%s (the hidden size is not in it)", got, formula)
 	}
+}
+
+// TestMemoryWithinBytes: a cache's own allocation never exceeds Bytes(cfg, MaxLen, 8), and a full
+// cache holds exactly that.
+func TestMemoryWithinBytes(t *testing.T) {
 	m := tiny(t)
 	c, _ := New(m, 20)
 	if c.MemoryBytes() != 0 {

@@ -27,7 +27,7 @@ func Argmax(z []float64) int {
 // below 1 and u lands past it, the last index with a positive probability is returned. probs
 // must be non-negative with at least one positive entry; otherwise Draw returns -1.
 func Draw(probs []float64, u float64) int {
-	// exercise: sampling.Draw — walk the cumulative sum until it passes u
+	// exercise: sampling.Draw — the first index whose cumulative sum exceeds u (u < c_i), skipping probability 0
 	// tests: TestDraw TestChiSquare
 	last := -1
 	cum := 0.0

@@ -175,3 +175,51 @@ func packageNames(root string, files []sourceFile) (func(string) string, error) 
 		return path[strings.LastIndex(path, "/")+1:]
 	}, nil
 }
+
+// A placedFence is a fence with the chapter file that holds it.
+type placedFence struct {
+	File string // relative to the chapter directory
+	fence
+}
+
+// listItemRE matches an item of the numbered list in a doc.go's "# Exercises" section:
+// "//  2. [Table.RotateHead] (rope.go): ..." or "//  2. normRow (rmsnorm.go): ...".
+var listItemRE = regexp.MustCompile(`^//\s+\d+\.\s+\[?([A-Za-z_][A-Za-z0-9_.]*)\]?`)
+
+// orderedFences returns the chapter's fences in the order its doc.go's "# Exercises" section lists
+// them (the order to write them in), matching "Table.RotateHead" to the fence
+// "rope.Table.RotateHead"; fences the list does not name follow in source order.
+func orderedFences(ch chapter, files []sourceFile) []placedFence {
+	var all []placedFence
+	for _, f := range files {
+		for _, fe := range f.Fences {
+			all = append(all, placedFence{File: f.Rel, fence: fe})
+		}
+	}
+	doc, err := os.ReadFile(filepath.Join(ch.Dir, "doc.go"))
+	if err != nil {
+		return all
+	}
+	var listed []string
+	in := false
+	for _, line := range strings.Split(string(doc), "\n") {
+		switch {
+		case strings.HasPrefix(line, "// # "):
+			in = line == "// # Exercises"
+		case in:
+			if m := listItemRE.FindStringSubmatch(line); m != nil {
+				listed = append(listed, m[1])
+			}
+		}
+	}
+	rank := func(name string) int {
+		for i, l := range listed {
+			if strings.HasSuffix(name, "."+l) {
+				return i
+			}
+		}
+		return len(listed)
+	}
+	sort.SliceStable(all, func(i, j int) bool { return rank(all[i].Name) < rank(all[j].Name) })
+	return all
+}

@@ -328,12 +328,12 @@ func checkChapter(run *runner, mod module, ch chapter, tmp string) chapterResult
 			relSlash(mod.Root, varDir), lastLines(annotateCompileErrors(out, mod.Root), 30), errOrEmpty(err))
 		return res
 	}
-	binRun := func(variantID string, tests []string) (testRun, error) {
+	binRun := func(variants string, tests []string) (testRun, error) {
 		args := []string{"-test.count=1", "-test.timeout=" + run.timeout.String()}
 		if len(tests) > 0 {
 			args = append(args, "-test.run=^("+strings.Join(tests, "|")+")$")
 		}
-		out, ok, err := run.run(varDir, []string{variantEnv + "=" + variantID}, bin, args...)
+		out, ok, err := run.run(varDir, []string{variantEnv + "=" + variants}, bin, args...)
 		return parseTestOutput(out, ok), err
 	}
 
@@ -383,6 +383,38 @@ func checkChapter(run *runner, mod module, ch chapter, tmp string) chapterResult
 		}
 	}
 
+	// In the order doc.go gives, as the other commands print them. Written in that order, each
+	// exercise's tests must pass while the ones after it are still stubs: its tests need nothing
+	// the learner has not written yet.
+	order := orderedFences(ch, files)
+	var ordered []exerciseResult
+	for k, pf := range order {
+		for _, ex := range res.Exercises {
+			if ex.Fence.Name == pf.Name {
+				ordered = append(ordered, ex)
+			}
+		}
+		var later []string
+		for _, l := range order[k+1:] {
+			later = append(later, l.Name+"=panic")
+		}
+		if len(later) == 0 {
+			continue
+		}
+		r, err := binRun(strings.Join(later, ","), pf.Tests)
+		if err != nil {
+			res.Err = err
+			return res
+		}
+		if !r.Passed {
+			ex := &ordered[len(ordered)-1]
+			ex.Problems = append(ex.Problems, "its tests need a later exercise")
+			problem(fmt.Sprintf("%s: %s fail(s) while only the exercises after it are stubs; name that test under a later exercise, or change the order in doc.go",
+				pf.Name, strings.Join(r.Failed, ", ")), r.Output)
+		}
+	}
+	res.Exercises = ordered
+
 	// 3. The fresh workspace.
 	wg.Wait()
 	switch {
@@ -404,7 +436,10 @@ func checkChapter(run *runner, mod module, ch chapter, tmp string) chapterResult
 	return res
 }
 
-var compileErrRE = regexp.MustCompile(`^(\S+\.go):(\d+):\d+: `)
+var (
+	compileErrRE = regexp.MustCompile(`^(\S+\.go):(\d+):\d+: `)
+	branchRE     = regexp.MustCompile(`if exerciseVariant_\w+ == ("[^"]*") \{`)
+)
 
 // annotateCompileErrors appends to each compiler error in the check's copy the variant whose
 // branch of the if-chain it is in, such as "(in rope.InvFreq mistake 1)".
@@ -421,14 +456,19 @@ func annotateCompileErrors(out, root string) string {
 		}
 		n, _ := strconv.Atoi(m[2])
 		file := strings.Split(string(src), "\n")
+		label := ""
 		for j := min(n, len(file)) - 1; j >= 0; j-- {
-			if _, after, ok := strings.Cut(file[j], variantVar+" == "); ok {
-				if id, err := strconv.Unquote(strings.TrimSuffix(strings.TrimSpace(after), " {")); err == nil {
-					lines[i] += " (in " + id + ")"
-				}
+			t := strings.TrimSpace(file[j])
+			if m := branchRE.FindStringSubmatch(t); m != nil && label == "" {
+				label, _ = strconv.Unquote(m[1])
+			}
+			if t == endMarker {
 				break
 			}
-			if strings.TrimSpace(file[j]) == endMarker || strings.HasPrefix(strings.TrimSpace(file[j]), beginMarker) {
+			if strings.HasPrefix(t, beginMarker) {
+				if name, _ := parseBeginLine(strings.TrimPrefix(t, beginMarker)); label != "" {
+					lines[i] += " (in " + name + " " + label + ")"
+				}
 				break
 			}
 		}

@@ -326,7 +326,7 @@ func zeroValue(fset *token.FileSet, typ ast.Expr) string {
 
 // variant names one version of an exercise that `exercise check` runs.
 type variant struct {
-	ID    string // "rope.InvFreq mistake 2": the value of EXERCISE_VARIANT that selects it
+	ID    string // "rope.InvFreq=mistake 2": what EXERCISE_VARIANT holds to select it
 	Label string // "panic", "zero", "mistake 2"
 	Desc  string // the mistake's description
 	Body  []string
@@ -340,8 +340,8 @@ func (f fence) variants(zero []string) ([]variant, error) {
 		zeroDesc = "does nothing"
 	}
 	vs := []variant{
-		{ID: f.Name + " panic", Label: "panic", Desc: "the workspace's stub", Body: []string{f.Indent + "panic(" + quote(stubMessage(f.Name)) + ")"}},
-		{ID: f.Name + " zero", Label: "zero", Desc: zeroDesc, Body: zero},
+		{ID: f.Name + "=panic", Label: "panic", Desc: "the workspace's stub", Body: []string{f.Indent + "panic(" + quote(stubMessage(f.Name)) + ")"}},
+		{ID: f.Name + "=zero", Label: "zero", Desc: zeroDesc, Body: zero},
 	}
 	for i, m := range f.Mistakes {
 		body, err := f.apply(m)
@@ -349,13 +349,13 @@ func (f fence) variants(zero []string) ([]variant, error) {
 			return nil, err
 		}
 		label := fmt.Sprintf("mistake %d", i+1)
-		vs = append(vs, variant{ID: f.Name + " " + label, Label: label, Desc: m.Desc, Body: body})
+		vs = append(vs, variant{ID: f.Name + "=" + label, Label: label, Desc: m.Desc, Body: body})
 	}
 	return vs, nil
 }
 
 // ifChain writes a fence's body for the check's binary: each variant in its own branch, chosen by
-// the package variable exerciseVariant, and the solution in the final else.
+// the fence's package variable (see variantVar), and the solution in the final else.
 func (f fence) ifChain(vs []variant) []string {
 	var out []string
 	for i, v := range vs {
@@ -363,7 +363,7 @@ func (f fence) ifChain(vs []variant) []string {
 		if i == 0 {
 			kw = "if"
 		}
-		out = append(out, f.Indent+kw+" "+variantVar+" == "+quote(v.ID)+" {")
+		out = append(out, f.Indent+kw+" "+variantVar(f.Name)+" == "+quote(v.Label)+" {")
 		for _, l := range v.Body {
 			out = append(out, "\t"+l)
 		}
@@ -375,8 +375,26 @@ func (f fence) ifChain(vs []variant) []string {
 	return append(out, f.Indent+"}")
 }
 
-// variantVar is the package variable that selects the variant in the check's binary.
-const variantVar = "exerciseVariant"
+// variantVar names the package variable that holds, in the check's binary, the label of the
+// variant of exercise name to run ("" for the solution): exerciseVariant_rope_InvFreq.
+func variantVar(name string) string {
+	return "exerciseVariant_" + strings.NewReplacer(".", "_").Replace(name)
+}
+
+// variantFile is the Go file that sets each fence's variantVar from EXERCISE_VARIANT, a
+// comma-separated list of name=label (rope.InvFreq=mistake 2,rope.RotateHead=panic).
+func variantFile(pkg string, names []string) []byte {
+	var b strings.Builder
+	fmt.Fprintf(&b, "package %s\n\n// Written by scripts/exercise check: the version of each exercise that runs.\n\n", pkg)
+	b.WriteString("import (\n\t\"os\"\n\t\"strings\"\n)\n\n")
+	b.WriteString("var exerciseVariants = func() map[string]string {\n\tm := map[string]string{}\n")
+	fmt.Fprintf(&b, "\tfor _, kv := range strings.Split(os.Getenv(%q), \",\") {\n", variantEnv)
+	b.WriteString("\t\tif name, label, ok := strings.Cut(kv, \"=\"); ok {\n\t\t\tm[name] = label\n\t\t}\n\t}\n\treturn m\n}()\n\n")
+	for _, n := range names {
+		fmt.Fprintf(&b, "var %s = exerciseVariants[%q]\n", variantVar(n), n)
+	}
+	return []byte(b.String())
+}
 
 // replaceBodies returns src with the body of each fence i for which body(i) returns true replaced
 // by the lines it returns. The `// exercise:`, `// tests:` and `// end exercise` lines stay, so

@@ -222,7 +222,7 @@ func TestReplaceBodiesAndIfChain(t *testing.T) {
 	for _, v := range vs {
 		labels = append(labels, v.ID)
 	}
-	if want := []string{"p.A panic", "p.A zero", "p.A mistake 1", "p.A mistake 2"}; !reflect.DeepEqual(labels, want) {
+	if want := []string{"p.A=panic", "p.A=zero", "p.A=mistake 1", "p.A=mistake 2"}; !reflect.DeepEqual(labels, want) {
 		t.Fatalf("variants %q, want %q", labels, want)
 	}
 	out := string(replaceBodies([]byte(fencedSrc), fences, func(i int) ([]string, bool) {
@@ -234,14 +234,14 @@ func TestReplaceBodiesAndIfChain(t *testing.T) {
 	want := `func A(x float64) float64 {
 	// exercise: p.A — the square root, plus one
 	// tests: TestA, ExampleA
-	if exerciseVariant == "p.A panic" {
+	if exerciseVariant_p_A == "panic" {
 		panic("exercise p.A: not implemented")
-	} else if exerciseVariant == "p.A zero" {
+	} else if exerciseVariant_p_A == "zero" {
 		return 0
-	} else if exerciseVariant == "p.A mistake 1" {
+	} else if exerciseVariant_p_A == "mistake 1" {
 		r := x * x
 		return r + 1
-	} else if exerciseVariant == "p.A mistake 2" {
+	} else if exerciseVariant_p_A == "mistake 2" {
 		r := math.Sqrt(x)
 		return r
 	} else {

@@ -27,12 +27,17 @@
 //
 // The second line, "// tests:", names the top-level Test and Example functions of the chapter
 // that check the exercise (separated by spaces or commas); together they are the exercise's
-// `go test -run` pattern. A mistake starts with "// mistake:" and what the learner got wrong,
-// followed by lines of a diff against the solution: "//<tab>- line" lines name consecutive
-// solution lines (compared without their indentation; together they must occur exactly once),
-// and the "//<tab>+ line" lines after them replace them. One mistake may hold several such
-// hunks. A mistake of "+" lines alone replaces the whole solution. The tool swaps each mistake
-// in for the solution, and the chapter's tests must then fail, saying what went wrong.
+// `go test -run` pattern. They may use the exercises listed before this one in the "# Exercises"
+// section of the chapter's doc.go (the order to write them in), not the ones after it.
+//
+// A mistake starts with "// mistake:" and what the learner got wrong, followed by lines of a
+// diff against the solution: "//<tab>- line" lines name consecutive solution lines (compared
+// without their indentation; together they must occur exactly once), and the "//<tab>+ line"
+// lines after them replace them (indented like the first line they replace; gofmt tidies the
+// rest). One mistake may hold several such hunks; a line "//" alone ends a hunk, so that two
+// runs of "-" lines can be two hunks. A mistake of "+" lines alone replaces the whole solution.
+// The tool swaps each mistake in for the solution, and the exercise's tests must then fail,
+// saying what went wrong. A mistake may use only what the file already imports.
 //
 // Everything between the "// tests:" line and "// end exercise" is the solution: a learner's
 // workspace gets none of it, mistakes included.
@@ -61,18 +66,20 @@
 //
 // # What check checks
 //
-// For each chapter: the solution passes all its tests; a fresh workspace (every exercise a
-// panicking stub) compiles, runs to the end, and prints at most 15 lines per failing test. For
-// each exercise, on the tests its fence names: the workspace's panic stub fails every one of
-// them; the zero-value stub (a return of the zero values when the fence ends its function,
-// nothing at all otherwise) and each listed mistake fail at least one, in at most 15 lines. It
-// prints the table exercise | variants tried | caught (-v adds, per variant, the test that caught
-// it and the first line it printed).
+// For each chapter: the solution passes all its tests; every example has an output comment (or
+// go test never runs it); a fresh workspace (every exercise a panicking stub) compiles, runs to
+// the end, and prints at most 15 lines per failing test. For each exercise, on the tests its
+// fence names: the workspace's panic stub fails every one of them; the zero-value stub (a return
+// of the zero values when the fence ends its function, nothing at all otherwise) and each listed
+// mistake fail at least one, in at most 15 lines; and they pass while only the exercises after it
+// in doc.go's order are stubs. It prints the table exercise | variants tried | caught (-v adds,
+// per variant, the test that caught it and the first lines it printed).
 //
 // One test binary per chapter serves every run: its copy of the chapter holds each exercise as an
-// if-chain over the variants, chosen by the environment variable EXERCISE_VARIANT (the solution
-// when unset). So a chapter compiles twice (that binary and the fresh workspace) however many
-// mistakes it lists, and the runs go on in parallel (-j, default the number of CPUs).
+// if-chain over the variants, chosen by the environment variable EXERCISE_VARIANT (a list of
+// name=variant; the solutions when unset). So a chapter compiles twice (that binary and the fresh
+// workspace) however many mistakes it lists, and the runs go on in parallel (-j, default the
+// number of CPUs).
 package main
 
 import (
@@ -220,10 +227,8 @@ func list(stdout io.Writer, chs []chapter) error {
 		if err != nil {
 			return err
 		}
-		for _, f := range files {
-			for _, fe := range f.Fences {
-				fmt.Fprintf(tw, "%s\tchapters/%s/%s:%d\t%d\t%s\n", fe.Name, ch.Name, f.Rel, fe.Begin, len(fe.Mistakes), strings.Join(fe.Tests, " "))
-			}
+		for _, fe := range orderedFences(ch, files) {
+			fmt.Fprintf(tw, "%s\tchapters/%s/%s:%d\t%d\t%s\n", fe.Name, ch.Name, fe.File, fe.Begin, len(fe.Mistakes), strings.Join(fe.Tests, " "))
 		}
 	}
 	return tw.Flush()
@@ -255,12 +260,10 @@ func makeWorkspace(stdout io.Writer, mod module, ch chapter, force bool) error {
 	for _, f := range files {
 		n += len(f.Fences)
 	}
-	fmt.Fprintf(stdout, "Wrote %s/ with %d exercises to write:\n\n", rel, n)
-	for _, f := range files {
-		for _, fe := range f.Fences {
-			fmt.Fprintf(stdout, "  %s  (%s:%d)\n      %s\n      go test -run '%s' ./%s/\n\n",
-				fe.Name, filepath.ToSlash(filepath.Join(rel, f.Rel)), fe.Begin, fe.Desc, fe.runPattern(), rel)
-		}
+	fmt.Fprintf(stdout, "Wrote %s/ with %d exercises to write, in this order:\n\n", rel, n)
+	for _, fe := range orderedFences(ch, files) {
+		fmt.Fprintf(stdout, "  %s  (%s:%d)\n      %s\n      go test -run '%s' ./%s/\n\n",
+			fe.Name, filepath.ToSlash(filepath.Join(rel, fe.File)), fe.Begin, fe.Desc, fe.runPattern(), rel)
 	}
 	fmt.Fprintf(stdout, "Replace each panic(\"exercise ...\") by your code. Every exercise's tests at once:\n  go test ./%s/\n", rel)
 	fmt.Fprintf(stdout, "Your progress over the course:\n  go run ./scripts/exercise status\n")

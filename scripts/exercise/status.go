@@ -16,7 +16,7 @@ import (
 const (
 	stateDone     = "done"
 	stateStub     = "to do (still the stub)"
-	stateFailing  = "not yet: "
+	stateFailing  = "failing: "
 	stateNoBuild  = "does not compile"
 	stateNotBegun = "not started"
 )
@@ -28,8 +28,9 @@ var resultLineRE = regexp.MustCompile(`^--- (PASS|FAIL|SKIP): (\S+)`)
 func status(stdout io.Writer, mod module, chs []chapter) error {
 	tw := tabwriter.NewWriter(stdout, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "CHAPTER\tEXERCISE\tSTATE")
-	total, done, started := 0, 0, 0
+	total, done, started, chapters := 0, 0, 0, 0
 	var next []string
+	firstNew := "" // the command that starts the first chapter not started
 	for _, ch := range chs {
 		files, err := chapterFences(ch)
 		if err != nil {
@@ -38,20 +39,22 @@ func status(stdout io.Writer, mod module, chs []chapter) error {
 		if len(files) == 0 {
 			continue
 		}
-		var fences []fence
-		for _, f := range files {
-			fences = append(fences, f.Fences...)
-		}
+		chapters++
+		fences := orderedFences(ch, files)
 		total += len(fences)
 		dir := filepath.Join(mod.Root, "workspace", ch.Name)
 		if _, err := os.Stat(dir); err != nil {
-			fmt.Fprintf(tw, "%s\t(%d exercises)\t%s: go run ./scripts/exercise %s\n", ch.Name, len(fences), stateNotBegun, ch.Num)
+			start := "go run ./scripts/exercise " + ch.Num
+			fmt.Fprintf(tw, "%s\t(%d exercises)\t%s: %s\n", ch.Name, len(fences), stateNotBegun, start)
+			if firstNew == "" {
+				firstNew = start
+			}
 			continue
 		}
 		started++
 		results, buildErr := workspaceResults(mod.Root, dir)
 		for i, fe := range fences {
-			state := exerciseState(fe, files, dir, results, buildErr)
+			state := exerciseState(fe.fence, files, dir, results, buildErr)
 			if state == stateDone {
 				done++
 			} else if len(next) == 0 {
@@ -67,9 +70,12 @@ func status(stdout io.Writer, mod module, chs []chapter) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "\n%d of %d exercises done, in %d chapters started.\n", done, total, started)
-	if len(next) > 0 {
+	fmt.Fprintf(stdout, "\n%d of %d exercises done; %d of %d chapters with exercises started.\n", done, total, started, chapters)
+	switch {
+	case len(next) > 0:
 		fmt.Fprintf(stdout, "Next: %s\n  %s\n", next[0], next[1])
+	case firstNew != "":
+		fmt.Fprintf(stdout, "Next: a new chapter\n  %s\n", firstNew)
 	}
 	return nil
 }
@@ -124,5 +130,5 @@ func exerciseState(fe fence, files []sourceFile, dir string, results map[string]
 	if len(failing) == 0 {
 		return stateDone
 	}
-	return stateFailing + strings.Join(failing, ", ") + " fail(s)"
+	return stateFailing + strings.Join(failing, ", ")
 }

@@ -23,7 +23,8 @@ const (
 	allVariants
 )
 
-// variantEnv is the environment variable that selects a variant in an allVariants copy.
+// variantEnv is the environment variable that selects the variants in an allVariants copy: a
+// comma-separated list of name=label, such as "rope.InvFreq=mistake 2,rope.RotateHead=panic".
 const variantEnv = "EXERCISE_VARIANT"
 
 // A module is the Go module the course lives in.
@@ -95,9 +96,13 @@ func writeCopy(mod module, ch chapter, files []sourceFile, dst string, kind copy
 		}
 	}
 	if kind == allVariants && pkgName != "" {
-		src := fmt.Sprintf("package %s\n\nimport \"os\"\n\n// %s selects the version of each exercise that runs (written by scripts/exercise check).\nvar %s = os.Getenv(%q)\n",
-			pkgName, variantVar, variantVar, variantEnv)
-		if err := os.WriteFile(filepath.Join(dst, "zz_exercise_variant.go"), []byte(src), 0o644); err != nil {
+		var names []string
+		for _, f := range files {
+			for _, fe := range f.Fences {
+				names = append(names, fe.Name)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(dst, "zz_exercise_variant.go"), variantFile(pkgName, names), 0o644); err != nil {
 			return nil, err
 		}
 	}
