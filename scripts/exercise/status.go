@@ -53,16 +53,21 @@ func status(stdout io.Writer, mod module, chs []chapter) error {
 		}
 		started++
 		results, buildErr := workspaceResults(mod.Root, dir)
-		for i, fe := range fences {
+		first := true
+		if buildErr != "" {
+			fmt.Fprintf(tw, "%s\t(does not compile)\t%s\n", ch.Name, clip(buildErr, 100))
+			first = false
+		}
+		for _, fe := range fences {
 			state := exerciseState(fe.fence, files, dir, results, buildErr)
 			if state == stateDone {
 				done++
 			} else if len(next) == 0 {
 				next = append(next, fe.Name, fmt.Sprintf("go test -run '%s' ./workspace/%s/", fe.runPattern(), ch.Name))
 			}
-			name := ch.Name
-			if i > 0 {
-				name = ""
+			name := ""
+			if first {
+				name, first = ch.Name, false
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\n", name, fe.Name, state)
 		}
@@ -119,7 +124,7 @@ func exerciseState(fe fence, files []sourceFile, dir string, results map[string]
 		}
 	}
 	if buildErr != "" {
-		return stateNoBuild + ": " + clip(buildErr, 80)
+		return stateNoBuild
 	}
 	var failing []string
 	for _, t := range fe.Tests {
