@@ -89,6 +89,42 @@ func TestPickerMatchesSampler(t *testing.T) {
 	}
 }
 
+// TestGreedyPickTiesLikeArgmax: greedy decoding picks the FIRST of tied largest logits, as
+// torch.argmax does (and with it transformers' greedy search) and as chapter 09's Argmax does.
+// Ties are rare in float32 logits but they occur, and picking the last one would change the
+// generated text from transformers'.
+func TestGreedyPickTiesLikeArgmax(t *testing.T) {
+	sm, err := sampling.NewSampler(sampling.Greedy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		logits []float32
+		want   int
+	}{
+		{[]float32{1, 3, 3, 2}, 1},
+		{[]float32{5, 5}, 0},
+		{[]float32{-1, 0, 7, 0, 7, 7}, 2},
+		{[]float32{-2}, 0},
+	} {
+		p := newPicker(len(c.logits), sm)
+		got, err := p.pick(c.logits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != c.want {
+			t.Errorf("greedy pick of %v = %d, want %d: the first of the tied largest logits, like torch.argmax", c.logits, got, c.want)
+		}
+		logits64 := make([]float64, len(c.logits))
+		for i, v := range c.logits {
+			logits64[i] = float64(v)
+		}
+		if a := sampling.Argmax(logits64); a != c.want {
+			t.Errorf("chapter 09's Argmax(%v) = %d, want %d", c.logits, a, c.want)
+		}
+	}
+}
+
 // TestStepAllocatesNothing: a decode step reuses the session's buffers.
 func TestStepAllocatesNothing(t *testing.T) {
 	m := loadTiny(t, reference.TinyGGUF())

@@ -45,11 +45,26 @@ func (f *File) String(key string) (string, error) {
 // Uint32 returns a UINT32 value, e.g. f.Uint32("qwen3.block_count").
 func (f *File) Uint32(key string) (uint32, error) {
 	// exercise: gguf.File.Uint32 — look the key up, check that it holds a UINT32, return it
+	// tests: TestAccessors
 	kv, err := f.lookup(key, TypeUint32)
 	if err != nil {
 		return 0, err
 	}
 	return kv.Value.V.(uint32), nil
+	// mistake: the stored type never checked, so a UINT64 value panics in the type assertion
+	//	- kv, err := f.lookup(key, TypeUint32)
+	//	- if err != nil {
+	//	- return 0, err
+	//	- }
+	//	- return kv.Value.V.(uint32), nil
+	//	+ v, ok := f.Value(key)
+	//	+ if !ok {
+	//	+ 	return 0, fmt.Errorf("gguf: metadata %q: %w", key, ErrNotFound)
+	//	+ }
+	//	+ return v.V.(uint32), nil
+	// mistake: a missing or mistyped key returns 0 and no error
+	//	- return 0, err
+	//	+ return 0, nil
 	// end exercise
 }
 

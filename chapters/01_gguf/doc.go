@@ -176,4 +176,19 @@
 //   - Some writers store the same key with another integer width; [File.Int] accepts any of them.
 //   - Counts and lengths come from the file: each is checked against the bytes that remain before any
 //     slice is made, so a 2^40-byte string in a 100-byte file is an error, not an allocation.
+//
+// # Exercises
+//
+// `go run ./scripts/exercise 01` copies this chapter to workspace/01_gguf with three functions
+// stubbed. Write them in this order:
+//
+//  1. [BF16ToF32] (dequant.go): a bfloat16 is the top half of a float32.
+//  2. [DequantizeQ8_0] (dequant.go): the float16 scale, then 32 signed bytes times it.
+//  3. [File.Uint32] (accessors.go): look the key up, check its type, return the value or an error
+//     that says what and where.
+//
+// Then `go test ./workspace/01_gguf/` runs every exercise's tests in one go: a stub that still
+// panics fails only the tests that reach it. The tool prints each exercise's own go test command,
+// and `go run ./scripts/exercise status` shows which are done. The failures name the likely mistake
+// (the low half instead of the top one, unsigned bytes, a missing type check ...).
 package gguf

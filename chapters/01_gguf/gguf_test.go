@@ -190,6 +190,8 @@ func TestAccessors(t *testing.T) {
 	if fe := wantFormatErr(t, err, `metadata "qwen3.block_count"`, anyOffset, "is UINT32, want STRING"); fe.Offset <= 24 {
 		t.Errorf("metadata offset %d is inside the header", fe.Offset)
 	}
+	_, err = f.Uint32("t.u64")
+	wantFormatErr(t, err, `metadata "t.u64"`, anyOffset, "is UINT64, want UINT32")
 	_, err = f.Uint32("nope")
 	assertErr(t, err, `metadata "nope": not found`)
 	if !errors.Is(err, ErrNotFound) {

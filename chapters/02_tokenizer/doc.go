@@ -94,6 +94,15 @@
 //
 // # Exercises
 //
-// ByteToRune (the byte-to-unicode table) and MergeStep (one BPE step). Run
-// `go run ./scripts/exercise 02` and make `go test ./workspace/02_tokenizer/` pass again.
+// `go run ./scripts/exercise 02` copies this chapter to workspace/02_tokenizer with two functions
+// stubbed. Write them in this order:
+//
+//  1. [ByteToRune] (bytelevel.go): the byte-to-unicode table; nearly every test needs it.
+//  2. [Tokenizer.MergeStep] (bpe.go): one BPE step, the adjacent pair of lowest rank (the
+//     leftmost of equal ones); a test checks that the fast heap BPE agrees with it everywhere.
+//
+// Then `go test ./workspace/02_tokenizer/` runs every exercise's tests in one go: a stub that still
+// panics fails only the tests that reach it. The tool prints each exercise's own go test command,
+// and `go run ./scripts/exercise status` shows which are done. The failures name the likely mistake
+// (the leftmost pair instead of the lowest rank, the soft hyphen kept as itself ...).
 package tokenizer

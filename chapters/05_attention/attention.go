@@ -68,7 +68,8 @@ func ProjectAt(c Config, w *Weights, rot *rope.Table, x *mat.Dense, positions []
 	if seq, _ := x.Dims(); len(positions) != seq {
 		panic(fmt.Sprintf("attention: %d positions for %d rows", len(positions), seq))
 	}
-	// exercise: attention.Project — project, QK-norm each head (chapter 03), rotate q and k (chapter 04)
+	// exercise: attention.ProjectAt — project, QK-norm each head (chapter 03), rotate q and k (chapter 04) to their positions
+	// tests: TestForwardGolden TestForwardOffsetGolden TestAttendWithPastMatchesFullPrompt TestProbabilitiesAreCausalDistributions
 	seq, _ := x.Dims()
 	q = mat.NewDense(seq, c.Heads*c.HeadDim, nil)
 	q.Mul(x, w.Q.T())
@@ -79,6 +80,19 @@ func ProjectAt(c Config, w *Weights, rot *rope.Table, x *mat.Dense, positions []
 	q = rot.RotatePositions(c.qkNorm(q, w.QNorm), positions)
 	k = rot.RotatePositions(c.qkNorm(k, w.KNorm), positions)
 	return q, k, v
+	// mistake: RoPE first, then QK-norm
+	//	- q = rot.RotatePositions(c.qkNorm(q, w.QNorm), positions)
+	//	- k = rot.RotatePositions(c.qkNorm(k, w.KNorm), positions)
+	//	+ q = c.qkNorm(rot.RotatePositions(q, positions), w.QNorm)
+	//	+ k = c.qkNorm(rot.RotatePositions(k, positions), w.KNorm)
+	// mistake: the values normalized and rotated like the keys
+	//	- return q, k, v
+	//	+ return q, k, rot.RotatePositions(c.qkNorm(v, w.KNorm), positions)
+	// mistake: every chunk rotated from position 0, the positions ignored
+	//	- q = rot.RotatePositions(c.qkNorm(q, w.QNorm), positions)
+	//	- k = rot.RotatePositions(c.qkNorm(k, w.KNorm), positions)
+	//	+ q = rot.Rotate(c.qkNorm(q, w.QNorm), 0)
+	//	+ k = rot.Rotate(c.qkNorm(k, w.KNorm), 0)
 	// end exercise
 }
 
@@ -91,8 +105,15 @@ func (c Config) qkNorm(x *mat.Dense, weight []float64) *mat.Dense {
 // consecutive query heads share a KV head, h / (heads/kvHeads). With Qwen3-0.6B's 16 query and
 // 8 KV heads, query heads 0 and 1 read KV head 0, heads 14 and 15 read KV head 7.
 func KVHead(h, heads, kvHeads int) int {
-	// exercise: attention.KVHead — the GQA head map
+	// exercise: attention.KVHead — the GQA head map: consecutive query heads share a KV head
+	// tests: TestGQAHeadMap TestGQASharesKV ExampleKVHead TestAttendByHand
 	return h / (heads / kvHeads)
+	// mistake: round-robin, h % kvHeads
+	//	- return h / (heads / kvHeads)
+	//	+ return h % kvHeads
+	// mistake: divided by the number of KV heads instead of the group size
+	//	- return h / (heads / kvHeads)
+	//	+ return h / kvHeads
 	// end exercise
 }
 
@@ -109,12 +130,22 @@ func Mask(nq, nk, past int) *mat.Dense {
 	}
 	m := mat.NewDense(nq, nk, nil)
 	// exercise: attention.Mask — -Inf where the key is in the query's future
+	// tests: TestMask ExampleMask
 	for r := 0; r < nq; r++ {
 		row := m.RawRowView(r)
 		for j := past + r + 1; j < nk; j++ {
 			row[j] = math.Inf(-1)
 		}
 	}
+	// mistake: the diagonal masked too, so a token does not see itself
+	//	- for j := past + r + 1; j < nk; j++ {
+	//	+ for j := past + r; j < nk; j++ {
+	// mistake: past ignored: query r sees keys 0..r as if nothing were cached
+	//	- for j := past + r + 1; j < nk; j++ {
+	//	+ for j := r + 1; j < nk; j++ {
+	// mistake: the past masked instead of the future
+	//	- for j := past + r + 1; j < nk; j++ {
+	//	+ for j := 0; j < past+r; j++ {
 	// end exercise
 	return m
 }
@@ -124,6 +155,7 @@ func Mask(nq, nk, past int) *mat.Dense {
 // -Inf entries (masked keys) become exactly 0. The row must contain at least one finite value.
 func Softmax(row []float64) {
 	// exercise: attention.Softmax — numerically stable softmax; -Inf must give exactly 0
+	// tests: TestSoftmax ExampleSoftmax
 	m := math.Inf(-1)
 	for _, s := range row {
 		m = math.Max(m, s)
@@ -136,6 +168,16 @@ func Softmax(row []float64) {
 	for j := range row {
 		row[j] /= sum
 	}
+	// mistake: exp of the raw scores, without subtracting the maximum
+	//	- row[j] = math.Exp(s - m)
+	//	+ row[j] = math.Exp(s)
+	// mistake: the exponentials never divided by their sum
+	//	- for j := range row {
+	//	- row[j] /= sum
+	//	- }
+	// mistake: the sum taken over the unshifted exponentials
+	//	- sum += row[j]
+	//	+ sum += math.Exp(s)
 	// end exercise
 }
 

@@ -81,4 +81,19 @@
 //   - head_dim (128) is not hidden/heads (64): q_proj is 2048 x 1024, wider than the stream.
 //   - The golden hidden states agree to about 2e-6 relative and the logits to 4e-5 absolute: the
 //     reference runs in float32, this chapter in float64.
+//
+// # Exercises
+//
+// `go run ./scripts/exercise 07` copies this chapter to workspace/07_forward with three methods
+// stubbed. Write them in this order (the golden trace needs all three, and its failure names
+// the first stage that differs from transformers):
+//
+//  1. [Model.Embed] (forward.go): row t of x is row ids[t] of the embedding matrix.
+//  2. [Layer.Forward] (forward.go): two pre-norm residual branches, attention then the MLP.
+//  3. [Model.Logits] (forward.go): the final RMSNorm, then the LM head (tied or not).
+//
+// Then `go test ./workspace/07_forward/` runs every exercise's tests in one go: a stub that still
+// panics fails only the tests that reach it. The tool prints each exercise's own go test command,
+// and `go run ./scripts/exercise status` shows which are done. The failures name the likely mistake
+// (row t for row ids[t], a missing residual, the MLP reading x, no final norm ...).
 package forward
