@@ -24,6 +24,14 @@ func Must[T any](v T, err error) T {
 	return v
 }
 
+// Must2 is Must for functions that return two values and an error.
+func Must2[A, B any](a A, b B, err error) (A, B) {
+	if err != nil {
+		panic(err)
+	}
+	return a, b
+}
+
 // New returns a plot with a title and axis labels (say the units in them), plain tick labels on
 // both axes (Ticks: "2500", not "2500.00") and some room under the title.
 func New(title, xLabel, yLabel string) *plot.Plot {
@@ -33,14 +41,6 @@ func New(title, xLabel, yLabel string) *plot.Plot {
 	p.X.Label.Text, p.Y.Label.Text = xLabel, yLabel
 	p.X.Tick.Marker, p.Y.Tick.Marker = Ticks{}, Ticks{}
 	return p
-}
-
-// Must2 is Must for functions that return two values and an error.
-func Must2[A, B any](a A, b B, err error) (A, B) {
-	if err != nil {
-		panic(err)
-	}
-	return a, b
 }
 
 // PNG renders p as a w x h PNG image (96 dots per inch).

@@ -1,18 +1,16 @@
-package plots
+package gguf
 
 import (
 	"encoding/binary"
 	"fmt"
 	"math"
-
-	gguf "github.com/qwen3go/qwen3go/chapters/01_gguf"
 )
 
-// The course reads quantized files but never writes them (chapter 01 dequantizes). To show what a
-// quantized type costs in precision, notebook 01 quantizes known values with the two functions
-// below and decodes them with chapter 01's gguf.Dequantize. They round to nearest, the plainest
-// way to fill each format; llama.cpp's quantizers search for slightly better scales, so their
-// errors are a little smaller.
+// The writer's side of the quantized types: this course reads quantized files, and these
+// functions write the blocks that Dequantize reads, so that tests can build weights of every type
+// and the notebooks can measure what each type loses. They round to nearest, the plainest way to
+// fill each format; llama.cpp's quantizers search for slightly better scales, so their errors are
+// a little smaller.
 
 // F32ToF16 rounds x to the nearest IEEE half-precision number (ties to even) and returns its
 // bits: the inverse of gguf.F16ToF32. Values beyond ±65504 become ±Inf; NaN stays NaN.
@@ -43,13 +41,13 @@ func F32ToF16(x float32) uint16 {
 }
 
 // f16 rounds x to half precision and back.
-func f16(x float32) float32 { return gguf.F16ToF32(F32ToF16(x)) }
+func f16(x float32) float32 { return F16ToF32(F32ToF16(x)) }
 
 // QuantizeQ8_0 packs x (a multiple of 32 values) into Q8_0 blocks of 34 bytes: per block of 32,
 // d = max|x|/127 stored as float16, then q[j] = round(x[j]/d) as int8, so that x[j] ≈ d*q[j].
 func QuantizeQ8_0(x []float32) ([]byte, error) {
 	if len(x)%32 != 0 {
-		return nil, fmt.Errorf("plots: Q8_0 needs a multiple of 32 values, got %d", len(x))
+		return nil, fmt.Errorf("gguf: Q8_0 needs a multiple of 32 values, got %d", len(x))
 	}
 	out := make([]byte, 0, len(x)/32*34)
 	for b := 0; b < len(x); b += 32 {
@@ -78,7 +76,7 @@ func QuantizeQ8_0(x []float32) ([]byte, error) {
 // M_s = dmin*m[s], with d = max D_s / 63 and dmin = max M_s / 63.
 func QuantizeQ4_K(x []float32) ([]byte, error) {
 	if len(x)%256 != 0 {
-		return nil, fmt.Errorf("plots: Q4_K needs a multiple of 256 values, got %d", len(x))
+		return nil, fmt.Errorf("gguf: Q4_K needs a multiple of 256 values, got %d", len(x))
 	}
 	out := make([]byte, 0, len(x)/256*144)
 	for b := 0; b < len(x); b += 256 {
@@ -118,7 +116,7 @@ func QuantizeQ4_K(x []float32) ([]byte, error) {
 		out = binary.LittleEndian.AppendUint16(out, F32ToF16(dmin))
 		// 12 bytes of scales and mins: sub-blocks 0..3 in the low 6 bits of bytes s (scale) and
 		// s+4 (min); sub-blocks 4..7 split into 4 low bits in byte s+8 and 2 high bits in the
-		// spare top bits of bytes s-4 and s (the layout gguf.Dequantize unpacks).
+		// spare top bits of bytes s-4 and s (the layout q4KScaleMin unpacks).
 		var packed [12]byte
 		for j := range 4 {
 			packed[j] = sc[j] | (sc[j+4]>>4)<<6
