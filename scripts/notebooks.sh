@@ -248,11 +248,8 @@ run_notebooks() {
 		ref=()
 		[[ "$mode" == check ]] && ref=("$nb")
 		if ! check_outputs "$out" "${ref[@]}"; then
-			if [[ "$mode" == check ]]; then
-				log "FAIL $nb: its outputs are wrong or stale (above); refresh it with: scripts/notebooks.sh run $nb"
-			else
-				log "FAIL $nb: a plotting cell showed no picture (above)"
-			fi
+			log "FAIL $nb (above): a plotting cell without a picture is a bug in the cell or in notebooks/plots;" \
+				"a missing output means the committed notebook is stale: scripts/notebooks.sh run $nb"
 			failed+=("$nb")
 			continue
 		fi
