@@ -144,47 +144,16 @@ func encodeRow(x []float32, dt DType) []byte {
 		}
 	case F16:
 		for _, v := range x {
-			out = binary.LittleEndian.AppendUint16(out, toF16(v))
+			out = binary.LittleEndian.AppendUint16(out, gguf.F32ToF16(v))
 		}
 	case Q8_0:
-		for b := 0; b < len(x); b += 32 {
-			blk := x[b : b+32]
-			var amax float32
-			for _, v := range blk {
-				amax = max(amax, float32(math.Abs(float64(v))))
-			}
-			dh := toF16(amax / 127)
-			d := gguf.F16ToF32(dh)
-			out = binary.LittleEndian.AppendUint16(out, dh)
-			for _, v := range blk {
-				q := 0.0
-				if d != 0 {
-					q = math.Round(float64(v / d))
-				}
-				out = append(out, byte(int8(max(-127, min(127, q)))))
-			}
+		q, err := gguf.QuantizeQ8_0(x)
+		if err != nil {
+			panic(err) // rows of the test models are multiples of 32 wide
 		}
+		out = q
 	}
 	return out
-}
-
-// toF16 rounds a float32 to the nearest half (normal range; tiny values flush towards subnormals).
-func toF16(v float32) uint16 {
-	bits := math.Float32bits(v)
-	sign := uint16(bits>>16) & 0x8000
-	a := math.Abs(float64(v))
-	if a < 0x1p-24 {
-		return sign
-	}
-	e := math.Floor(math.Log2(a))
-	if e < -14 { // subnormal: multiples of 2^-24
-		return sign | uint16(math.RoundToEven(a/0x1p-24))
-	}
-	m := math.RoundToEven((a/math.Exp2(e) - 1) * 1024)
-	if m == 1024 {
-		m, e = 0, e+1
-	}
-	return sign | uint16(e+15)<<10 | uint16(m)
 }
 
 // modelSource shows an engine Model's weights to chapter 07 through chapter 01's TensorSource:

@@ -73,6 +73,19 @@
 //
 // Errors propagate forward, so only the first divergence is informative.
 //
+// # What the model attends to
+//
+// The trace also keeps every layer's attention probabilities, one seq x seq map per query head
+// (Trace.Attn[layer][head]; row = query token, column = key token, zero right of the diagonal).
+// For a prompt:
+//
+//	tr, err := m.ForwardTrace(tok.Encode("The capital of France is"))
+//	p := tr.Attn[2][1] // layer 2, head 1: p.At(r, c) is how much token r reads token c
+//
+// Notebooks 05 and 07 draw them for the tiny model, layers x heads with the tokens on both axes;
+// notebook 11 does the same for Qwen3-0.6B when QWEN3_MODEL is set, where trained heads show
+// recognisable patterns (most attention on the first token, or on the previous one).
+//
 // # Gotchas
 //
 //   - A uniform shift of every position (starting RoPE at 1 instead of 0) changes nothing here:

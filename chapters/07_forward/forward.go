@@ -26,8 +26,12 @@ func (m *Model) Forward(ids []int) (*mat.Dense, error) {
 }
 
 // ForwardTrace is Forward keeping every intermediate result: the embeddings, each layer's output,
-// the final norm and the logits (see Trace). Nothing extra is computed; Forward just drops the
-// trace.
+// each layer's attention probabilities per head, the final norm and the logits (see Trace).
+// Nothing extra is computed; Forward just drops the trace. For the attention map of layer l and
+// head h on a prompt:
+//
+//	tr, err := m.ForwardTrace(tok.Encode(prompt))
+//	p := tr.Attn[l][h] // seq x seq, row = query token, column = key token
 func (m *Model) ForwardTrace(ids []int) (*Trace, error) {
 	if len(ids) > m.MaxPositions() {
 		return nil, fmt.Errorf("forward: %d tokens exceed the context of %d positions", len(ids), m.MaxPositions())
@@ -40,11 +44,14 @@ func (m *Model) ForwardTrace(ids []int) (*Trace, error) {
 	ac := m.Attention()
 	for i := range m.Layers {
 		l := &m.Layers[i]
+		var probs []*mat.Dense
 		x = l.Forward(x, m.Config.RMSNormEps, func(normed *mat.Dense) *mat.Dense {
-			out, _ := attention.Forward(ac, &l.Attn, m.rot, normed, 0)
+			var out *mat.Dense
+			out, probs = attention.Forward(ac, &l.Attn, m.rot, normed, 0)
 			return out
 		})
 		tr.Layers = append(tr.Layers, x)
+		tr.Attn = append(tr.Attn, probs)
 	}
 	tr.Norm, tr.Logits = m.Logits(x)
 	return tr, nil
