@@ -3,6 +3,8 @@ package kvcache
 import (
 	"fmt"
 	"testing"
+
+	"github.com/qwen3go/qwen3go/reference/tinymodel"
 )
 
 // Time per generated token at a few positions, with the cache (Step: one new row through the
@@ -14,7 +16,7 @@ import (
 //
 //	go test -run '^$' -bench . ./chapters/08_kvcache/
 func BenchmarkStep(b *testing.B) {
-	m := tiny(b)
+	m := tinymodel.Model(b)
 	for _, pos := range []int{16, 128, 512} {
 		ids := make([]int, pos+1)
 		for i := range ids {

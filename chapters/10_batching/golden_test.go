@@ -11,6 +11,7 @@ import (
 	forward "github.com/qwen3go/qwen3go/chapters/07_forward"
 	sampling "github.com/qwen3go/qwen3go/chapters/09_sampling"
 	"github.com/qwen3go/qwen3go/reference"
+	"github.com/qwen3go/qwen3go/reference/tinymodel"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -19,17 +20,6 @@ const chapter = "10_batching"
 // goldenTol is DESIGN.md's tiny-model logits tolerance, absolute, against transformers' batched
 // forward in float32 (this chapter runs in float64; measured about 3e-5, as in chapters 07 and 08).
 const goldenTol = 1e-4
-
-var tinyModel = sync.OnceValues(func() (*forward.Model, error) { return forward.Load(reference.TinyGGUF()) })
-
-func tiny(t testing.TB) *forward.Model {
-	t.Helper()
-	m, err := tinyModel()
-	if err != nil {
-		t.Fatalf("load tiny model: %v", err)
-	}
-	return m
-}
 
 // goldenBatch is transformers' run of one padded batch (batch.json's "left" or "right").
 type goldenBatch struct {
@@ -288,7 +278,7 @@ func prefillAll(t *testing.T, m *forward.Model, batch *Batch) [][][]float64 {
 func TestPrefillGolden(t *testing.T) {
 	g := loadGolden(t)
 	batch := &Batch{IDs: g.Left.IDs, Real: g.Left.real()}
-	all := prefillAll(t, tiny(t), batch)
+	all := prefillAll(t, tinymodel.Model(t), batch)
 	worst := 0.0
 	for b := range all {
 		for col := range all[b] {
@@ -311,7 +301,7 @@ func TestPrefillGolden(t *testing.T) {
 // step every sequence's logits match within goldenTol and its position is transformers' position.
 func TestStepsGolden(t *testing.T) {
 	g := loadGolden(t)
-	c, err := New(tiny(t), g.width+g.MaxNewTokens)
+	c, err := New(tinymodel.Model(t), g.width+g.MaxNewTokens)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -365,7 +355,7 @@ func TestGenerateGolden(t *testing.T) {
 		Pad:             g.Pad, Side: Left,
 	}
 	streamed := make([][]int, g.batch)
-	got, err := Generate(context.Background(), tiny(t), g.prompts(), opts, func(seq, id int) error {
+	got, err := Generate(context.Background(), tinymodel.Model(t), g.prompts(), opts, func(seq, id int) error {
 		streamed[seq] = append(streamed[seq], id)
 		return nil
 	})
@@ -424,7 +414,7 @@ func TestRightPaddingGoesWrong(t *testing.T) {
 		GenerateOptions: sampling.GenerateOptions{Settings: sampling.Greedy(), MaxNewTokens: g.MaxNewTokens, StopTokens: g.StopTokens},
 		Pad:             g.Pad, Side: Right,
 	}
-	got, err := Generate(context.Background(), tiny(t), g.prompts(), opts, nil)
+	got, err := Generate(context.Background(), tinymodel.Model(t), g.prompts(), opts, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	kvcache "github.com/qwen3go/qwen3go/chapters/08_kvcache"
 	sampling "github.com/qwen3go/qwen3go/chapters/09_sampling"
 	"github.com/qwen3go/qwen3go/reference"
+	"github.com/qwen3go/qwen3go/reference/tinymodel"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -63,7 +64,7 @@ func greedyFeeds(g *golden, n int) [][]int {
 // steps fed each prompt's own greedy tokens.
 func goldenRun(t *testing.T) (*golden, *forward.Model, *Batch, [][]int, run) {
 	t.Helper()
-	g, m := loadGolden(t), tiny(t)
+	g, m := loadGolden(t), tinymodel.Model(t)
 	batch, err := Pad(g.prompts(), g.Pad, Left)
 	if err != nil {
 		t.Fatal(err)
@@ -171,7 +172,7 @@ func TestBatchedEqualsAlone(t *testing.T) {
 // tokens each prompt draws alone.
 func TestSampledBatchEqualsAlone(t *testing.T) {
 	g := loadGolden(t)
-	m := tiny(t)
+	m := tinymodel.Model(t)
 	gen := sampling.GenerateOptions{Settings: sampling.QwenNonThinking(7), MaxNewTokens: 12, StopTokens: []int{}}
 	got, err := Generate(context.Background(), m, g.prompts(), Options{GenerateOptions: gen, Pad: PadToken}, nil)
 	if err != nil {
@@ -196,7 +197,7 @@ func TestSampledBatchEqualsAlone(t *testing.T) {
 // batch (one stacked matrix product), whatever the batch size, also after sequences have left.
 func TestOneWeightPassPerStep(t *testing.T) {
 	g := loadGolden(t)
-	m := tiny(t)
+	m := tinymodel.Model(t)
 	layers := len(m.Layers)
 	batch, _ := Pad(g.prompts(), g.Pad, Left)
 	c, _ := New(m, g.width+4)
@@ -227,7 +228,7 @@ func TestOneWeightPassPerStep(t *testing.T) {
 // on a matrix with one row fewer).
 func TestRemove(t *testing.T) {
 	g := loadGolden(t)
-	m := tiny(t)
+	m := tinymodel.Model(t)
 	batch, _ := Pad(g.prompts(), g.Pad, Left)
 	feeds := greedyFeeds(g, 3)
 	keep, _ := New(m, g.width+3)
