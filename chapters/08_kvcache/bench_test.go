@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/qwen3go/qwen3go/reference/tinymodel"
 )
 
 // BenchmarkStep times one generated token of the tiny model at positions 16 .. 2048, split in
@@ -26,7 +28,7 @@ import (
 // quadratically (N rows, each attending over up to N keys), once the parts that do not depend on
 // N are small beside them.
 func BenchmarkStep(b *testing.B) {
-	m := tiny(b)
+	m := tinymodel.Model(b)
 	const maxPos = 2048
 	ids := make([]int, maxPos+1)
 	for i := range ids {

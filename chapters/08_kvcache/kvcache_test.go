@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
-	"sync"
 	"testing"
 
 	gguf "github.com/qwen3go/qwen3go/chapters/01_gguf"
@@ -13,6 +12,7 @@ import (
 	attention "github.com/qwen3go/qwen3go/chapters/05_attention"
 	forward "github.com/qwen3go/qwen3go/chapters/07_forward"
 	"github.com/qwen3go/qwen3go/reference"
+	"github.com/qwen3go/qwen3go/reference/tinymodel"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -29,17 +29,6 @@ const (
 	// DynamicCache decoding in float32 (measured: about 4e-5).
 	goldenTol = 1e-4
 )
-
-var tinyModel = sync.OnceValues(func() (*forward.Model, error) { return forward.Load(reference.TinyGGUF()) })
-
-func tiny(t testing.TB) *forward.Model {
-	t.Helper()
-	m, err := tinyModel()
-	if err != nil {
-		t.Fatalf("load tiny model: %v", err)
-	}
-	return m
-}
 
 type golden struct {
 	prompt, steps, cols, argmax []int
@@ -103,7 +92,7 @@ func decode(t *testing.T, c *Cache, g golden) [][]float64 {
 // whole sequence so far (last row), within recomputeTol relative.
 func TestMatchesRecompute(t *testing.T) {
 	g := loadGolden(t)
-	m := tiny(t)
+	m := tinymodel.Model(t)
 	c, err := New(m, 64)
 	if err != nil {
 		t.Fatal(err)
@@ -138,7 +127,7 @@ func TestMatchesRecompute(t *testing.T) {
 // columns within goldenTol absolute, and the same greedy token.
 func TestGolden(t *testing.T) {
 	g := loadGolden(t)
-	c, err := New(tiny(t), 64)
+	c, err := New(tinymodel.Model(t), 64)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +160,7 @@ func TestGolden(t *testing.T) {
 // prefix would project Len()+1 rows per layer. (A count, not a timing: no flaky thresholds.)
 func TestStepProjectsOneRow(t *testing.T) {
 	g := loadGolden(t)
-	m := tiny(t)
+	m := tinymodel.Model(t)
 	layers := len(m.Layers)
 	c, err := New(m, 64)
 	if err != nil {
@@ -200,7 +189,7 @@ func TestStepProjectsOneRow(t *testing.T) {
 // transformers; an implementation that re-embeds the prefix derails.
 func TestPrefixNotRecomputed(t *testing.T) {
 	g := loadGolden(t)
-	m := tiny(t)
+	m := tinymodel.Model(t)
 	c, err := New(m, 64)
 	if err != nil {
 		t.Fatal(err)
@@ -251,7 +240,7 @@ func TestPrefixNotRecomputed(t *testing.T) {
 // prefill: positions continue from Len().
 func TestChunks(t *testing.T) {
 	g := loadGolden(t)
-	m := tiny(t)
+	m := tinymodel.Model(t)
 	whole, _ := New(m, 16)
 	want, err := whole.Prefill(g.prompt)
 	if err != nil {
@@ -277,7 +266,7 @@ func TestChunks(t *testing.T) {
 // Truncate(n) rewinds to the state after n tokens.
 func TestResetTruncate(t *testing.T) {
 	g := loadGolden(t)
-	c, _ := New(tiny(t), 32)
+	c, _ := New(tinymodel.Model(t), 32)
 	rows := decode(t, c, g)
 	c.Reset()
 	if c.Len() != 0 {
@@ -308,7 +297,7 @@ func TestResetTruncate(t *testing.T) {
 // TestContextOverflow: running past the cache's length or the model's context is an error that
 // leaves the cache usable, never a panic.
 func TestContextOverflow(t *testing.T) {
-	m := tiny(t)
+	m := tinymodel.Model(t)
 	c, err := New(m, 4)
 	if err != nil {
 		t.Fatal(err)
@@ -356,7 +345,7 @@ func TestContextOverflow(t *testing.T) {
 }
 
 func TestInputErrors(t *testing.T) {
-	c, _ := New(tiny(t), 8)
+	c, _ := New(tinymodel.Model(t), 8)
 	if _, err := c.Prefill(nil); err == nil || !strings.Contains(err.Error(), "no tokens") {
 		t.Errorf("empty prefill: error %v", err)
 	}
@@ -378,7 +367,7 @@ func TestInputErrors(t *testing.T) {
 // their keys and values appended, every cached key visible.
 func TestAttendMatchesChapter05(t *testing.T) {
 	g := loadGolden(t)
-	m := tiny(t)
+	m := tinymodel.Model(t)
 	l := &m.Layers[0]
 	x, err := m.Embed(g.prompt)
 	if err != nil {
@@ -426,7 +415,7 @@ func TestBytes(t *testing.T) {
 // TestMemoryWithinBytes: a cache's own allocation never exceeds Bytes(cfg, MaxLen, 8), and a full
 // cache holds exactly that.
 func TestMemoryWithinBytes(t *testing.T) {
-	m := tiny(t)
+	m := tinymodel.Model(t)
 	c, _ := New(m, 20)
 	if c.MemoryBytes() != 0 {
 		t.Errorf("an empty cache holds %d bytes", c.MemoryBytes())

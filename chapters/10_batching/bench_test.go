@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	kvcache "github.com/qwen3go/qwen3go/chapters/08_kvcache"
+	"github.com/qwen3go/qwen3go/reference/tinymodel"
 )
 
 // BenchmarkStep measures one decode step for B sequences of the tiny model (8-token prompts):
@@ -19,7 +20,7 @@ import (
 // the throughput. Here float64 arithmetic costs as much as reading the weights, so batching gains
 // less than the B-fold saving in reads.
 func BenchmarkStep(b *testing.B) {
-	m := tiny(b)
+	m := tinymodel.Model(b)
 	const promptLen, window = 8, 32 // a fresh prefill every window steps keeps the context bounded
 	for _, batchSize := range []int{1, 2, 4, 8} {
 		prompts := make([][]int, batchSize)

@@ -146,13 +146,22 @@ func (c *Cache) Step(ids []int) ([][]float64, error) {
 	}
 	pos := make([]int, len(c.seqs))
 	// exercise: batching.Cache.Step — each new token is real and sits at its own sequence's next position
-	// mistakes (see the chapter's tests):
-	//   - the position Width() (counted from the first column, padding included)
-	//   - the new column left unmarked (not real): no later token sees it, not even itself
+	// tests: TestStepsGolden ExampleCache TestBatchedEqualsAlone TestPaddingInvisible TestOneWeightPassPerStep TestRemove
 	for i, s := range c.seqs {
 		pos[i] = s.next
 		s.real = append(s.real, true)
 	}
+	// mistake: the position Width(), the column, counted from the first pad instead of the first real token
+	//	- pos[i] = s.next
+	//	+ pos[i] = c.width
+	// mistake: the new column marked as padding, so no query sees its key, not even its own
+	//	- s.real = append(s.real, true)
+	//	+ s.real = append(s.real, false)
+	// mistake: the new column not added to the flags, so the mask is one key short
+	//	- s.real = append(s.real, true)
+	// mistake: every sequence at the first sequence's next position
+	//	- pos[i] = s.next
+	//	+ pos[i] = c.seqs[0].next
 	// end exercise
 	return c.run(ids, pos, 1), nil
 }
@@ -235,6 +244,10 @@ func (c *Cache) attend(l int, normed *mat.Dense, pos []int, n int) *mat.Dense {
 	qw := ac.Heads * ac.HeadDim
 	ctx := mat.NewDense(rows, qw, nil)
 	for i, s := range c.seqs {
+		if len(s.real) != c.width+n {
+			panic(fmt.Sprintf("batching: sequence %d has real flags for %d columns, its keys fill %d: each new column needs its flag (true for a token) before the model runs",
+				i, len(s.real), c.width+n))
+		}
 		r0, r1 := i*n, i*n+n
 		s.k[l] = appendRows(s.k[l], k.Slice(r0, r1, 0, c.kvw))
 		s.v[l] = appendRows(s.v[l], v.Slice(r0, r1, 0, c.kvw))

@@ -141,4 +141,25 @@
 // the properties: padding invisible to the last bit, batched logits equal to chapters 07 and 08
 // run on each prompt alone (bit-identical here), sampled batches equal to sampled prompts alone,
 // one weight pass per layer per step, a leaving sequence changing nothing for the others.
+//
+// # Exercises
+//
+// `go run ./scripts/exercise 10` copies this chapter to workspace/10_batching with five pieces
+// stubbed. Write them in this order (each one's tests use only it and the ones above it; the
+// cache's tests need the first four, Generate's all five):
+//
+//  1. [Pad] (pad.go): the padding on the chosen side, the pad id in it, only the prompt's columns real.
+//  2. [Positions] (positions.go): cumsum of the real flags minus one; 0 in padding columns.
+//  3. [Mask] (mask.go): -Inf for future keys and for padding keys; a query that sees no key sees
+//     its own.
+//  4. [Cache.Step] (cache.go): each new token at its own sequence's next position, its column
+//     flagged real.
+//  5. generation.pick (generate.go): each sequence's token from its own row; a stop token (not
+//     emitted) or the budget ends that sequence alone, and it leaves the batch.
+//
+// Then `go test ./workspace/10_batching/` runs every exercise's tests in one go: a stub that still
+// panics fails only the tests that reach it. The tool prints each exercise's own go test command,
+// and `go run ./scripts/exercise status` shows which are done. The failures name the likely mistake
+// (padded on the right, the padding marked real, positions from the column, the padding mask
+// missing, a query that sees nothing, the stop token emitted, the whole batch stopped ...).
 package batching

@@ -8,6 +8,7 @@ import (
 
 	forward "github.com/qwen3go/qwen3go/chapters/07_forward"
 	sampling "github.com/qwen3go/qwen3go/chapters/09_sampling"
+	"github.com/qwen3go/qwen3go/reference/tinymodel"
 )
 
 func wantErr(t *testing.T, what string, err error, contains string) {
@@ -31,7 +32,7 @@ func TestPadErrors(t *testing.T) {
 }
 
 func TestCacheErrors(t *testing.T) {
-	m := tiny(t)
+	m := tinymodel.Model(t)
 	_, err := New(nil, 4)
 	wantErr(t, "nil model", err, "nil model")
 	_, err = New(m, 0)
@@ -83,7 +84,7 @@ func TestCacheErrors(t *testing.T) {
 }
 
 func TestGenerateErrors(t *testing.T) {
-	m := tiny(t)
+	m := tinymodel.Model(t)
 	greedy := func(n int) Options {
 		return Options{GenerateOptions: sampling.GenerateOptions{Settings: sampling.Greedy(), MaxNewTokens: n}, Pad: PadToken}
 	}

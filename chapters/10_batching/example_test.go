@@ -10,10 +10,12 @@ import (
 	sampling "github.com/qwen3go/qwen3go/chapters/09_sampling"
 	batching "github.com/qwen3go/qwen3go/chapters/10_batching"
 	"github.com/qwen3go/qwen3go/reference"
+	"gonum.org/v1/gonum/mat"
 )
 
-// Three prompts of 5, 1 and 4 tokens padded to one width with the pad id 0. On the left, every
-// prompt ends in the last column, where its next token will be predicted and appended.
+// Three prompts of 5, 1 and 4 tokens padded to one width with the pad id 0, and their real flags
+// (transformers' attention_mask, 1 for a prompt token). On the left, every prompt ends in the last
+// column, where its next token will be predicted and appended.
 func ExamplePad() {
 	prompts := [][]int{{785, 6722, 315, 9625, 374}, {13048}, {12522, 5193, 264, 882}}
 	for _, side := range []batching.Side{batching.Left, batching.Right} {
@@ -21,20 +23,23 @@ func ExamplePad() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		fmt.Println(side)
-		for i := range b.IDs {
-			fmt.Println(b.IDs[i], b.Real[i])
+		flags := make([][]int, b.Len())
+		for i, real := range b.Real {
+			flags[i] = make([]int, len(real))
+			for t, r := range real {
+				if r {
+					flags[i][t] = 1
+				}
+			}
 		}
+		fmt.Printf("%-5v ids  %v\n", side, b.IDs)
+		fmt.Printf("%-5v real %v\n", side, flags)
 	}
 	// Output:
-	// left
-	// [785 6722 315 9625 374] [true true true true true]
-	// [0 0 0 0 13048] [false false false false true]
-	// [0 12522 5193 264 882] [false true true true true]
-	// right
-	// [785 6722 315 9625 374] [true true true true true]
-	// [13048 0 0 0 0] [true false false false false]
-	// [12522 5193 264 882 0] [true true true true false]
+	// left  ids  [[785 6722 315 9625 374] [0 0 0 0 13048] [0 12522 5193 264 882]]
+	// left  real [[1 1 1 1 1] [0 0 0 0 1] [0 1 1 1 1]]
+	// right ids  [[785 6722 315 9625 374] [13048 0 0 0 0] [12522 5193 264 882 0]]
+	// right real [[1 1 1 1 1] [1 0 0 0 0] [1 1 1 1 0]]
 }
 
 // Each prompt's first real token is at position 0, whatever column it sits in.
@@ -51,13 +56,12 @@ func ExamplePositions() {
 
 // The mask of a sequence with two padding columns: "x" is -Inf (hidden), "." is 0 (visible).
 // Real queries see the real keys up to their own; the padding queries see only themselves. At a
-// decode step the one new query (the last row) sees every real key.
+// decode step the one new query (the last line) sees every real key.
 func ExampleMask() {
-	show := func(real []bool, nq int) {
-		m := batching.Mask(real, nq)
+	show := func(label string, m *mat.Dense) {
 		r, c := m.Dims()
 		for i := 0; i < r; i++ {
-			row := ""
+			row := label
 			for j := 0; j < c; j++ {
 				if math.IsInf(m.At(i, j), -1) {
 					row += " x"
@@ -68,18 +72,15 @@ func ExampleMask() {
 			fmt.Println(row)
 		}
 	}
-	real := []bool{false, false, true, true, true}
-	show(real, 5) // prefill: every column is a query
-	fmt.Println("step:")
-	show(append(real, true), 1) // one new token
+	real := []bool{false, false, true, true}
+	show("prefill", batching.Mask(real, 4))               // every column is a query
+	show("step   ", batching.Mask(append(real, true), 1)) // one new token
 	// Output:
-	//  . x x x x
-	//  x . x x x
-	//  x x . x x
-	//  x x . . x
-	//  x x . . .
-	// step:
-	//  x x . . . .
+	// prefill . x x x
+	// prefill x . x x
+	// prefill x x . x
+	// prefill x x . .
+	// step    x x . . .
 }
 
 // A batched KV cache: three prompts prefilled together, then one step for all of them. Each

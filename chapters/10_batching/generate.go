@@ -94,6 +94,10 @@ func Generate(ctx context.Context, m *forward.Model, prompts [][]int, opts Optio
 		if g.cache.Len() == 0 {
 			return g.out, nil
 		}
+		if len(feed) != g.cache.Len() {
+			return g.out, fmt.Errorf("batching: step %d: %d tokens to feed for the %d sequences still in the batch (each gets its pick; a finished one leaves the batch)",
+				step, len(feed), g.cache.Len())
+		}
 		if err := ctx.Err(); err != nil {
 			return g.out, fmt.Errorf("batching: after %d steps: %w", step, err)
 		}
@@ -121,11 +125,8 @@ type generation struct {
 // sequence leaves the batch (leave) and gets nothing fed; the others are unaffected.
 func (g *generation) pick(logits [][]float64) ([]int, error) {
 	var feed []int
-	// exercise: batching.Generate — pick each sequence's token; a stop token or the budget ends that sequence alone, and it leaves the batch
-	// mistakes (see the chapter's tests):
-	//   - a finished sequence still emitting (stop tokens ignored: it runs to the budget)
-	//   - the stop token emitted before stopping
-	//   - the whole batch stopped when the first sequence stops
+	// exercise: batching.generation.pick — pick each sequence's token; a stop token or the budget ends that sequence alone, and it leaves the batch
+	// tests: TestGenerateGolden TestRightPaddingGoesWrong TestSampledBatchEqualsAlone ExampleGenerate
 	for i := 0; i < len(g.alive); {
 		b := g.alive[i]
 		id, err := g.samplers[b].Sample(logits[i])
@@ -149,6 +150,36 @@ func (g *generation) pick(logits [][]float64) ([]int, error) {
 		feed = append(feed, id)
 		i++
 	}
+	// mistake: stop tokens ignored: a finished sequence goes on emitting up to the budget
+	//	- if slices.Contains(g.stops, id) {
+	//	- logits = g.leave(i, logits)
+	//	- continue
+	//	- }
+	// mistake: the stop token emitted before the sequence stops
+	//	- if slices.Contains(g.stops, id) {
+	//	+ if slices.Contains(g.stops, id) {
+	//	+ 	g.out[b] = append(g.out[b], id)
+	// mistake: the first stop token ends every sequence, not only its own
+	//	- if slices.Contains(g.stops, id) {
+	//	- logits = g.leave(i, logits)
+	//	- continue
+	//	- }
+	//	+ if slices.Contains(g.stops, id) {
+	//	+ 	for len(g.alive) > 0 {
+	//	+ 		logits = g.leave(0, logits)
+	//	+ 	}
+	//	+ 	return nil, nil
+	//	+ }
+	// mistake: i advanced past a sequence that left, so the sequence that moved into its place skips its turn
+	//	- logits = g.leave(i, logits)
+	//	- continue
+	//	- }
+	//	- g.out[b] = append(g.out[b], id)
+	//	+ logits = g.leave(i, logits)
+	//	+ i++
+	//	+ continue
+	//	+ }
+	//	+ g.out[b] = append(g.out[b], id)
 	// end exercise
 	return feed, nil
 }

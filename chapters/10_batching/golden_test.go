@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
 	forward "github.com/qwen3go/qwen3go/chapters/07_forward"
 	sampling "github.com/qwen3go/qwen3go/chapters/09_sampling"
 	"github.com/qwen3go/qwen3go/reference"
+	"github.com/qwen3go/qwen3go/reference/tinymodel"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -19,17 +21,6 @@ const chapter = "10_batching"
 // goldenTol is DESIGN.md's tiny-model logits tolerance, absolute, against transformers' batched
 // forward in float32 (this chapter runs in float64; measured about 3e-5, as in chapters 07 and 08).
 const goldenTol = 1e-4
-
-var tinyModel = sync.OnceValues(func() (*forward.Model, error) { return forward.Load(reference.TinyGGUF()) })
-
-func tiny(t testing.TB) *forward.Model {
-	t.Helper()
-	m, err := tinyModel()
-	if err != nil {
-		t.Fatalf("load tiny model: %v", err)
-	}
-	return m
-}
 
 // goldenBatch is transformers' run of one padded batch (batch.json's "left" or "right").
 type goldenBatch struct {
@@ -145,30 +136,76 @@ func at(a *reference.Array, b, t int) []float64 {
 	return a.Data[off : off+n]
 }
 
+// side is one padding side of the golden data: the side and transformers' batch padded on it.
+type side struct {
+	side Side
+	want goldenBatch
+}
+
+// sides returns the golden batches padded on the left, then on the right.
+func (g *golden) sides() []side { return []side{{Left, g.Left}, {Right, g.Right}} }
+
+// maxReported is how many failures of one kind a test prints before it only counts them: a broken
+// batch goes wrong at every column and every step, and the first lines say what the rest would.
+const maxReported = 3
+
+// failures prints the first maxReported failures a test finds and counts the others (done).
+type failures struct {
+	t *testing.T
+	n int
+}
+
+func (f *failures) errorf(format string, args ...any) {
+	f.t.Helper()
+	if f.n++; f.n <= maxReported {
+		f.t.Errorf(format, args...)
+	}
+}
+
+// done reports how many failures were not printed, then hint (if any failed and hint is not "").
+func (f *failures) done(hint string) {
+	f.t.Helper()
+	if f.n > maxReported {
+		f.t.Errorf("... and %d more like these", f.n-maxReported)
+	}
+	if f.n > 0 && hint != "" {
+		f.t.Error(hint)
+	}
+}
+
 // TestPadGolden: Pad gives transformers' padded ids and attention mask on both sides.
 func TestPadGolden(t *testing.T) {
 	g := loadGolden(t)
-	for _, tc := range []struct {
-		side Side
-		want goldenBatch
-	}{{Left, g.Left}, {Right, g.Right}} {
+	for _, tc := range g.sides() {
 		got, err := Pad(g.prompts(), g.Pad, tc.side)
 		if err != nil {
 			t.Fatal(err)
 		}
+		if got.Len() != g.batch || len(got.Real) != g.batch {
+			t.Fatalf("Pad(%v): %d rows of ids and %d of flags for %d prompts", tc.side, got.Len(), len(got.Real), g.batch)
+		}
 		wantReal := tc.want.real()
-		for b := range tc.want.IDs {
-			if tc.side == Left && b < len(got.IDs) && slices.Equal(got.IDs[b], g.Right.IDs[b]) && !slices.Equal(got.IDs[b], g.Left.IDs[b]) {
-				t.Fatalf("Pad(Left): prompt %d is padded on the right %v: its last column is then a pad, and the next token would be predicted from it", b, got.IDs[b])
-			}
-			if !slices.Equal(got.IDs[b], tc.want.IDs[b]) {
-				t.Fatalf("Pad(%v): prompt %d ids %v, transformers %v", tc.side, b, got.IDs[b], tc.want.IDs[b])
-			}
-			if !slices.Equal(got.Real[b], wantReal[b]) {
-				if !slices.Contains(got.Real[b], false) && slices.Contains(wantReal[b], false) {
-					t.Fatalf("Pad(%v): prompt %d has every column marked real %v: the padding is marked real, and the mask would then show the pad keys", tc.side, b, got.Real[b])
+		for b, want := range tc.want.IDs {
+			ids, real := got.IDs[b], got.Real[b]
+			short := len(g.Prompts[b].IDs) < g.width
+			switch {
+			case len(ids) != g.width || len(real) != g.width:
+				t.Fatalf("Pad(%v): prompt %d has %d ids and %d flags, want %d of each (T, the longest prompt's length)",
+					tc.side, b, len(ids), len(real), g.width)
+			case tc.side == Left && short && slices.Equal(ids, g.Right.IDs[b]):
+				t.Fatalf("Pad(left): prompt %d is padded on the right %v: its last column is then a pad, and the next token would be predicted from it", b, ids)
+			case !slices.Equal(ids, want):
+				for col, id := range ids {
+					if !wantReal[b][col] && id != g.Pad && slices.Equal(real, wantReal[b]) {
+						t.Fatalf("Pad(%v): prompt %d, padding column %d holds %d, not the pad id %d: %v", tc.side, b, col, id, g.Pad, ids)
+					}
 				}
-				t.Fatalf("Pad(%v): prompt %d real flags %v, transformers' attention_mask %v", tc.side, b, got.Real[b], tc.want.AttentionMask[b])
+				t.Fatalf("Pad(%v): prompt %d ids %v, transformers %v", tc.side, b, ids, want)
+			case !slices.Equal(real, wantReal[b]):
+				if short && !slices.Contains(real, false) {
+					t.Fatalf("Pad(%v): prompt %d has every column marked real %v: the padding is marked real, and the mask would then show the pad keys", tc.side, b, real)
+				}
+				t.Fatalf("Pad(%v): prompt %d real flags %v, transformers' attention_mask %v", tc.side, b, real, tc.want.AttentionMask[b])
 			}
 		}
 	}
@@ -178,33 +215,78 @@ func TestPadGolden(t *testing.T) {
 // model, on both sides.
 func TestPositionsGolden(t *testing.T) {
 	g := loadGolden(t)
-	for _, tc := range []struct {
-		side Side
-		want goldenBatch
-	}{{Left, g.Left}, {Right, g.Right}} {
-		got := Positions(tc.want.real())
-		for b := range tc.want.PositionIDs {
-			if slices.Equal(got[b], tc.want.PositionIDs[b]) {
-				continue
+	for _, tc := range g.sides() {
+		real := tc.want.real()
+		got := Positions(real)
+		if len(got) != len(real) {
+			t.Fatalf("%v padding: %d rows of positions for %d sequences", tc.side, len(got), len(real))
+		}
+		for b, want := range tc.want.PositionIDs {
+			if !slices.Equal(got[b], want) {
+				t.Fatalf("%v padding, prompt %d: positions %v\ntransformers' position_ids %v:\n%s",
+					tc.side, b, got[b], want, positionsHint(got[b], real[b]))
 			}
-			if len(got[b]) == g.width && got[b][g.width-1] == g.width-1 && tc.want.PositionIDs[b][g.width-1] != g.width-1 {
-				t.Fatalf("%v padding, prompt %d: positions %v, transformers %v: counted from the first column (the pads), not from the first real token",
-					tc.side, b, got[b], tc.want.PositionIDs[b])
-			}
-			t.Fatalf("%v padding, prompt %d: positions %v, transformers %v (position_ids = cumsum(attention_mask)-1, padding 0)",
-				tc.side, b, got[b], tc.want.PositionIDs[b])
 		}
 	}
 }
 
+// positionsHint names the likely mistake in the positions got of one sequence with flags real.
+func positionsHint(got []int, real []bool) string {
+	first := slices.Index(real, true)
+	switch {
+	case len(got) != len(real):
+		return fmt.Sprintf("one position per column: want %d, not %d", len(real), len(got))
+	case first > 0 && got[len(got)-1] == len(got)-1:
+		return "counted from the first column (the pads), not from the first real token"
+	case first >= 0 && got[first] == 1:
+		return "the first real token is at position 1: cumsum(attention_mask) - 1 starts at 0"
+	case slices.Contains(got, -1):
+		return "a padding column at position -1, which RoPE does not have: padding gets 0"
+	case first >= 0 && !slices.ContainsFunc(got, func(p int) bool { return p != 0 }):
+		return "every position is 0: count the real tokens, position_ids = cumsum(attention_mask) - 1"
+	}
+	return "position_ids = cumsum(attention_mask) - 1, and 0 in padding columns"
+}
+
+// maskString draws a mask row: "." for a visible key (0), "x" for a hidden one (-Inf), and the
+// value itself for anything else.
+func maskString(row []float64) string {
+	var b strings.Builder
+	for j, v := range row {
+		if j > 0 {
+			b.WriteByte(' ')
+		}
+		switch {
+		case v == 0:
+			b.WriteByte('.')
+		case math.IsInf(v, -1):
+			b.WriteByte('x')
+		default:
+			fmt.Fprint(&b, v)
+		}
+	}
+	return b.String()
+}
+
 // TestMaskGolden: Mask hides the keys transformers' mask hides, for every real query of every
-// prompt. Padding queries see only their own key (transformers' rows there are all masked; see Mask).
+// prompt, at prefill (every column a query) and for the newest queries over earlier columns (a
+// decode step). Padding queries see only their own key (transformers' rows there are all masked;
+// see Mask).
 func TestMaskGolden(t *testing.T) {
 	g := loadGolden(t)
 	reals := g.Left.real()
+	visible := func(b, r, j int) bool { return g.maskVisible.Data[(b*g.width+r)*g.width+j] == 1 }
 	masks := make([]*mat.Dense, len(reals))
+	hides := false
 	for b, real := range reals {
 		masks[b] = Mask(real, g.width)
+		if r, c := masks[b].Dims(); r != g.width || c != g.width {
+			t.Fatalf("Mask(real, %d) of prompt %d is %dx%d, want %dx%d", g.width, b, r, c, g.width, g.width)
+		}
+		hides = hides || slices.ContainsFunc(masks[b].RawMatrix().Data, func(v float64) bool { return math.IsInf(v, -1) })
+	}
+	if !hides {
+		t.Fatalf("Mask hides nothing (every entry 0, for every prompt): future keys and padding keys get -Inf")
 	}
 	// The real queries first: they are the ones that matter.
 	for b, real := range reals {
@@ -214,14 +296,14 @@ func TestMaskGolden(t *testing.T) {
 			}
 			row := masks[b].RawRowView(r)
 			for j, v := range row {
-				want := g.maskVisible.Data[(b*g.width+r)*g.width+j] == 1
+				want := visible(b, r, j)
 				switch got := v == 0; {
 				case got && !want && !real[j]:
-					t.Fatalf("prompt %d: query %d sees padding key %d: the padding mask is missing", b, r, j)
+					t.Fatalf("prompt %d: query %d sees padding key %d (row %s): the padding mask is missing", b, r, j, maskString(row))
 				case got && !want:
-					t.Fatalf("prompt %d: query %d sees future key %d: the causal mask is missing", b, r, j)
+					t.Fatalf("prompt %d: query %d sees future key %d (row %s): the causal mask is missing", b, r, j, maskString(row))
 				case !got && want:
-					t.Fatalf("prompt %d: query %d does not see key %d, which transformers shows (mask %v)", b, r, j, row)
+					t.Fatalf("prompt %d: query %d does not see key %d, which transformers shows (row %s)", b, r, j, maskString(row))
 				case !got && !math.IsInf(v, -1):
 					t.Fatalf("prompt %d: query %d, key %d: mask %v, want 0 or -Inf", b, r, j, v)
 				}
@@ -235,11 +317,33 @@ func TestMaskGolden(t *testing.T) {
 			}
 			row := masks[b].RawRowView(r)
 			if !slices.ContainsFunc(row, func(v float64) bool { return v == 0 }) {
-				t.Fatalf("prompt %d: padding query %d sees no key at all (mask %v): softmax of a row of -Inf is 0/0; let such a query see its own key", b, r, row)
+				t.Fatalf("prompt %d: padding query %d sees no key at all (row %s): softmax of a row of -Inf is 0/0; let such a query see its own key", b, r, maskString(row))
 			}
 			for j, v := range row {
 				if (j == r) != (v == 0) {
-					t.Fatalf("prompt %d: padding query %d has mask %v: it must see its own key and nothing else", b, r, row)
+					t.Fatalf("prompt %d: padding query %d has the row %s: it must see its own key and nothing else", b, r, maskString(row))
+				}
+			}
+		}
+	}
+	// The nq newest columns as queries: query r sits in column nk-nq+r, after nk-nq earlier ones.
+	for _, nq := range []int{1, 3} {
+		for b, real := range reals {
+			m := Mask(real, nq)
+			for r := 0; r < nq; r++ {
+				col := g.width - nq + r
+				if !real[col] {
+					continue
+				}
+				want := make([]float64, g.width)
+				for j := range want {
+					if !visible(b, col, j) {
+						want[j] = math.Inf(-1)
+					}
+				}
+				if got := m.RawRowView(r); !slices.Equal(got, want) {
+					t.Fatalf("Mask(real, %d) of prompt %d, query %d: %s\ntransformers' row for its column %d: %s\n(query r of the nq newest sits in column nk-nq+r, after the earlier columns)",
+						nq, b, r, maskString(got), col, maskString(want))
 				}
 			}
 		}
@@ -288,8 +392,9 @@ func prefillAll(t *testing.T, m *forward.Model, batch *Batch) [][][]float64 {
 func TestPrefillGolden(t *testing.T) {
 	g := loadGolden(t)
 	batch := &Batch{IDs: g.Left.IDs, Real: g.Left.real()}
-	all := prefillAll(t, tiny(t), batch)
+	all := prefillAll(t, tinymodel.Model(t), batch)
 	worst := 0.0
+	bad := failures{t: t}
 	for b := range all {
 		for col := range all[b] {
 			if !batch.Real[b][col] {
@@ -297,12 +402,13 @@ func TestPrefillGolden(t *testing.T) {
 			}
 			e := worstCols(all[b][col], g.cols, at(g.prefill, b, col))
 			if !(e <= goldenTol) {
-				t.Errorf("prompt %d column %d (position %d): logits differ from transformers' by %.3g (tolerance %g)",
+				bad.errorf("prompt %d column %d (position %d): logits differ from transformers' by %.3g (tolerance %g)",
 					b, col, g.Left.PositionIDs[b][col], e, goldenTol)
 			}
 			worst = math.Max(worst, e)
 		}
 	}
+	bad.done("Mask (TestMaskGolden) and Positions (TestPositionsGolden) decide which keys each column sees and where it sits")
 	t.Logf("real columns within %.3g of transformers' (tolerance %g)", worst, goldenTol)
 }
 
@@ -311,7 +417,7 @@ func TestPrefillGolden(t *testing.T) {
 // step every sequence's logits match within goldenTol and its position is transformers' position.
 func TestStepsGolden(t *testing.T) {
 	g := loadGolden(t)
-	c, err := New(tiny(t), g.width+g.MaxNewTokens)
+	c, err := New(tinymodel.Model(t), g.width+g.MaxNewTokens)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -324,8 +430,14 @@ func TestStepsGolden(t *testing.T) {
 		if s < g.MaxNewTokens-1 {
 			for b := range logits {
 				if want := g.Left.StepPositionIDs[b][s]; c.Next(b) != want {
-					t.Fatalf("before step %d, prompt %d: next position %d, transformers %d (a new token's position counts the real tokens before it; its column is %d)",
-						s, b, c.Next(b), want, c.Width())
+					why := "a new token's position is one past its sequence's last one: the count of its real tokens so far"
+					switch {
+					case c.Next(b) == c.Width():
+						why = "that is its column, counted from the first pad: a new token's position counts only the real tokens before it"
+					case s > 0 && b > 0 && c.Next(b) == c.Next(0):
+						why = "the same as prompt 0's: each sequence has its own next position"
+					}
+					t.Fatalf("before step %d, prompt %d: next position %d, transformers %d:\n%s", s, b, c.Next(b), want, why)
 				}
 			}
 		}
@@ -365,11 +477,14 @@ func TestGenerateGolden(t *testing.T) {
 		Pad:             g.Pad, Side: Left,
 	}
 	streamed := make([][]int, g.batch)
-	got, err := Generate(context.Background(), tiny(t), g.prompts(), opts, func(seq, id int) error {
+	got, err := Generate(context.Background(), tinymodel.Model(t), g.prompts(), opts, func(seq, id int) error {
 		streamed[seq] = append(streamed[seq], id)
 		return nil
 	})
 	if err != nil {
+		if strings.Contains(err.Error(), "tokens to feed") {
+			t.Fatalf("%v:\na sequence still in the batch got no token (after g.leave(i, ...), the next sequence sits at index i)", err)
+		}
 		t.Fatal(err)
 	}
 	stopped := false
@@ -381,7 +496,7 @@ func TestGenerateGolden(t *testing.T) {
 		stopped = stopped || len(alone) < g.MaxNewTokens
 		checkGenerated(t, b, got[b], alone, g)
 		if !slices.Equal(streamed[b], got[b]) {
-			t.Errorf("prompt %d: streamed %v, returned %v", b, streamed[b], got[b])
+			t.Fatalf("prompt %d: streamed %v, returned %v", b, streamed[b], got[b])
 		}
 	}
 	if !stopped {
@@ -402,6 +517,8 @@ func checkGenerated(t *testing.T, b int, got, want []int, g *golden) {
 			t.Fatalf("prompt %d: %v ends with the stop token %d: a stop token ends a sequence but is not emitted", b, got, got[n])
 		}
 		t.Fatalf("prompt %d: after its stop token %d at new token %d it kept emitting %v: a finished sequence must stop (and leave the batch)", b, got[n], n, got[n:])
+	case len(got) > n && slices.Equal(got[:n], want) && n == g.MaxNewTokens:
+		t.Fatalf("prompt %d: %d new tokens, past the budget of %d: a sequence leaves once it has emitted its budget", b, len(got), n)
 	case len(got) < n && slices.Equal(got, want[:len(got)]):
 		t.Fatalf("prompt %d stopped after %d of its %d tokens: did the whole batch stop when another sequence finished? each sequence stops on its own", b, len(got), n)
 	}
@@ -411,6 +528,17 @@ func checkGenerated(t *testing.T, b int, got, want []int, g *golden) {
 		}
 	}
 	t.Fatalf("prompt %d: got %v, want %v", b, got, want)
+}
+
+// diffIDs says where the new ids got first depart from want: "new token 3 is 12, not 15", or
+// "5 new tokens, not 7".
+func diffIDs(got, want []int) string {
+	for i := range min(len(got), len(want)) {
+		if got[i] != want[i] {
+			return fmt.Sprintf("new token %d is %d, not %d", i, got[i], want[i])
+		}
+	}
+	return fmt.Sprintf("%d new tokens, not %d", len(got), len(want))
 }
 
 // TestRightPaddingGoesWrong: the same batch padded on the right reproduces transformers' own
@@ -424,23 +552,25 @@ func TestRightPaddingGoesWrong(t *testing.T) {
 		GenerateOptions: sampling.GenerateOptions{Settings: sampling.Greedy(), MaxNewTokens: g.MaxNewTokens, StopTokens: g.StopTokens},
 		Pad:             g.Pad, Side: Right,
 	}
-	got, err := Generate(context.Background(), tiny(t), g.prompts(), opts, nil)
+	got, err := Generate(context.Background(), tinymodel.Model(t), g.prompts(), opts, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	bad := failures{t: t}
 	for b, p := range g.Prompts {
 		if want := g.trimmed(g.Right.NewIDs[b]); !slices.Equal(got[b], want) {
-			t.Errorf("prompt %d padded on the right: %v, transformers padded on the right %v", b, got[b], want)
+			bad.errorf("prompt %d padded on the right differs from transformers padded on the right: %s", b, diffIDs(got[b], want))
 		}
 		alone := g.trimmed(p.AloneNewIDs)
 		short := len(p.IDs) < g.width
 		if short && len(got[b]) > 0 && got[b][0] == alone[0] {
-			t.Errorf("prompt %d (%d of %d columns) padded on the right still starts like the prompt alone: the right-padding demonstration shows nothing", b, len(p.IDs), g.width)
+			bad.errorf("prompt %d (%d of %d columns) padded on the right still starts like the prompt alone: the right-padding demonstration shows nothing", b, len(p.IDs), g.width)
 		}
 		if !short && !slices.Equal(got[b], alone) {
-			t.Errorf("prompt %d fills the batch (no padding) yet differs from the prompt alone: %v, want %v", b, got[b], alone)
+			bad.errorf("prompt %d fills the batch (no padding) yet differs from the prompt alone: %v, want %v", b, got[b], alone)
 		}
 	}
+	bad.done("")
 	if !t.Failed() {
 		for b, p := range g.Prompts {
 			t.Logf("prompt %d (%2d tokens): right-padded %v...; alone %v...", b, len(p.IDs), got[b][:min(4, len(got[b]))], p.AloneNewIDs[:4])

@@ -33,10 +33,7 @@ func Mask(real []bool, nq int) *mat.Dense {
 	}
 	m := mat.NewDense(nq, nk, nil)
 	// exercise: batching.Mask — hide future keys and padding keys; a query that sees nothing sees itself
-	// mistakes (see the chapter's tests):
-	//   - only the causal mask (attention.Mask): padding keys visible
-	//   - only the padding mask: future keys visible
-	//   - no rule for a query that sees nothing: a row of -Inf, softmax 0/0
+	// tests: TestMaskGolden ExampleMask TestPrefillGolden
 	past := nk - nq // the columns before the first query
 	for r := 0; r < nq; r++ {
 		row := m.RawRowView(r)
@@ -52,6 +49,19 @@ func Mask(real []bool, nq int) *mat.Dense {
 			row[past+r] = 0
 		}
 	}
+	// mistake: only chapter 05's causal mask: the padding keys stay visible
+	//	- if j <= past+r && real[j] {
+	//	+ if j <= past+r {
+	// mistake: only the padding mask: the future keys stay visible
+	//	- if j <= past+r && real[j] {
+	//	+ if real[j] {
+	// mistake: no rule for a query that sees nothing: its row is all -Inf, and softmax is 0/0
+	//	- if visible == 0 {
+	//	- row[past+r] = 0
+	//	- }
+	// mistake: the past ignored: query r placed in column r, as if no column came before the queries
+	//	- past := nk - nq // the columns before the first query
+	//	+ past := 0
 	// end exercise
 	return m
 }

@@ -76,9 +76,7 @@ func Pad(prompts [][]int, pad int, side Side) (*Batch, error) {
 	}
 	batch := &Batch{IDs: make([][]int, len(prompts)), Real: make([][]bool, len(prompts))}
 	// exercise: batching.Pad — put the padding on the chosen side and mark the prompt's columns real
-	// mistakes (see the chapter's tests):
-	//   - padding always on the right: the last column of a short prompt is then a pad
-	//   - padding marked real (every Real[b][t] true): the mask then shows the pad keys
+	// tests: TestPadGolden ExamplePad
 	for b, p := range prompts {
 		ids, real := make([]int, width), make([]bool, width)
 		start := 0 // the column of the prompt's first token
@@ -94,6 +92,17 @@ func Pad(prompts [][]int, pad int, side Side) (*Batch, error) {
 		}
 		batch.IDs[b], batch.Real[b] = ids, real
 	}
+	// mistake: the side ignored, the padding always after the prompt: a short prompt's last column is then a pad
+	//	- if side == Left {
+	//	- start = width - len(p)
+	//	- }
+	// mistake: the padding marked real too, so the mask would show the pad keys
+	//	- for t := start; t < start+len(p); t++ {
+	//	+ for t := range real {
+	// mistake: the padding columns left at 0 (make's zero), not the pad id
+	//	- for t := range ids {
+	//	- ids[t] = pad
+	//	- }
 	// end exercise
 	return batch, nil
 }

@@ -20,10 +20,7 @@ func Positions(real [][]bool) [][]int {
 	for b, row := range real {
 		pos := make([]int, len(row))
 		// exercise: batching.Positions — count real tokens from each prompt's first one; padding gets 0
-		// mistakes (see the chapter's tests):
-		//   - the column index t (positions counted from the first pad, not the first real token)
-		//   - cumsum without the -1 (the first real token at position 1)
-		//   - padding left at cumsum-1 = -1 (no such RoPE position)
+		// tests: TestPositionsGolden ExamplePositions
 		seen := 0 // real tokens in columns 0..t
 		for t, r := range row {
 			if r {
@@ -31,6 +28,21 @@ func Positions(real [][]bool) [][]int {
 				pos[t] = seen - 1
 			}
 		}
+		// mistake: the column index, counted from the first pad instead of the first real token
+		//	- pos[t] = seen - 1
+		//	+ pos[t] = t
+		// mistake: cumsum without the -1, so the first real token is at position 1
+		//	- pos[t] = seen - 1
+		//	+ pos[t] = seen
+		// mistake: cumsum - 1 in every column, so the padding before the prompt gets position -1
+		//	- if r {
+		//	- seen++
+		//	- pos[t] = seen - 1
+		//	- }
+		//	+ if r {
+		//	+ 	seen++
+		//	+ }
+		//	+ pos[t] = seen - 1
 		// end exercise
 		out[b] = pos
 	}
