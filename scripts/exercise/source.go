@@ -17,8 +17,11 @@ import (
 // panicking exercise from killing the whole test binary.
 const catchPath = "scripts/exercise/catch"
 
-// removeUnusedImports deletes the import lines of src whose package is no longer referenced
-// (stubbing an exercise can remove the only use of, say, "math"). nameOf gives the package name
+// importNote follows an import line that stubbing left unused and commented out.
+const importNote = "// the solution used it: uncomment it when your code does"
+
+// removeUnusedImports comments out the import lines of src whose package is no longer referenced
+// (stubbing an exercise can remove the only use of, say, "math"), with importNote after them. nameOf gives the package name
 // declared by an import path (it differs from the last path element for "…/chapters/03_rmsnorm").
 // Blank and dot imports are kept. When lines were removed the file is gofmt'ed again.
 func removeUnusedImports(file string, src []byte, nameOf func(path string) string) ([]byte, error) {
@@ -74,16 +77,22 @@ func removeUnusedImports(file string, src []byte, nameOf func(path string) strin
 	var out [][]byte
 	for i, line := range lines {
 		n := i + 1
-		skip := false
+		dropped := false
 		for _, r := range drop {
 			if n >= r.from && n <= r.to {
-				skip = true
+				dropped = true
 				break
 			}
 		}
-		if !skip {
+		if !dropped {
 			out = append(out, line)
+			continue
 		}
+		// Commented out rather than deleted, so that a learner sees which import the solution
+		// needed: an unused import would not compile, a missing one is easy to miss.
+		indent := line[:len(line)-len(bytes.TrimLeft(line, " \t"))]
+		text := bytes.TrimSpace(line)
+		out = append(out, []byte(fmt.Sprintf("%s// %s %s", indent, text, importNote)))
 	}
 	result := bytes.Join(out, []byte("\n"))
 	if formatted, err := format.Source(result); err == nil {

@@ -50,6 +50,8 @@ func C() { fmt.Println() }
 
 import (
 	"fmt"
+	// "math" // the solution used it: uncomment it when your code does
+	// "strings" // the solution used it: uncomment it when your code does
 )
 
 func A(x float64) float64 {
@@ -97,6 +99,8 @@ func F() { rope.Use(); _ = rn.X }
 		t.Fatal(err)
 	}
 	want := `package p
+
+// import "os" // the solution used it: uncomment it when your code does
 
 import (
 	_ "embed"
