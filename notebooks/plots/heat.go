@@ -29,11 +29,11 @@ type Heat struct {
 	// XNames and YNames label the columns and rows (nil: their integer indices). Column labels
 	// are written vertically.
 	XNames, YNames []string
-	// Text, when set, returns a short label to write in the centre of cell (r, c), such as the
-	// token in that cell ("" for none). It is drawn in black or white, whichever reads better on
-	// the cell's colour, at TextSize (0: 8 points), smaller for a label wider than its cell (down
-	// to 5 points: keep labels short).
-	Text     func(r, c int) string
+	// Text, when set, holds a short label for each cell, written in its centre: Text[r][c] for
+	// cell (r, c), such as the token in that cell ("" or a missing entry for none). It is drawn
+	// in black or white, whichever reads better on the cell's colour, at TextSize (0: 8 points),
+	// smaller for a label wider than its cell (down to 5 points: keep labels short).
+	Text     [][]string
 	TextSize vg.Length
 }
 
@@ -185,9 +185,9 @@ func (c cells) labels(dc draw.Canvas, p *plot.Plot, cellW float64) {
 		size = vg.Points(8)
 	}
 	cols, rows := c.g.Dims()
-	for r := range rows {
-		for col := range cols {
-			s := c.g.h.Text(r, col)
+	for r := range min(rows, len(c.g.h.Text)) {
+		for col := range min(cols, len(c.g.h.Text[r])) {
+			s := c.g.h.Text[r][col]
 			if s == "" {
 				continue
 			}
