@@ -13,12 +13,13 @@ import (
 // the time per generated token (ns/token). In float64 the tiny model's cost is its LM head (151,936
 // x 32, 39 MB), which the batched step reads once for all B rows. Run with
 //
-//	go test ./chapters/10_batching/ -run NONE -bench Step -benchtime 64x -count 2
+//	go test ./chapters/10_batching/ -run '^$' -bench Step -benchtime 64x -count 3 | tee notebooks/data/batching_bench.txt
 //
-// On the 2-core AMD EPYC build machine, shared (load average 11), B=8 took 6.5 to 9.7 ms per token
-// batched and 14.9 to 16.3 ms alone, B=4 9.3 to 10.0 against 15.8 to 27.9: about 1.5 to 2.5 times
-// the throughput. Here float64 arithmetic costs as much as reading the weights, so batching gains
-// less than the B-fold saving in reads.
+// (notebooks/10_batching.ipynb draws that file). On the 2-core AMD EPYC build machine, shared (load
+// average 2 to 3), the medians per token were 6.9 ms batched and 7.1 ms alone at B=1, 3.1 against
+// 6.2 at B=4 and 2.9 against 7.0 at B=8: 2.4 times the throughput at B=8 (under a load average of 11
+// an earlier run measured 1.5 to 2.5 times). Here float64 arithmetic costs as much as reading the
+// weights, so batching gains less than the B-fold saving in reads.
 func BenchmarkStep(b *testing.B) {
 	m := tinymodel.Model(b)
 	const promptLen, window = 8, 32 // a fresh prefill every window steps keeps the context bounded

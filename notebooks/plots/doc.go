@@ -9,9 +9,11 @@
 //     value or a panic, which fails the cell.
 //   - Heat draws a matrix as coloured cells, row 0 at the top as in a printed matrix, with
 //     IntTicks (integers or names such as tokens, never fractions), masked cells in their own
-//     colour (MaskColor) and a colour bar.
+//     colour (MaskColor) and a colour bar; its Text writes a label in each cell (a token, say),
+//     in black or white to suit the cell's colour.
 //   - Sequential is the palette for magnitudes (dark = low, yellow = high); Cyclic is the palette
-//     for angles, whose two ends are the same colour, so 0 and 2π look alike as they should.
+//     for angles, whose two ends are the same colour, so 0 and 2π look alike as they should;
+//     Categorical gives kinds (visible, padding, ...) their own colours, named by Grid.Swatches.
 //   - Ticks and LogTicks label linear and logarithmic axes cleanly; log-axis labels are centred
 //     on the data area (gonum alone shrinks such plots).
 //   - AttentionGrid and AttentionHeads draw a model's attention probabilities (chapter 07's
@@ -23,5 +25,6 @@
 //     `go test -bench`; TopIndices ranks a vector.
 //
 // Everything here is tested in plots_test.go: the PNGs decode, masked cells get the mask colour,
-// the cyclic palette closes, ticks and labels are what the axes need.
+// cell labels are drawn in the readable colour and inside their cells, the cyclic palette closes,
+// ticks and labels are what the axes need.
 package plots

@@ -7,8 +7,10 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/palette"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -27,6 +29,12 @@ type Heat struct {
 	// XNames and YNames label the columns and rows (nil: their integer indices). Column labels
 	// are written vertically.
 	XNames, YNames []string
+	// Text, when set, holds a short label for each cell, written in its centre: Text[r][c] for
+	// cell (r, c), such as the token in that cell ("" or a missing entry for none). It is drawn
+	// in black or white, whichever reads better on the cell's colour, at TextSize (0: 8 points),
+	// smaller for a label wider than its cell (down to 5 points: keep labels short).
+	Text     [][]string
+	TextSize vg.Length
 }
 
 // Causal returns the causal mask of nq queries that come after past cached keys: query r may
@@ -164,6 +172,43 @@ func (c cells) Plot(dc draw.Canvas, p *plot.Plot) {
 		Min: vg.Point{X: min(x0, x1), Y: min(y0, y1)},
 		Max: vg.Point{X: max(x0, x1), Y: max(y0, y1)},
 	}, img)
+	if c.g.h.Text != nil {
+		c.labels(dc, p, math.Abs(float64(x1-x0))/float64(cols))
+	}
+}
+
+// labels writes Heat.Text in the centre of every cell whose width is cellW points.
+func (c cells) labels(dc draw.Canvas, p *plot.Plot, cellW float64) {
+	trX, trY := p.Transforms(&dc)
+	size := c.g.h.TextSize
+	if size == 0 {
+		size = vg.Points(8)
+	}
+	cols, rows := c.g.Dims()
+	for r := range min(rows, len(c.g.h.Text)) {
+		for col := range min(cols, len(c.g.h.Text[r])) {
+			s := c.g.h.Text[r][col]
+			if s == "" {
+				continue
+			}
+			sty := text.Style{Font: font.From(plot.DefaultFont, size), XAlign: draw.XCenter, YAlign: draw.YCenter,
+				Handler: plot.DefaultTextHandler, Color: ink(Color(c.cm, c.g.Z(col, r)))}
+			if w := float64(sty.Width(s)); w > 0.92*cellW {
+				sty.Font.Size = max(vg.Points(5), vg.Length(float64(size)*0.92*cellW/w))
+			}
+			dc.FillText(sty, vg.Point{X: trX(float64(col)), Y: trY(float64(r))}, s)
+		}
+	}
+}
+
+// ink returns the text colour that reads best on background bg: black on light colours, white
+// on dark ones.
+func ink(bg color.Color) color.Color {
+	r, g, b, _ := bg.RGBA()
+	if 0.2126*float64(r)+0.7152*float64(g)+0.0722*float64(b) > 0.5*0xffff {
+		return color.Black
+	}
+	return color.White
 }
 
 // DataRange implements plot.DataRanger: every cell, edges included.

@@ -88,3 +88,43 @@ func (c *cyclic) Palette(n int) palette.Palette {
 type colors []color.Color
 
 func (c colors) Colors() []color.Color { return c }
+
+// Categorical returns a colour map for kinds, not magnitudes: the whole number k gets colors[k]
+// (0 .. len(colors)-1). Draw a Heat whose Data holds kind numbers with it, and name the kinds with
+// Grid.Swatches: a colour bar says nothing about kinds. At reports an error for a value that is not
+// (within 0.01) a kind number.
+func Categorical(colors ...color.Color) palette.ColorMap {
+	if len(colors) == 0 {
+		panic("plots: Categorical needs at least one colour")
+	}
+	return &categorical{colors: colors, alpha: 1}
+}
+
+type categorical struct {
+	colors []color.Color
+	alpha  float64
+}
+
+func (c *categorical) Max() float64       { return float64(len(c.colors) - 1) }
+func (c *categorical) Min() float64       { return 0 }
+func (c *categorical) SetMax(float64)     {} // the range is the kinds'
+func (c *categorical) SetMin(float64)     {}
+func (c *categorical) Alpha() float64     { return c.alpha }
+func (c *categorical) SetAlpha(a float64) { c.alpha = a }
+
+// At returns the colour of kind v.
+func (c *categorical) At(v float64) (color.Color, error) {
+	k := math.Round(v)
+	if !(math.Abs(v-k) <= 0.01) || k < 0 || k >= float64(len(c.colors)) {
+		return nil, fmt.Errorf("plots: %g is not a kind 0 .. %d of the categorical palette", v, len(c.colors)-1)
+	}
+	if c.alpha == 1 {
+		return c.colors[int(k)], nil
+	}
+	n := color.NRGBAModel.Convert(c.colors[int(k)]).(color.NRGBA)
+	n.A = uint8(math.Round(float64(n.A) * c.alpha))
+	return n, nil
+}
+
+// Palette returns the kinds' colours (n is ignored: there are as many colours as kinds).
+func (c *categorical) Palette(int) palette.Palette { return colors(c.colors) }

@@ -148,6 +148,82 @@ func TestHeatCells(t *testing.T) {
 	}
 }
 
+// TestHeatText writes labels in a dark and a light cell and counts, inside each cell, the pixels
+// of the contrasting ink (white on the dark cell, black on the light one): the labels must be
+// there, in the readable colour, and a label too wide for its cell must shrink to stay inside it
+// (no ink in the neighbouring cell). Without Text the cells stay plain.
+func TestHeatText(t *testing.T) {
+	const dpi = 96
+	// inked counts, for each of the 3 cells of one row, the pixels near black or near white.
+	inked := func(text [][]string) (black, white [3]int) {
+		p := Heat{Data: mat.NewDense(1, 3, []float64{0, 1, 0.5}), Colors: Sequential(0, 1), Text: text, TextSize: 14}.Plot()
+		img := vgimg.NewWith(vgimg.UseWH(6*vg.Inch, 2*vg.Inch), vgimg.UseDPI(dpi))
+		dc := draw.New(img)
+		p.Draw(dc)
+		da := p.DataCanvas(dc)
+		trX, trY := p.Transforms(&da)
+		pix := img.Image()
+		height := pix.Bounds().Dy()
+		px := func(l vg.Length) int { return int(float64(l) * dpi / 72) }
+		for c := range 3 {
+			// The cell's inside, two pixels in from its edges.
+			for x := px(trX(float64(c)-0.5)) + 2; x < px(trX(float64(c)+0.5))-2; x++ {
+				for y := height - px(trY(-0.5)) + 2; y < height-px(trY(0.5))-2; y++ {
+					switch at := pix.At(x, y); {
+					case near(at, color.Black, 40):
+						black[c]++
+					case near(at, color.White, 40):
+						white[c]++
+					}
+				}
+			}
+		}
+		return black, white
+	}
+	black, white := inked(nil)
+	if black != [3]int{} || white != [3]int{} {
+		t.Errorf("no Text: cells have %v near-black and %v near-white pixels, want none", black, white)
+	}
+	black, white = inked([][]string{{"MM", "MM", ""}})
+	if white[0] < 20 || black[1] < 20 {
+		t.Errorf("labels: %d white pixels on the dark cell, %d black on the light one; want the label in the contrasting colour", white[0], black[1])
+	}
+	if black[2] != 0 || white[2] != 0 {
+		t.Errorf("an empty label left %d black and %d white pixels", black[2], white[2])
+	}
+	_, white = inked([][]string{{"a label far wider than its cell"}})
+	if white[0] < 20 {
+		t.Errorf("a long label: %d white pixels in its cell, want it drawn (shrunk)", white[0])
+	}
+	if white[1] != 0 {
+		t.Errorf("a long label spilled into the next cell: %d of its white pixels there", white[1])
+	}
+}
+
+// TestCategorical: each kind number gets its colour, a value between kinds or beyond them is an
+// error, and a heat map of kinds draws each cell in its kind's colour.
+func TestCategorical(t *testing.T) {
+	kinds := []color.Color{color.NRGBA{R: 200, A: 255}, color.NRGBA{G: 200, A: 255}, color.NRGBA{B: 200, A: 255}}
+	cm := Categorical(kinds...)
+	for k, want := range kinds {
+		if got := Must(cm.At(float64(k))); !near(got, want, 0) {
+			t.Errorf("kind %d: %v, want %v", k, got, want)
+		}
+	}
+	for _, v := range []float64{0.5, -1, 3, math.NaN()} {
+		if _, err := cm.At(v); err == nil {
+			t.Errorf("At(%g) gave no error", v)
+		}
+	}
+	if cm.Min() != 0 || cm.Max() != 2 || len(cm.Palette(10).Colors()) != 3 {
+		t.Errorf("range %g .. %g, %d palette colours; want 0 .. 2 and 3", cm.Min(), cm.Max(), len(cm.Palette(10).Colors()))
+	}
+	cm.SetAlpha(0.5)
+	if _, _, _, a := Must(cm.At(1)).RGBA(); a>>8 != 127 && a>>8 != 128 {
+		t.Errorf("alpha 0.5: colour alpha %d of 255", a>>8)
+	}
+}
+
 // luma is the perceived brightness of c, 0 .. 255.
 func luma(c color.Color) float64 {
 	r, g, b, _ := c.RGBA()
