@@ -44,7 +44,7 @@ func newAttnScratch(d int) attnScratch {
 }
 
 // checkAttention says whether the engine's attention can run this configuration.
-func checkAttention(c Config) error {
+func checkAttention(c sizes) error {
 	if c.HeadDim%kernels.AttnLanes != 0 {
 		return fmt.Errorf("qwen3: head_dim %d: the engine's attention needs a multiple of %d", c.HeadDim, kernels.AttnLanes)
 	}

@@ -14,7 +14,7 @@ import (
 // against chapter 07's plain softmax over all positions, within DESIGN.md's float32 tolerance.
 func TestLongContextMatchesChapter07(t *testing.T) {
 	m, cfg := randomModel(t, 21, func(string, int) DType { return F32 })
-	ref, err := forward.FromSource(modelSource{m}, cfg)
+	ref, err := forward.FromSource(newModelSource(m), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestLongContextMatchesChapter07(t *testing.T) {
 // TestAttentionNeedsLanes: a head_dim the attention tiles cannot cover is refused with an error.
 func TestAttentionNeedsLanes(t *testing.T) {
 	m, _ := randomModel(t, 1, func(string, int) DType { return F32 })
-	m.Config.HeadDim = 24
+	m.sizes.HeadDim = 24
 	if _, err := m.NewSession(8); err == nil {
 		t.Error("head_dim 24: no error")
 	}

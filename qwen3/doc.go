@@ -2,10 +2,20 @@
 // a Hugging Face directory, generate text, chat.
 //
 //	m, err := qwen3.Load("Qwen3-0.6B-Q8_0.gguf")   // or a directory with config.json + safetensors
+//	if err != nil { ... }
 //	defer m.Close()
 //	text, stats, err := m.Generate(ctx, "The capital of France is", qwen3.Options{}, onText)
-//	chat, err := m.NewChat("", false, qwen3.Options{})   // thinking off
+//	chat, err := m.NewChat(qwen3.ChatOptions{System: "You are terse."})   // thinking off
 //	reply, err := chat.Send(ctx, "What is 2+2?", onText)
+//
+// Zero values mean "the checkpoint's default" or "off": the zero Options samples with the
+// checkpoint's recommended settings (generation_config.json or the GGUF's general.sampling.*
+// keys), up to 512 new tokens, in a context of min(4096, the model's) tokens; a field of Sampling
+// that is set replaces one recommended setting (Sampling{Temperature: new(0.0)} is greedy); the
+// zero ChatOptions has no system prompt and thinking off. Stats.Finish says why a reply ended;
+// Options.Progress reports a long prompt's prefill. A Chat that fills its context leaves its
+// oldest turns out of the model's view and goes on; Chat.Reset starts over with the same system
+// prompt. The examples run on the course's tiny reference checkpoint.
 //
 // It reuses the chapters as they are: files through chapter 01 (package gguf), text through
 // chapter 02 (package tokenizer: encoding, streaming decoding, the chat template), RoPE's

@@ -41,7 +41,7 @@ var ErrContextFull = errors.New("qwen3: context is full")
 // concurrent use; use one Session per goroutine.
 type Session struct {
 	m      *Model
-	c      Config
+	c      sizes
 	maxLen int
 	tokens []int // the ids whose keys and values are cached, in order
 
@@ -61,6 +61,10 @@ type Session struct {
 	xbAct, attAct, hbAct []*kernels.Act
 	finalAct             *kernels.Act
 
+	// progress, when not nil, is called by Prefill after each chunk with the prompt tokens done
+	// and the total (generate.go sets it from Options.Progress, for long prompts).
+	progress func(done, total int)
+
 	// the chunk being processed: n tokens from position pos, in layer li (l)
 	n, pos, li int
 	l          *layer
@@ -74,7 +78,7 @@ type Session struct {
 // context). The cache is allocated here but the operating system commits its pages only as they
 // are written, so a long maxLen costs memory only when used.
 func (m *Model) NewSession(maxLen int) (*Session, error) {
-	c := m.Config
+	c := m.sizes
 	if maxLen == 0 {
 		maxLen = min(4096, c.MaxContext)
 	}
@@ -163,6 +167,9 @@ func (s *Session) Prefill(ctx context.Context, ids []int) ([]float32, error) {
 		}
 		end := min(start+maxChunk, len(ids))
 		s.forward(ids[start:end], end == len(ids))
+		if s.progress != nil {
+			s.progress(end, len(ids))
+		}
 	}
 	return s.logits, nil
 }

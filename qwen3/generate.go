@@ -13,43 +13,78 @@ import (
 	sampling "github.com/qwen3go/qwen3go/chapters/09_sampling"
 )
 
-// Options control one reply.
+// Options control one reply. The zero Options is ready to use: the checkpoint's recommended
+// sampling with seed 0, up to 512 new tokens, the checkpoint's stop tokens, and a context of
+// min(4096, the model's context) tokens.
 type Options struct {
-	// Sampling picks each token (chapter 09's settings); nil means the checkpoint's recommended
-	// settings (Model.DefaultSettings) with seed 0.
-	Sampling *sampling.Settings
+	// Sampling picks each token; the zero Sampling is the checkpoint's recommended settings.
+	Sampling Sampling
 	// MaxNewTokens is the budget of new tokens; 0 means 512.
 	MaxNewTokens int
-	// Stop lists the ids that end a reply (not emitted); nil means Model.Defaults.Stop.
+	// Stop lists the ids that end a reply (not emitted); nil means Model.Defaults.Stop, and an
+	// empty, non-nil slice means none.
 	Stop []int
-	// MaxContext is the KV cache length of a new session; 0 means min(4096, the model's context).
+	// MaxContext is the KV cache length in tokens of a new session; 0 means min(4096, the
+	// model's context).
 	MaxContext int
+	// Progress, when not nil, is called while a prompt is prefilled, after each chunk of up to
+	// 128 tokens, with the tokens done and the total: a long prompt takes a while. It runs on
+	// the generating goroutine, so it should return quickly.
+	Progress func(done, total int)
 }
 
-// Stats are the timings of one reply.
-type Stats struct {
-	PromptTokens int           // tokens prefilled (for a chat turn, only those not already cached)
-	NewTokens    int           // tokens generated
-	FirstToken   time.Duration // from the call to the first new token: prefill plus one sample
-	Prefill      time.Duration // the prompt's forward pass
-	Decode       time.Duration // every later step
+// Sampling says how a reply picks its tokens, as changes to the settings the checkpoint
+// recommends (Model.Defaults: generation_config.json, or the GGUF's general.sampling.* keys).
+// A nil field keeps the checkpoint's value, so the zero Sampling is the checkpoint's
+// recommendation with seed 0. A field that is set has chapter 09's meaning (sampling.Settings):
+// Temperature 0 is greedy decoding, TopK 0 and MinP 0 switch their filter off, and so does
+// TopP 1. Go 1.26's new(value) makes a pointer to a value:
+//
+//	qwen3.Sampling{}                                   // Qwen3-0.6B's: T 0.6, top-k 20, top-p 0.95
+//	qwen3.Sampling{Temperature: new(0.7), Seed: 42}    // T 0.7 and the checkpoint's filters
+//	qwen3.Sampling{Temperature: new(0.0)}              // greedy
+//	qwen3.SamplingFrom(sampling.QwenNonThinking(42))   // exactly chapter 09's settings
+//
+// Model.Settings resolves a Sampling into chapter 09's Settings and checks it.
+type Sampling struct {
+	Temperature *float64 // >= 0; 0 is greedy
+	TopK        *int     // >= 0; 0 is off
+	TopP        *float64 // in (0, 1]; 1 is off
+	MinP        *float64 // in [0, 1]; 0 is off
+	Seed        uint64   // the random generator's seed: the same seed draws the same tokens
 }
 
-// PrefillRate is prompt tokens per second.
-func (s Stats) PrefillRate() float64 { return rate(s.PromptTokens, s.Prefill) }
+// SamplingFrom returns a Sampling that sets every field to s's: the checkpoint's
+// recommendation no longer matters.
+func SamplingFrom(s sampling.Settings) Sampling {
+	return Sampling{Temperature: &s.Temperature, TopK: &s.TopK, TopP: &s.TopP, MinP: &s.MinP, Seed: s.Seed}
+}
 
-// DecodeRate is generated tokens per second after the first one.
-func (s Stats) DecodeRate() float64 { return rate(s.NewTokens-1, s.Decode) }
-
-func rate(n int, d time.Duration) float64 {
-	if n <= 0 || d <= 0 {
-		return 0
+// Settings resolves s against the checkpoint's recommended settings (DefaultSettings) and
+// validates the result; the error names the first setting out of range.
+func (m *Model) Settings(s Sampling) (sampling.Settings, error) {
+	r := m.DefaultSettings(s.Seed)
+	if s.Temperature != nil {
+		r.Temperature = *s.Temperature
 	}
-	return float64(n) / d.Seconds()
+	if s.TopK != nil {
+		r.TopK = *s.TopK
+	}
+	if s.TopP != nil {
+		r.TopP = *s.TopP
+	}
+	if s.MinP != nil {
+		r.MinP = *s.MinP
+	}
+	if err := r.Validate(); err != nil {
+		return r, fmt.Errorf("qwen3: %w", err)
+	}
+	return r, nil
 }
 
 // DefaultSettings returns the sampling settings the checkpoint recommends (generation_config.json
-// or the GGUF's general.sampling.* keys), with the given seed; fields it does not give are neutral.
+// or the GGUF's general.sampling.* keys), with the given seed; the settings it does not give are
+// off (temperature 1, no top-k, top-p or min-p). It is what the zero Sampling resolves to.
 func (m *Model) DefaultSettings(seed uint64) sampling.Settings {
 	s := sampling.Neutral(seed)
 	d := m.Defaults
@@ -66,10 +101,46 @@ func (m *Model) DefaultSettings(seed uint64) sampling.Settings {
 	return s
 }
 
+// Finish says why a reply ended.
+type Finish string
+
+const (
+	FinishStop    Finish = "stop"      // the model produced a stop token (Options.Stop)
+	FinishLength  Finish = "length"    // Options.MaxNewTokens were generated
+	FinishContext Finish = "context"   // the context (Options.MaxContext tokens) is full
+	FinishCancel  Finish = "cancelled" // ctx was cancelled; its error is returned
+	FinishError   Finish = "error"     // an error was returned (from onText, or a bad setting)
+)
+
+// Stats are the timings of one reply and why it ended.
+type Stats struct {
+	PromptTokens int           // tokens prefilled: for a chat turn only those not already cached; after a cancel, those done
+	NewTokens    int           // tokens generated
+	FirstToken   time.Duration // from the call to the first new token: prefill plus one sample
+	Prefill      time.Duration // the forward passes over prompt tokens (a chat that made room re-prefills too)
+	Decode       time.Duration // every later step
+	Finish       Finish        // why the reply ended
+}
+
+// PrefillRate is prompt tokens per second.
+func (s Stats) PrefillRate() float64 { return rate(s.PromptTokens, s.Prefill) }
+
+// DecodeRate is generated tokens per second after the first one.
+func (s Stats) DecodeRate() float64 { return rate(s.NewTokens-1, s.Decode) }
+
+func rate(n int, d time.Duration) float64 {
+	if n <= 0 || d <= 0 {
+		return 0
+	}
+	return float64(n) / d.Seconds()
+}
+
 // Generate continues prompt (plain text, no chat template) and streams the new text to onText
 // (which may be nil) as complete UTF-8 pieces. It returns the whole new text and the timings.
-// It stops at a stop token, after the token budget, when ctx is cancelled (returning what was
-// generated and ctx's error), or when onText returns an error.
+// It stops at a stop token, after the token budget, when the context is full (Stats.Finish
+// says which), when ctx is cancelled (returning what was generated and ctx's error), or when
+// onText returns an error. A prompt longer than the context is an error wrapping
+// ErrContextFull, before anything is generated.
 func (m *Model) Generate(ctx context.Context, prompt string, opts Options, onText func(string) error) (string, Stats, error) {
 	s, err := m.NewSession(opts.MaxContext)
 	if err != nil {
@@ -79,8 +150,11 @@ func (m *Model) Generate(ctx context.Context, prompt string, opts Options, onTex
 	if len(ids) == 0 {
 		return "", Stats{}, errors.New("qwen3: empty prompt")
 	}
+	if len(ids) > s.MaxLen() {
+		return "", Stats{}, fmt.Errorf("%w: the prompt is %d tokens, the context holds %d", ErrContextFull, len(ids), s.MaxLen())
+	}
 	var text strings.Builder
-	_, st, err := m.continueSession(ctx, s, ids, opts, textSink(m.Tokenizer, &text, onText))
+	_, st, err := m.continueSession(ctx, s, ids, opts, textSink(m.Tokenizer, &text, onText), nil)
 	return text.String(), st, err
 }
 
@@ -114,73 +188,169 @@ func textSink(tok *tokenizer.Tokenizer, b *strings.Builder, onText func(string) 
 	}
 }
 
+// cachedPrefix is the length of the longest common prefix of ids and the session's cached
+// tokens, leaving at least one token of ids to run (its logits start the reply).
+func cachedPrefix(s *Session, ids []int) int {
+	cached := s.Tokens()
+	n := 0
+	for n < len(ids)-1 && n < len(cached) && ids[n] == cached[n] {
+		n++
+	}
+	return n
+}
+
+// makeRoom is called when a reply fills the context: given the ids generated so far, it returns
+// the whole token sequence the session should hold instead (ending with those ids), shorter
+// than the context, or an error wrapping ErrContextFull when it cannot make room.
+type makeRoom func(out []int) ([]int, error)
+
 // continueSession prefills ids after what s already holds and generates until a stop token, the
-// budget, cancellation or an error from emit. emit gets every new id, then -1 once at the end.
-// The new ids are in the session's cache except the last one (which is not fed back).
-func (m *Model) continueSession(ctx context.Context, s *Session, ids []int, opts Options, emit func(id int) error) ([]int, Stats, error) {
-	settings := m.DefaultSettings(0)
-	if opts.Sampling != nil {
-		settings = *opts.Sampling
+// budget, a full context, cancellation or an error from emit. emit gets every new id, then -1
+// once at the end. The new ids are in the session's cache except the last one (which is not fed
+// back). When the context fills and room is not nil, room gives the sequence to re-prefill, and
+// generation goes on after it.
+//
+// It is the one generation loop of the package: a reply (newReply) picks tokens and keeps the
+// budget, the stop ids and the timings; the session runs the model.
+func (m *Model) continueSession(ctx context.Context, s *Session, ids []int, opts Options, emit func(id int) error, room makeRoom) ([]int, Stats, error) {
+	r, err := m.newReply(opts, emit)
+	if err != nil {
+		return nil, Stats{}, err
+	}
+	logits, err := r.prefill(ctx, s, ids, opts.Progress)
+	if err != nil {
+		return r.finish(err)
+	}
+	for {
+		id, more, err := r.next(logits)
+		if err != nil || !more {
+			return r.finish(err)
+		}
+		if err := ctx.Err(); err != nil {
+			return r.finish(err)
+		}
+		if s.Len() < s.MaxLen() {
+			if logits, err = s.Step(id); err != nil {
+				return r.finish(err)
+			}
+			continue
+		}
+		// The context is full: the reply ends, unless room can be made.
+		if room == nil {
+			return r.finishAt(FinishContext)
+		}
+		all, err := room(r.out)
+		if errors.Is(err, ErrContextFull) || (err == nil && len(all) >= s.MaxLen()) {
+			return r.finishAt(FinishContext)
+		} else if err != nil {
+			return r.finish(err)
+		}
+		keep := cachedPrefix(s, all)
+		s.Truncate(keep)
+		start := time.Now()
+		logits, err = r.prefill(ctx, s, all[keep:], opts.Progress)
+		r.refill += time.Since(start)
+		if err != nil {
+			return r.finish(err)
+		}
+	}
+}
+
+// reply is one reply being generated: it picks each token, checks it against the stop ids and
+// the budget, streams it, and keeps the timings. continueSession drives one over a Session.
+type reply struct {
+	picker *picker
+	stop   []int
+	budget int
+	emit   func(id int) error
+	out    []int
+	st     Stats
+	start  time.Time
+	refill time.Duration // time spent re-prefilling after the context filled
+}
+
+func (m *Model) newReply(opts Options, emit func(id int) error) (*reply, error) {
+	settings, err := m.Settings(opts.Sampling)
+	if err != nil {
+		return nil, err
 	}
 	sampler, err := sampling.NewSampler(settings)
 	if err != nil {
-		return nil, Stats{}, fmt.Errorf("qwen3: %w", err)
+		return nil, fmt.Errorf("qwen3: %w", err)
 	}
 	budget := opts.MaxNewTokens
 	if budget == 0 {
 		budget = 512
 	}
 	if budget < 0 {
-		return nil, Stats{}, fmt.Errorf("qwen3: token budget %d is negative", budget)
+		return nil, fmt.Errorf("qwen3: token budget %d is negative", budget)
 	}
 	stop := opts.Stop
 	if stop == nil {
 		stop = m.Defaults.Stop
 	}
-	p := newPicker(m.Config.Vocab, sampler)
-	st := Stats{PromptTokens: len(ids)}
-	start := time.Now()
+	return &reply{picker: newPicker(m.Config.VocabSize, sampler), stop: stop, budget: budget, emit: emit, start: time.Now()}, nil
+}
+
+// prefill runs ids after what s holds, counting the tokens done and the time even when it is
+// cancelled part way, and reporting progress between chunks.
+func (r *reply) prefill(ctx context.Context, s *Session, ids []int, progress func(done, total int)) ([]float32, error) {
+	before, start := s.Len(), time.Now()
+	s.progress = progress
 	logits, err := s.Prefill(ctx, ids)
+	s.progress = nil
+	r.st.Prefill += time.Since(start)
+	r.st.PromptTokens += s.Len() - before
+	return logits, err
+}
+
+// next picks the token that follows logits and streams it. more is false when the reply is over:
+// a stop token (not streamed), or the budget reached.
+func (r *reply) next(logits []float32) (id int, more bool, err error) {
+	id, err = r.picker.pick(logits)
 	if err != nil {
-		return nil, st, err
+		return 0, false, fmt.Errorf("qwen3: token %d: %w", len(r.out), err)
 	}
-	st.Prefill = time.Since(start)
-	var out []int
-	finish := func(err error) ([]int, Stats, error) {
-		if e := emit(-1); err == nil {
-			err = e
-		}
-		st.NewTokens = len(out)
-		if len(out) > 0 {
-			st.Decode = time.Since(start) - st.FirstToken
-		}
-		return out, st, err
+	if slices.Contains(r.stop, id) {
+		r.st.Finish = FinishStop
+		return id, false, nil
 	}
-	for {
-		id, err := p.pick(logits)
-		if err != nil {
-			return finish(fmt.Errorf("qwen3: token %d: %w", len(out), err))
-		}
-		if slices.Contains(stop, id) {
-			return finish(nil)
-		}
-		out = append(out, id)
-		if len(out) == 1 {
-			st.FirstToken = time.Since(start)
-		}
-		if err := emit(id); err != nil {
-			return finish(err)
-		}
-		if len(out) == budget {
-			return finish(nil)
-		}
-		if err := ctx.Err(); err != nil {
-			return finish(err)
-		}
-		if logits, err = s.Step(id); err != nil {
-			return finish(err)
-		}
+	r.out = append(r.out, id)
+	if len(r.out) == 1 {
+		r.st.FirstToken = time.Since(r.start)
 	}
+	if err := r.emit(id); err != nil {
+		return id, false, err
+	}
+	if len(r.out) == r.budget {
+		r.st.Finish = FinishLength
+		return id, false, nil
+	}
+	return id, true, nil
+}
+
+// finishAt ends the reply for reason why.
+func (r *reply) finishAt(why Finish) ([]int, Stats, error) {
+	r.st.Finish = why
+	return r.finish(nil)
+}
+
+// finish flushes the text, completes the stats and returns the new ids.
+func (r *reply) finish(err error) ([]int, Stats, error) {
+	if e := r.emit(-1); err == nil {
+		err = e
+	}
+	switch {
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		r.st.Finish = FinishCancel
+	case err != nil:
+		r.st.Finish = FinishError
+	}
+	r.st.NewTokens = len(r.out)
+	if len(r.out) > 0 {
+		r.st.Decode = time.Since(r.start) - r.st.FirstToken - r.refill
+	}
+	return r.out, r.st, err
 }
 
 // picker chooses the next token from float32 logits with chapter 09's Sampler. Greedy settings

@@ -26,7 +26,7 @@ func TestGreedyGolden(t *testing.T) {
 	if err := reference.LoadJSON("09_sampling", "greedy", &runs); err != nil {
 		t.Fatal(err)
 	}
-	greedy := sampling.Greedy()
+	greedy := SamplingFrom(sampling.Greedy())
 	for kind, path := range tinyPaths() {
 		m := loadTiny(t, path)
 		for i, r := range runs {
@@ -38,7 +38,7 @@ func TestGreedyGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			ids, _, err := m.continueSession(context.Background(), s, r.PromptIDs,
-				Options{Sampling: &greedy, MaxNewTokens: r.MaxNewTokens}, func(int) error { return nil })
+				Options{Sampling: greedy, MaxNewTokens: r.MaxNewTokens}, func(int) error { return nil }, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -89,6 +89,42 @@ func TestPickerMatchesSampler(t *testing.T) {
 	}
 }
 
+// TestGreedyPickTiesLikeArgmax: greedy decoding picks the FIRST of tied largest logits, as
+// torch.argmax does (and with it transformers' greedy search) and as chapter 09's Argmax does.
+// Ties are rare in float32 logits but they occur, and picking the last one would change the
+// generated text from transformers'.
+func TestGreedyPickTiesLikeArgmax(t *testing.T) {
+	sm, err := sampling.NewSampler(sampling.Greedy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		logits []float32
+		want   int
+	}{
+		{[]float32{1, 3, 3, 2}, 1},
+		{[]float32{5, 5}, 0},
+		{[]float32{-1, 0, 7, 0, 7, 7}, 2},
+		{[]float32{-2}, 0},
+	} {
+		p := newPicker(len(c.logits), sm)
+		got, err := p.pick(c.logits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != c.want {
+			t.Errorf("greedy pick of %v = %d, want %d: the first of the tied largest logits, like torch.argmax", c.logits, got, c.want)
+		}
+		logits64 := make([]float64, len(c.logits))
+		for i, v := range c.logits {
+			logits64[i] = float64(v)
+		}
+		if a := sampling.Argmax(logits64); a != c.want {
+			t.Errorf("chapter 09's Argmax(%v) = %d, want %d", c.logits, a, c.want)
+		}
+	}
+}
+
 // TestStepAllocatesNothing: a decode step reuses the session's buffers.
 func TestStepAllocatesNothing(t *testing.T) {
 	m := loadTiny(t, reference.TinyGGUF())
@@ -113,9 +149,8 @@ func TestStepAllocatesNothing(t *testing.T) {
 // when the whole conversation is computed from scratch.
 func TestChatReusesCache(t *testing.T) {
 	m := loadTiny(t, reference.TinyGGUF())
-	greedy := sampling.Greedy()
-	opts := Options{Sampling: &greedy, MaxNewTokens: 12, MaxContext: 512}
-	chat, err := m.NewChat("You are terse.", false, opts)
+	opts := ChatOptions{System: "You are terse.", Options: Options{Sampling: Sampling{Temperature: new(0.0)}, MaxNewTokens: 12, MaxContext: 512}}
+	chat, err := m.NewChat(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +174,7 @@ func TestChatReusesCache(t *testing.T) {
 		t.Fatalf("%d messages after two turns, want 5", len(chat.Messages()))
 	}
 	// From scratch: the same messages in a fresh chat, replayed as one prompt.
-	fresh, _ := m.NewChat("You are terse.", false, opts)
+	fresh, _ := m.NewChat(opts)
 	fresh.messages = append(fresh.messages, chat.Messages()[1:3]...)
 	again, err := fresh.Send(ctx, "And again?", nil)
 	if err != nil {
@@ -153,7 +188,7 @@ func TestChatReusesCache(t *testing.T) {
 func TestSessionErrors(t *testing.T) {
 	m := loadTiny(t, reference.TinyGGUF())
 	ctx := context.Background()
-	if _, err := m.NewSession(m.Config.MaxContext + 1); err == nil {
+	if _, err := m.NewSession(m.Config.MaxPositionEmbeddings + 1); err == nil {
 		t.Error("a session longer than the model's context was accepted")
 	}
 	s, _ := m.NewSession(4)
@@ -167,7 +202,7 @@ func TestSessionErrors(t *testing.T) {
 		t.Errorf("a step past the context: %v", err)
 	}
 	s.Reset()
-	for _, id := range []int{-1, m.Config.Vocab} {
+	for _, id := range []int{-1, m.Config.VocabSize} {
 		if _, err := s.Step(id); err == nil || !strings.Contains(err.Error(), "outside the vocabulary") {
 			t.Errorf("token %d: %v", id, err)
 		}
@@ -180,8 +215,7 @@ func TestSessionErrors(t *testing.T) {
 	if _, err := s.Prefill(cancelled, []int{1}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled prefill: %v", err)
 	}
-	bad := sampling.Settings{Temperature: -1, TopP: 1}
-	if _, _, err := m.Generate(ctx, "Hi", Options{Sampling: &bad}, nil); err == nil {
+	if _, _, err := m.Generate(ctx, "Hi", Options{Sampling: Sampling{Temperature: new(-1.0)}}, nil); err == nil {
 		t.Error("negative temperature accepted")
 	}
 	if _, _, err := m.Generate(ctx, "Hi", Options{MaxNewTokens: -1}, nil); err == nil {
@@ -197,8 +231,8 @@ func TestGenerateStreamsAndStops(t *testing.T) {
 	m := loadTiny(t, reference.TinyHFDir())
 	ctx := context.Background()
 	var pieces []string
-	settings := m.DefaultSettings(7)
-	text, st, err := m.Generate(ctx, "The capital of France is", Options{Sampling: &settings, MaxNewTokens: 20},
+	settings := Sampling{Seed: 7}
+	text, st, err := m.Generate(ctx, "The capital of France is", Options{Sampling: settings, MaxNewTokens: 20},
 		func(s string) error { pieces = append(pieces, s); return nil })
 	if err != nil {
 		t.Fatal(err)
@@ -207,7 +241,7 @@ func TestGenerateStreamsAndStops(t *testing.T) {
 		t.Errorf("text %q from pieces %q, stats %+v", text, pieces, st)
 	}
 	// the same seed gives the same text
-	again, _, _ := m.Generate(ctx, "The capital of France is", Options{Sampling: &settings, MaxNewTokens: 20}, nil)
+	again, _, _ := m.Generate(ctx, "The capital of France is", Options{Sampling: settings, MaxNewTokens: 20}, nil)
 	if again != text {
 		t.Errorf("seed 7 gave %q, then %q", text, again)
 	}
@@ -223,8 +257,8 @@ func TestGenerateStreamsAndStops(t *testing.T) {
 		}
 	}
 	// top_k beyond the vocabulary keeps everything; it must not size anything by k.
-	huge := sampling.Settings{Temperature: 1, TopK: 1 << 50, TopP: 1, Seed: 1}
-	if _, _, err := m.Generate(ctx, "Hi", Options{Sampling: &huge, MaxNewTokens: 2}, nil); err != nil {
+	huge := Sampling{Temperature: new(1.0), TopK: new(1 << 50), TopP: new(1.0), Seed: 1}
+	if _, _, err := m.Generate(ctx, "Hi", Options{Sampling: huge, MaxNewTokens: 2}, nil); err != nil {
 		t.Errorf("top_k 2^50: %v", err)
 	}
 }

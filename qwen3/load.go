@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strconv"
 
 	gguf "github.com/qwen3go/qwen3go/chapters/01_gguf"
 	tokenizer "github.com/qwen3go/qwen3go/chapters/02_tokenizer"
@@ -52,15 +51,18 @@ func Load(path string, opts ...Option) (*Model, error) {
 	if o.noMmap {
 		fileOpts = append(fileOpts, gguf.WithoutMmap())
 	}
-	st, err := os.Stat(path)
+	kind, err := gguf.DetectKind(path)
 	if err != nil {
-		return nil, fmt.Errorf("qwen3: %w", err)
+		return nil, err
 	}
 	var m *Model
-	if st.IsDir() {
+	switch kind {
+	case gguf.KindHFDir:
 		m, err = loadHF(path, fileOpts)
-	} else {
+	case gguf.KindGGUF:
 		m, err = loadGGUF(path, fileOpts)
+	default:
+		return nil, fmt.Errorf("qwen3: %s: %w (-model %s)", path, gguf.ErrSafetensorsFile, filepath.Dir(path))
 	}
 	if err != nil {
 		return nil, err
@@ -72,15 +74,6 @@ func Load(path string, opts ...Option) (*Model, error) {
 	return m, nil
 }
 
-// tensorSource is what building the weights needs from either file kind, under Hugging Face names.
-type tensorSource interface {
-	// matrix returns a 2-D tensor's numpy shape, storage type and raw bytes; ok is false when the
-	// kernels cannot read the stored type, and the caller widens it to float32 instead.
-	matrix(name string) (shape []int, t DType, raw []byte, ok bool, err error)
-	floats(name string) (shape []int, v []float32, err error)
-	has(name string) bool
-}
-
 func loadGGUF(path string, opts []gguf.Option) (*Model, error) {
 	f, err := gguf.Open(path, opts...)
 	if err != nil {
@@ -89,7 +82,7 @@ func loadGGUF(path string, opts []gguf.Option) (*Model, error) {
 	m, err := buildGGUF(f)
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("%w (in %s)", err, path)
+		return nil, inPath(err, path)
 	}
 	m.release = f.Close
 	return m, nil
@@ -105,16 +98,13 @@ func buildGGUF(f *gguf.File) (*Model, error) {
 	}
 	cfg, err := gguf.ConfigFromGGUF(f)
 	if err != nil {
-		return nil, fmt.Errorf("qwen3: %w", err)
-	}
-	if err := cfg.Validate(); err != nil {
-		return nil, fmt.Errorf("qwen3: %w", err)
+		return nil, err
 	}
 	tok, err := tokenizer.FromGGUF(f)
 	if err != nil {
 		return nil, fmt.Errorf("qwen3: %w", err)
 	}
-	m, err := build(fromConfig(cfg), ggufSource{f}, cfg.TieWordEmbeddings)
+	m, err := build(cfg, gguf.HFView(f))
 	if err != nil {
 		return nil, err
 	}
@@ -146,9 +136,9 @@ func buildHF(dir string, ck *gguf.Checkpoint) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("qwen3: %w", err)
 	}
-	m, err := build(fromConfig(cfg), hfSource{ck}, cfg.TieWordEmbeddings)
+	m, err := build(cfg, ck)
 	if err != nil {
-		return nil, fmt.Errorf("%w (in %s)", err, dir)
+		return nil, inPath(err, dir)
 	}
 	m.Tokenizer, m.Source = tok, "safetensors"
 	m.Defaults, err = hfDefaults(filepath.Join(dir, "generation_config.json"), tok)
@@ -158,20 +148,22 @@ func buildHF(dir string, ck *gguf.Checkpoint) (*Model, error) {
 	return m, nil
 }
 
-func fromConfig(c gguf.Config) Config {
-	return Config{
-		Hidden: c.HiddenSize, Intermediate: c.IntermediateSize, Layers: c.NumHiddenLayers,
-		Heads: c.NumAttentionHeads, KVHeads: c.NumKeyValueHeads, HeadDim: c.HeadDim,
-		Vocab: c.VocabSize, MaxContext: c.MaxPositionEmbeddings, Theta: c.RopeTheta, Eps: c.RMSNormEps,
+// inPath adds the model's path to an error that does not name its file yet.
+func inPath(err error, path string) error {
+	if fe := (*gguf.FormatError)(nil); errors.As(err, &fe) && fe.File != "" {
+		return err
 	}
+	return fmt.Errorf("%w (in %s)", err, path)
 }
 
-// build collects every weight under its Hugging Face name and checks its shape against the config.
-func build(c Config, src tensorSource, tied bool) (*Model, error) {
-	if err := c.validate(); err != nil {
+// build collects every weight under its Hugging Face name through chapter 01's TensorSource, the
+// same door chapter 07 uses, and checks its shape against the config.
+func build(cfg gguf.Config, src gguf.TensorSource) (*Model, error) {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	m := &Model{Config: c, layers: make([]layer, c.Layers)}
+	c := sizesOf(cfg)
+	m := &Model{Config: cfg, sizes: c, layers: make([]layer, c.Layers)}
 	var err error
 	mat := func(name string, rows, cols int) *Matrix {
 		if err != nil {
@@ -185,61 +177,75 @@ func build(c Config, src tensorSource, tied bool) (*Model, error) {
 		if err != nil {
 			return nil
 		}
-		var shape []int
 		var v []float32
-		if shape, v, err = src.floats(name); err == nil && (len(shape) != 1 || shape[0] != n) {
-			err = fmt.Errorf("qwen3: tensor %q has shape %v, the config needs [%d]", name, shape, n)
-		}
+		v, err = loadVector(src, name, n)
 		return v
 	}
-	m.embed = mat("model.embed_tokens.weight", c.Vocab, c.Hidden)
+	m.embed = mat(gguf.EmbedName, c.Vocab, c.Hidden)
 	for i := range m.layers {
-		p := fmt.Sprintf("model.layers.%d.", i)
-		l := &m.layers[i]
-		l.attnNorm = vec(p+"input_layernorm.weight", c.Hidden)
-		l.ffnNorm = vec(p+"post_attention_layernorm.weight", c.Hidden)
-		l.qNorm = vec(p+"self_attn.q_norm.weight", c.HeadDim)
-		l.kNorm = vec(p+"self_attn.k_norm.weight", c.HeadDim)
-		l.q = mat(p+"self_attn.q_proj.weight", c.qDim(), c.Hidden)
-		l.k = mat(p+"self_attn.k_proj.weight", c.kvDim(), c.Hidden)
-		l.v = mat(p+"self_attn.v_proj.weight", c.kvDim(), c.Hidden)
-		l.o = mat(p+"self_attn.o_proj.weight", c.Hidden, c.qDim())
-		l.gate = mat(p+"mlp.gate_proj.weight", c.Intermediate, c.Hidden)
-		l.up = mat(p+"mlp.up_proj.weight", c.Intermediate, c.Hidden)
-		l.down = mat(p+"mlp.down_proj.weight", c.Hidden, c.Intermediate)
+		n, l := gguf.Layer(i), &m.layers[i]
+		l.attnNorm = vec(n.InputNorm, c.Hidden)
+		l.ffnNorm = vec(n.PostNorm, c.Hidden)
+		l.qNorm = vec(n.QNorm, c.HeadDim)
+		l.kNorm = vec(n.KNorm, c.HeadDim)
+		l.q = mat(n.Q, c.qDim(), c.Hidden)
+		l.k = mat(n.K, c.kvDim(), c.Hidden)
+		l.v = mat(n.V, c.kvDim(), c.Hidden)
+		l.o = mat(n.O, c.Hidden, c.qDim())
+		l.gate = mat(n.Gate, c.Intermediate, c.Hidden)
+		l.up = mat(n.Up, c.Intermediate, c.Hidden)
+		l.down = mat(n.Down, c.Hidden, c.Intermediate)
 	}
-	m.norm = vec("model.norm.weight", c.Hidden)
-	if err != nil {
-		return nil, err
-	}
-	// The LM head: Qwen3-0.6B ties it to the embedding. A GGUF file then has no output.weight; an
-	// HF file may still store lm_head.weight (a copy), which is ignored when tie_word_embeddings.
-	m.tied = tied || !src.has("lm_head.weight")
+	m.norm = vec(gguf.NormName, c.Hidden)
+	// The LM head: Qwen3-0.6B ties it to the embedding. A GGUF file then has no output.weight
+	// (which chapter 01 reads as tie_word_embeddings); an HF file may still store lm_head.weight
+	// (a copy), which is ignored, as transformers does.
+	m.tied = cfg.TieWordEmbeddings
 	if m.tied {
 		m.head = m.embed
-	} else if m.head = mat("lm_head.weight", c.Vocab, c.Hidden); err != nil {
+	} else {
+		m.head = mat(gguf.LMHeadName, c.Vocab, c.Hidden)
+	}
+	if err != nil {
 		return nil, err
 	}
 	m.Type = m.layers[0].q.Type
 	return m, nil
 }
 
-func loadMatrix(src tensorSource, name string, rows, cols int) (*Matrix, error) {
-	shape, t, raw, ok, err := src.matrix(name)
+// loadMatrix reads a 2-D weight as stored when the kernels read its type, widened to F32 otherwise.
+func loadMatrix(src gguf.TensorSource, name string, rows, cols int) (*Matrix, error) {
+	r, err := src.TensorRaw(name)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("qwen3: %w", err)
 	}
-	if len(shape) != 2 || shape[0] != rows || shape[1] != cols {
-		return nil, fmt.Errorf("qwen3: tensor %q has shape %v, the config needs [%d %d]", name, shape, rows, cols)
+	if len(r.Shape) != 2 || r.Shape[0] != rows || r.Shape[1] != cols {
+		return nil, fmt.Errorf("qwen3: tensor %q has shape %v, the config needs [%d %d]", name, r.Shape, rows, cols)
 	}
-	if ok {
-		return newMatrix(name, t, rows, cols, raw)
+	if t, ok := dtypeOf(r.Type); ok { // the storage types the kernels read: matrix.go's table
+		return newMatrix(name, t, rows, cols, r.Data)
 	}
-	_, v, err := src.floats(name)
+	v, err := r.Float32()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("qwen3: %w", err)
 	}
 	return matrixFromFloats(rows, cols, v), nil
+}
+
+// loadVector reads a 1-D weight (a norm) as float32.
+func loadVector(src gguf.TensorSource, name string, n int) ([]float32, error) {
+	r, err := src.TensorRaw(name)
+	if err != nil {
+		return nil, fmt.Errorf("qwen3: %w", err)
+	}
+	if len(r.Shape) != 1 || r.Shape[0] != n {
+		return nil, fmt.Errorf("qwen3: tensor %q has shape %v, the config needs [%d]", name, r.Shape, n)
+	}
+	v, err := r.Float32()
+	if err != nil {
+		return nil, fmt.Errorf("qwen3: %w", err)
+	}
+	return v, nil
 }
 
 // prefault reads one byte of every page of the weights, reporting progress.
@@ -269,76 +275,28 @@ func (m *Model) prefault(progress func(done, total int64)) {
 	runtime.KeepAlive(sum)
 }
 
-// --- GGUF ---------------------------------------------------------------------------------------
-
-type ggufSource struct{ f *gguf.File }
-
-func (s ggufSource) info(name string) (gguf.TensorInfo, error) {
-	g, ok := gguf.GGUFName(name)
-	if !ok {
-		return gguf.TensorInfo{}, fmt.Errorf("qwen3: %q has no GGUF name", name)
-	}
-	t, ok := s.f.Tensor(g)
-	if !ok {
-		return gguf.TensorInfo{}, fmt.Errorf("qwen3: tensor %q (%s) is missing from the GGUF file", g, name)
-	}
-	return t, nil
-}
-
-func (s ggufSource) has(name string) bool { _, err := s.info(name); return err == nil }
-
-func (s ggufSource) matrix(name string) ([]int, DType, []byte, bool, error) {
-	t, err := s.info(name)
-	if err != nil {
-		return nil, 0, nil, false, err
-	}
-	dt, ok := dtypeOf(t.Type)
-	if !ok {
-		return t.Shape(), 0, nil, false, nil
-	}
-	raw, err := s.f.TensorData(t.Name)
-	if err != nil {
-		return nil, 0, nil, false, err
-	}
-	return t.Shape(), dt, raw, true, nil
-}
-
-func (s ggufSource) floats(name string) ([]int, []float32, error) {
-	t, err := s.info(name)
-	if err != nil {
-		return nil, nil, err
-	}
-	v, err := s.f.TensorFloat32(t.Name)
-	return t.Shape(), v, err
-}
+// --- sampling defaults ------------------------------------------------------------------------
 
 // ggufDefaults reads general.sampling.* (written by recent llama.cpp converters from
 // generation_config.json) and the end-of-turn tokens.
 func ggufDefaults(f *gguf.File, tok *tokenizer.Tokenizer) Defaults {
 	var d Defaults
-	if v, err := f.Float32("general.sampling.temp"); err == nil {
-		d.Temperature = decimal(v)
+	if v, err := f.Decimal("general.sampling.temp"); err == nil {
+		d.Temperature = v
 	}
 	if v, err := f.Int("general.sampling.top_k"); err == nil && v > 0 {
 		d.TopK = min(v, tok.VocabSize()) // a larger top_k keeps everything anyway
 	}
-	if v, err := f.Float32("general.sampling.top_p"); err == nil {
-		d.TopP = decimal(v)
+	if v, err := f.Decimal("general.sampling.top_p"); err == nil {
+		d.TopP = v
 	}
-	if v, err := f.Float32("general.sampling.min_p"); err == nil {
-		d.MinP = decimal(v)
+	if v, err := f.Decimal("general.sampling.min_p"); err == nil {
+		d.MinP = v
 	}
 	if v, err := f.Int("tokenizer.ggml.eos_token_id"); err == nil {
 		d.Stop = append(d.Stop, v)
 	}
 	d.Stop = addStops(d.Stop, tok)
-	return d
-}
-
-// decimal widens a float32 metadata value to the float64 of its shortest decimal form, so that
-// temperature 0.6 stored as float32 reads back as 0.6, not 0.6000000238418579.
-func decimal(v float32) float64 {
-	d, _ := strconv.ParseFloat(strconv.FormatFloat(float64(v), 'g', -1, 32), 64)
 	return d
 }
 
@@ -351,37 +309,6 @@ func addStops(stop []int, tok *tokenizer.Tokenizer) []int {
 		}
 	}
 	return stop
-}
-
-// --- Hugging Face directory ---------------------------------------------------------------------
-
-type hfSource struct{ ck *gguf.Checkpoint }
-
-func (s hfSource) has(name string) bool { _, ok := s.ck.Tensor(name); return ok }
-
-func (s hfSource) matrix(name string) ([]int, DType, []byte, bool, error) {
-	t, ok := s.ck.Tensor(name)
-	if !ok {
-		return nil, 0, nil, false, fmt.Errorf("qwen3: tensor %q is missing from the checkpoint", name)
-	}
-	dt, ok := dtypeNamed(t.DType)
-	if !ok || dt.quantized() { // safetensors stores no GGUF block types
-		return t.Shape, 0, nil, false, nil
-	}
-	raw, err := s.ck.TensorData(name)
-	if err != nil {
-		return nil, 0, nil, false, err
-	}
-	return t.Shape, dt, raw, true, nil
-}
-
-func (s hfSource) floats(name string) ([]int, []float32, error) {
-	t, ok := s.ck.Tensor(name)
-	if !ok {
-		return nil, nil, fmt.Errorf("qwen3: tensor %q is missing from the checkpoint", name)
-	}
-	v, err := s.ck.TensorFloat32(name)
-	return t.Shape, v, err
 }
 
 // hfDefaults reads generation_config.json; a directory without one gets only the stop tokens.

@@ -44,20 +44,13 @@ func (t DType) String() string {
 	return fmt.Sprintf("DType(%d)", uint8(t))
 }
 
-// dtypeOf returns the storage type of a GGUF tensor type, or false if the kernels do not read it.
+// dtypeOf returns the storage type of a stored tensor type, as chapter 01 names it for both file
+// kinds (safetensors dtypes map onto the same names), or false if the kernels do not read it and
+// the weight is widened to F32 while loading. dtypes is the one place to extend when the kernels
+// learn a new type.
 func dtypeOf(g gguf.GGMLType) (DType, bool) {
 	for t, d := range dtypes {
 		if d.ggml == g {
-			return DType(t), true
-		}
-	}
-	return 0, false
-}
-
-// dtypeNamed returns the storage type of a safetensors dtype name ("F32", "BF16", ...).
-func dtypeNamed(name string) (DType, bool) {
-	for t, d := range dtypes {
-		if d.name == name {
 			return DType(t), true
 		}
 	}

@@ -1,38 +1,30 @@
 package qwen3
 
 import (
-	"fmt"
-
+	gguf "github.com/qwen3go/qwen3go/chapters/01_gguf"
 	tokenizer "github.com/qwen3go/qwen3go/chapters/02_tokenizer"
 )
 
-// Config is the shape of a Qwen3 model. For Qwen3-0.6B: Hidden 1024, Intermediate 3072, Layers 28,
-// Heads 16, KVHeads 8, HeadDim 128 (queries are 2048 wide, not 1024), Vocab 151936, MaxContext 40960,
-// Theta 1e6, Eps 1e-6.
-type Config struct {
+// sizes are the numbers the engine's loops use (engine.go, matmul.go), taken once from the
+// model's gguf.Config under short names: a view of it, not a second description.
+type sizes struct {
 	Hidden, Intermediate, Layers int
 	Heads, KVHeads, HeadDim      int
 	Vocab, MaxContext            int
 	Theta, Eps                   float64
 }
 
-// qDim and kvDim are the widths of all query heads and of all key (or value) heads.
-func (c Config) qDim() int  { return c.Heads * c.HeadDim }
-func (c Config) kvDim() int { return c.KVHeads * c.HeadDim }
-
-func (c Config) validate() error {
-	switch {
-	case c.Hidden <= 0 || c.Intermediate <= 0 || c.Layers <= 0 || c.Vocab <= 0 || c.MaxContext <= 0:
-		return fmt.Errorf("qwen3: config has a non-positive size: %+v", c)
-	case c.Heads <= 0 || c.KVHeads <= 0 || c.Heads%c.KVHeads != 0:
-		return fmt.Errorf("qwen3: %d query heads are not a multiple of %d key/value heads", c.Heads, c.KVHeads)
-	case c.HeadDim <= 0 || c.HeadDim%2 != 0:
-		return fmt.Errorf("qwen3: head_dim %d must be positive and even", c.HeadDim)
-	case !(c.Theta > 0) || !(c.Eps > 0):
-		return fmt.Errorf("qwen3: rope theta %v and eps %v must be positive", c.Theta, c.Eps)
+func sizesOf(c gguf.Config) sizes {
+	return sizes{
+		Hidden: c.HiddenSize, Intermediate: c.IntermediateSize, Layers: c.NumHiddenLayers,
+		Heads: c.NumAttentionHeads, KVHeads: c.NumKeyValueHeads, HeadDim: c.HeadDim,
+		Vocab: c.VocabSize, MaxContext: c.MaxPositionEmbeddings, Theta: c.RopeTheta, Eps: c.RMSNormEps,
 	}
-	return nil
 }
+
+// qDim and kvDim are the widths of all query heads and of all key (or value) heads.
+func (c sizes) qDim() int  { return c.Heads * c.HeadDim }
+func (c sizes) kvDim() int { return c.KVHeads * c.HeadDim }
 
 // layer is one decoder block's weights.
 type layer struct {
@@ -56,7 +48,8 @@ type Defaults struct {
 // Model is a loaded Qwen3: its configuration, tokenizer and weights. It is safe to use from several
 // goroutines only through separate Sessions (each has its own KV cache and buffers).
 type Model struct {
-	Config    Config
+	// Config describes the checkpoint, as chapter 01 read it (config.json or GGUF metadata).
+	Config    gguf.Config
 	Tokenizer *tokenizer.Tokenizer
 	Defaults  Defaults
 	// Source says what was loaded: "gguf" or "safetensors", and the dominant weight type.
@@ -69,6 +62,7 @@ type Model struct {
 	layers []layer
 	tied   bool
 
+	sizes   sizes // from Config
 	pool    *pool
 	release func() error
 }
@@ -102,7 +96,11 @@ func (m *Model) quantized() bool {
 }
 
 // Close stops the worker goroutines and unmaps the file. The model must not be used afterwards.
+// Close on a nil Model (what Load returns with an error) does nothing.
 func (m *Model) Close() error {
+	if m == nil {
+		return nil
+	}
 	if m.pool != nil {
 		m.pool.close()
 		m.pool = nil

@@ -22,11 +22,8 @@ import (
 // the tiny model (the most sensitive one the course has: peaked attention, logits spread over
 // several units): 4.1e-4 of the largest logit with the AVX2 kernels, 2.8e-4 with the generic ones;
 // on the random model below 3e-5 .. 2e-4. The tolerance is 5 times the largest. Prompts (tiles)
-// stay in float32 and keep the float tolerance.
+// stay in float32, but their last position's LM head is a decoding pass.
 const actTol = 2e-3
-
-// floatTol is DESIGN.md's tolerance for the float32 engine against chapter 07.
-const floatTol = 1e-4
 
 // eachLevel runs f under every kernel level this machine has (generic, AVX2, AVX-512).
 func eachLevel(t *testing.T, f func(t *testing.T)) {
@@ -72,7 +69,7 @@ func randomMatrix(t testing.TB, r *rand.Rand, dt DType, rows, cols int) *Matrix 
 		for b := 0; b < len(raw)/d.bytes; b++ {
 			blk := raw[b*d.bytes:]
 			scale := func(off int, max float32) {
-				binary.LittleEndian.PutUint16(blk[off:], toF16(max*float32(0.5+r.Float64())))
+				binary.LittleEndian.PutUint16(blk[off:], gguf.F32ToF16(max*float32(0.5+r.Float64())))
 			}
 			switch dt {
 			case Q8_0:
@@ -99,9 +96,9 @@ func randomMatrix(t testing.TB, r *rand.Rand, dt DType, rows, cols int) *Matrix 
 func randomModel(t testing.TB, seed uint64, typeOf func(name string, layer int) DType) (*Model, gguf.Config) {
 	t.Helper()
 	gc := randomConfig()
-	c := fromConfig(gc)
+	c := sizesOf(gc)
 	r := rand.New(rand.NewPCG(seed, 7))
-	m := &Model{Config: c, layers: make([]layer, c.Layers), tied: true, pool: newPool(2)}
+	m := &Model{Config: gc, sizes: c, layers: make([]layer, c.Layers), tied: true, pool: newPool(2)}
 	t.Cleanup(m.pool.close)
 	norm := func(n int) []float32 {
 		v := make([]float32, n)
@@ -185,7 +182,7 @@ func TestQuantizedMatchesChapter07(t *testing.T) {
 		{"Q4_K", all(Q4_K)}, {"Q6_K", all(Q6_K)}, {"Q4_K_M", q4KM},
 	} {
 		m, cfg := randomModel(t, 11, tc.typeOf)
-		ref, err := forward.FromSource(modelSource{m}, cfg)
+		ref, err := forward.FromSource(newModelSource(m), cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -199,8 +196,8 @@ func TestQuantizedMatchesChapter07(t *testing.T) {
 				if steps > tol {
 					t.Errorf("decoding: logits differ from chapter 07 by %.3g of the largest (tolerance %g)", steps, tol)
 				}
-				if prefill > floatTol {
-					t.Errorf("prefill: logits differ from chapter 07 by %.3g of the largest (tolerance %g)", prefill, floatTol)
+				if prefill > tol { // the LM head of a prompt decodes one position: through the Act too
+					t.Errorf("prefill: logits differ from chapter 07 by %.3g of the largest (tolerance %g)", prefill, tol)
 				}
 				t.Logf("relative error: decoding %.2g, prefill %.2g", steps, prefill)
 			})
@@ -217,11 +214,11 @@ func TestActRoundingAgainstWeights(t *testing.T) {
 		t.Fatal(err)
 	}
 	q8 := convert(t, base, Q8_0)
-	exact, err := forward.FromSource(modelSource{base}, cfg) // BF16 weights
+	exact, err := forward.FromSource(newModelSource(base), cfg) // BF16 weights
 	if err != nil {
 		t.Fatal(err)
 	}
-	rounded, err := forward.FromSource(modelSource{q8}, cfg) // the same weights stored as Q8_0
+	rounded, err := forward.FromSource(newModelSource(q8), cfg) // the same weights stored as Q8_0
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,9 +259,6 @@ func TestDTypeTable(t *testing.T) {
 		}
 		if bs, ts := dt.ggml().BlockSize(), dt.ggml().TypeSize(); int64(dtypes[dt].block) != bs || int64(dtypes[dt].bytes) != ts {
 			t.Errorf("%v: %d values in %d bytes, chapter 01 says %d in %d", dt, dtypes[dt].block, dtypes[dt].bytes, bs, ts)
-		}
-		if named, ok := dtypeNamed(dt.String()); !ok || named != dt {
-			t.Errorf("%v: name %q maps back to %v", dt, dt.String(), named)
 		}
 	}
 	if _, err := newMatrix("w", Q4_K, 2, 128, make([]byte, 2*72)); err == nil || !strings.Contains(err.Error(), "256-value blocks") {

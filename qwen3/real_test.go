@@ -21,7 +21,7 @@ func loadReal(t *testing.T) *Model {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { m.Close() })
-	if m.Config.Layers != 28 || m.Config.Hidden != 1024 {
+	if m.Config.NumHiddenLayers != 28 || m.Config.HiddenSize != 1024 {
 		t.Fatalf("QWEN3_MODEL is not Qwen3-0.6B: %+v", m.Config)
 	}
 	return m
@@ -52,8 +52,7 @@ func TestRealCapitalOfFrance(t *testing.T) {
 
 func TestRealChatArithmetic(t *testing.T) {
 	m := loadReal(t)
-	settings := sampling.QwenNonThinking(1)
-	chat, err := m.NewChat("", false, Options{Sampling: &settings, MaxNewTokens: 64})
+	chat, err := m.NewChat(ChatOptions{Options: Options{Sampling: SamplingFrom(sampling.QwenNonThinking(1)), MaxNewTokens: 64}})
 	if err != nil {
 		t.Fatal(err)
 	}

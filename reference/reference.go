@@ -33,6 +33,29 @@ func Dir() string {
 // (config.json, generation_config.json, model.safetensors, tokenizer.json, tokenizer_config.json).
 func TinyHFDir() string { return filepath.Join(Dir(), "tiny-qwen3") }
 
+// TinySavedDir returns the second tiny checkpoint: a Hugging Face directory written only by
+// transformers 5's and tokenizers' own save_pretrained (config.json with rope_parameters and dtype,
+// chat_template.jinja), with an untied LM head, rope_theta 1e4, rms_norm_eps 1e-5, one KV head for
+// four query heads, and Qwen's tokenizer cut to its first 2,048 tokens plus the 26 added tokens
+// (ids 2048..2073, vocab_size 2112). Its golden data is in golden/tiny-qwen3-saved/.
+func TinySavedDir() string { return filepath.Join(Dir(), "tiny-qwen3-saved") }
+
+// SavedPrompt is one prompt of golden/tiny-qwen3-saved/prompts.json: its ids, and transformers'
+// greedy continuation (12 tokens: ids and decoded text). prompt<N>_logits.npy holds
+// the logits at every position (len(IDs) x vocab_size).
+type SavedPrompt struct {
+	Text    string `json:"text"`
+	IDs     []int  `json:"ids"`
+	NewIDs  []int  `json:"new_ids"`
+	NewText string `json:"new_text"`
+}
+
+// SavedPrompts loads golden/tiny-qwen3-saved/prompts.json.
+func SavedPrompts() ([]SavedPrompt, error) {
+	var p []SavedPrompt
+	return p, LoadJSON("tiny-qwen3-saved", "prompts", &p)
+}
+
 // TinyGGUF returns the tiny reference checkpoint as a GGUF file written with llama.cpp's qwen3
 // tensor names and metadata keys; it has no output.weight, so the LM head is tied to token_embd.
 func TinyGGUF() string { return filepath.Join(Dir(), "tiny-qwen3.gguf") }

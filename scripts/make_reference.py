@@ -165,6 +165,14 @@ def make_tiny_model(gen: torch.Generator) -> Qwen3ForCausalLM:
     """
     cfg = Qwen3Config(**TINY, attention_bias=False, use_sliding_window=False, attn_implementation="eager")
     model = Qwen3ForCausalLM(cfg).eval()
+    fill_tiny_weights(model, gen)
+    model.tie_weights()
+    assert model.lm_head.weight.data_ptr() == model.model.embed_tokens.weight.data_ptr()
+    return model
+
+
+def fill_tiny_weights(model: Qwen3ForCausalLM, gen: torch.Generator) -> None:
+    """Draw every parameter as make_tiny_model's docstring says, rounded to BF16 (an untied lm_head like a projection)."""
     with torch.no_grad():
         for name, p in model.named_parameters():  # named_parameters order is fixed by the module tree
             if name.endswith("embed_tokens.weight"):
@@ -176,9 +184,6 @@ def make_tiny_model(gen: torch.Generator) -> Qwen3ForCausalLM:
             else:
                 v = torch.randn(p.shape, generator=gen) * 0.35
             p.copy_(bf16(v))
-    model.tie_weights()
-    assert model.lm_head.weight.data_ptr() == model.model.embed_tokens.weight.data_ptr()
-    return model
 
 
 def write_hf_config(out: Path, c: dict) -> None:
@@ -812,6 +817,188 @@ def golden_09_sampling(model, tok, gen: torch.Generator) -> None:
 
 
 # ---------------------------------------------------------------------------------------------------------------------
+# 3b. chapter 10: batched generation (several prompts at once, left-padded, one attention mask)
+
+BATCH_PROMPTS = [
+    "The capital of France is",  # 5 tokens
+    "Hi",  # 1 token: eleven pads before it
+    "def add(a, b):\n    return a + b\n",  # 12 tokens: the longest, no padding at all
+    "Hello, world! 你好，世界。",  # 9 tokens
+    "Once upon a time",  # 4 tokens
+]
+BATCH_NEW_TOKENS = 24
+# The tiny random model never says <|im_end|>, so three sequences could not stop early. Two extra stop ids that its greedy
+# text does contain make them stop at different steps (asserted below): 139678 is the 7th new token of prompt 0 and the
+# 15th of prompt 2, 83354 the 11th of prompt 3; prompts 1 and 4 run to the budget.
+BATCH_STOP = [151645, 151643, 139678, 83354]
+BATCH_PAD = 151643  # <|endoftext|>, Qwen3's pad token (generation_config.json)
+
+
+def golden_10_batching(model, tok, gen: torch.Generator) -> None:
+    """transformers' batched greedy generate() with left padding and an attention mask, the same prompts run alone, the
+    padded batch's mask, position ids and logits, and (to show it goes wrong) the same batch padded on the right."""
+    chapter = "10_batching"
+    eager_masks, positions = [], []
+    # What generate() hands the model: the 4-D additive mask each attention layer receives, and the position ids.
+    h_mask = model.model.layers[0].self_attn.register_forward_pre_hook(
+        lambda _m, _a, kw: eager_masks.append(kw["attention_mask"].clone()), with_kwargs=True)
+    h_pos = model.model.register_forward_pre_hook(
+        lambda _m, _a, kw: positions.append(kw["position_ids"].clone()), with_kwargs=True)
+
+    def batched(side: str):
+        eager_masks.clear()
+        positions.clear()
+        enc = tok(BATCH_PROMPTS, padding=True, padding_side=side, return_tensors="pt")
+        assert enc["input_ids"].shape[1] == max(len(tok(p)["input_ids"]) for p in BATCH_PROMPTS)
+        with torch.no_grad():
+            out = model.generate(**enc, do_sample=False, max_new_tokens=BATCH_NEW_TOKENS, eos_token_id=BATCH_STOP,
+                                 pad_token_id=BATCH_PAD, return_dict_in_generate=True, output_logits=True)
+        width = enc["input_ids"].shape[1]
+        steps = torch.cat(positions[1:], dim=1) if len(positions) > 1 else torch.zeros(len(BATCH_PROMPTS), 0)
+        return {
+            "ids": enc["input_ids"].tolist(),
+            "attention_mask": enc["attention_mask"].tolist(),
+            "position_ids": positions[0].tolist(),
+            "step_position_ids": steps.tolist(),
+            "new_ids": out.sequences[:, width:].tolist(),
+        }, torch.stack(out.logits, dim=1), eager_masks[0][:, 0]
+
+    left, step_logits, mask4d = batched("left")
+    # The whole padded prompt through the model once: the logits of every column, real and padding.
+    with torch.no_grad():
+        prefill = model(input_ids=torch.tensor(left["ids"]), attention_mask=torch.tensor(left["attention_mask"]),
+                        position_ids=torch.tensor(left["position_ids"])).logits
+    right, _, _ = batched("right")
+    h_mask.remove()
+    h_pos.remove()
+
+    prompts = []
+    for b, text in enumerate(BATCH_PROMPTS):
+        ids = tok(text)["input_ids"]
+        with torch.no_grad():
+            out = model.generate(torch.tensor([ids]), do_sample=False, max_new_tokens=BATCH_NEW_TOKENS,
+                                 eos_token_id=BATCH_STOP, pad_token_id=BATCH_PAD,
+                                 attention_mask=torch.ones(1, len(ids), dtype=torch.int64))
+        alone = out[0, len(ids):].tolist()
+        prompts.append({"text": text, "ids": ids, "alone_new_ids": alone})
+        # Left padding changes nothing: the batched ids are the unbatched ones, then padding after a stop.
+        assert left["new_ids"][b][:len(alone)] == alone, (b, left["new_ids"][b], alone)
+        assert all(i == BATCH_PAD for i in left["new_ids"][b][len(alone):])
+        # Right padding: every prompt shorter than the batch goes wrong, the full-width one does not.
+        assert (right["new_ids"][b][:len(alone)] == alone) == (len(ids) == len(left["ids"][0])), b
+    stopped = [len(p["alone_new_ids"]) for p in prompts]
+    assert stopped == [7, BATCH_NEW_TOKENS, 15, 11, BATCH_NEW_TOKENS], stopped
+
+    must = {int(i) for i in step_logits.argmax(-1).flatten()} | set(BATCH_STOP)
+    cols = set(torch.randperm(TINY["vocab_size"], generator=gen)[:192].tolist()) | must
+    cols = torch.tensor(sorted(cols), dtype=torch.int64)
+    save(chapter, "cols.npy", cols)
+    save(chapter, "prefill_logits_cols.npy", prefill[:, :, cols])  # (batch, width, cols)
+    save(chapter, "step_logits_cols.npy", step_logits[:, :, cols])  # (batch, new tokens, cols); step 0 = prefill's last
+    save(chapter, "mask_visible.npy", (mask4d == 0).to(torch.int64))  # (batch, width, width): 1 where a key is visible
+    save_json(chapter, "batch", {
+        "pad": BATCH_PAD, "stop_tokens": BATCH_STOP, "max_new_tokens": BATCH_NEW_TOKENS,
+        "prompts": prompts, "left": left, "right": right,
+    })
+
+
+# the second tiny checkpoint: saved by transformers itself (issue 12)
+#
+# reference/tiny-qwen3/ above is written field by field in the hub's older config.json form. A checkpoint saved today
+# looks different (rope_parameters instead of rope_theta, dtype instead of torch_dtype, layer_types, null token ids,
+# chat_template.jinja beside the tokenizer), so this one is made only through transformers' and tokenizers' own
+# save_pretrained, with nothing written by hand. It differs from the first on purpose: an untied LM head, its own
+# rope_theta (10,000) and rms_norm_eps (1e-5), one KV head for four query heads, a vocabulary padded past its tokens.
+# Its tokenizer is Qwen's, cut to the first SAVED_BASE_TOKENS tokens: the 256 byte tokens and the tokens made by the
+# first SAVED_BASE_TOKENS-256 merges (in Qwen's vocabulary, id 256+k is the result of merge k, so those merges make
+# only those tokens), plus Qwen's 26 added tokens, renumbered after them. The real vocabulary would not fit:
+# 151,936 x hidden x 2 bytes, twice with an untied head.
+
+SAVED_DIR = REF / "tiny-qwen3-saved"
+SAVED_GOLDEN = "tiny-qwen3-saved"  # golden/<this>/
+SAVED_BASE_TOKENS = 2048
+SAVED = dict(
+    hidden_size=32,
+    intermediate_size=64,
+    num_hidden_layers=2,
+    num_attention_heads=4,
+    num_key_value_heads=1,
+    head_dim=16,
+    max_position_embeddings=2048,
+    rms_norm_eps=1e-5,
+    rope_parameters={"rope_type": "default", "rope_theta": 10000.0},
+    tie_word_embeddings=False,
+)
+SAVED_PROMPTS = [
+    "The capital of France is",
+    "Hello, world! 你好，世界。",
+    "<|im_start|>user\nWhat is 2+2?<|im_end|>\n<|im_start|>assistant\n",
+]
+SAVED_NEW_TOKENS = 12
+
+
+def cut_tokenizer(tokenizer_json: Path, tokenizer_config: Path):
+    """Qwen's tokenizer with its first SAVED_BASE_TOKENS tokens, its pipeline unchanged, its added tokens renumbered."""
+    from tokenizers import AddedToken, Tokenizer, models
+    from transformers import PreTrainedTokenizerFast
+
+    real = Tokenizer.from_file(str(tokenizer_json))
+    spec = json.loads(tokenizer_json.read_text(encoding="utf-8"))
+    vocab = {t: i for t, i in spec["model"]["vocab"].items() if i < SAVED_BASE_TOKENS}
+    merges = [tuple(m) for m in spec["model"]["merges"][: SAVED_BASE_TOKENS - 256]]
+    for k, (a, b) in enumerate(merges):
+        assert vocab[a + b] == 256 + k, (k, a, b)  # the cut is closed: every merge makes a kept token
+    cut = Tokenizer(models.BPE(vocab=vocab, merges=merges, dropout=None, unk_token=None, continuing_subword_prefix="",
+                               end_of_word_suffix="", fuse_unk=False, byte_fallback=False, ignore_merges=False))
+    cut.normalizer, cut.pre_tokenizer = real.normalizer, real.pre_tokenizer
+    cut.post_processor, cut.decoder = real.post_processor, real.decoder
+    for a in sorted(spec["added_tokens"], key=lambda a: a["id"]):
+        cut.add_tokens([AddedToken(a["content"], single_word=a["single_word"], lstrip=a["lstrip"], rstrip=a["rstrip"],
+                                   normalized=a["normalized"], special=a["special"])])
+    chat_template = json.loads(tokenizer_config.read_text(encoding="utf-8"))["chat_template"]
+    return PreTrainedTokenizerFast(tokenizer_object=cut, eos_token="<|im_end|>", pad_token="<|endoftext|>",
+                                   chat_template=chat_template, model_max_length=SAVED["max_position_embeddings"],
+                                   clean_up_tokenization_spaces=False, split_special_tokens=False)
+
+
+def make_saved_checkpoint(gen: torch.Generator) -> None:
+    """reference/tiny-qwen3-saved/ by save_pretrained, and golden/tiny-qwen3-saved/: transformers' logits at every
+    position of SAVED_PROMPTS and its greedy continuations, computed from the saved files as a user would load them."""
+    if SAVED_DIR.exists():
+        shutil.rmtree(SAVED_DIR)
+    tok = cut_tokenizer(HF_DIR / "tokenizer.json", HF_DIR / "tokenizer_config.json")
+    endoftext, im_end = tok.convert_tokens_to_ids(["<|endoftext|>", "<|im_end|>"])
+    vocab_size = (len(tok) + 63) // 64 * 64  # padded past the last token, as Qwen pads 151,669 tokens to 151,936
+    cfg = Qwen3Config(vocab_size=vocab_size, bos_token_id=endoftext, eos_token_id=im_end, pad_token_id=endoftext, **SAVED)
+    model = Qwen3ForCausalLM(cfg).eval()
+    fill_tiny_weights(model, gen)
+    model.generation_config = GenerationConfig(bos_token_id=endoftext, eos_token_id=[im_end, endoftext],
+                                               pad_token_id=endoftext, do_sample=True, temperature=0.7, top_k=20,
+                                               top_p=0.8)
+    model.to(torch.bfloat16).save_pretrained(str(SAVED_DIR))
+    tok.save_pretrained(str(SAVED_DIR))
+
+    saved = json.loads((SAVED_DIR / "config.json").read_text())
+    assert "rope_parameters" in saved and "rope_theta" not in saved and saved["dtype"] == "bfloat16", saved
+    model = Qwen3ForCausalLM.from_pretrained(str(SAVED_DIR), dtype=torch.float32, attn_implementation="eager").eval()
+    assert model.lm_head.weight.data_ptr() != model.model.embed_tokens.weight.data_ptr()
+    tok = AutoTokenizer.from_pretrained(str(SAVED_DIR))
+    prompts = []
+    for n, text in enumerate(SAVED_PROMPTS):
+        ids = tok(text)["input_ids"]
+        with torch.no_grad():
+            logits = model(torch.tensor([ids])).logits[0]
+            out = model.generate(torch.tensor([ids]), do_sample=False, max_new_tokens=SAVED_NEW_TOKENS,
+                                 attention_mask=torch.ones(1, len(ids), dtype=torch.int64))
+        new = out[0, len(ids):].tolist()
+        assert len(new) >= 4, f"{text!r}: greedy decoding stopped after {len(new)} tokens; pick another prompt"
+        save(SAVED_GOLDEN, f"prompt{n}_logits.npy", logits)
+        prompts.append({"text": text, "ids": ids, "new_ids": new, "new_text": tok.decode(new),
+                        "logit_spread": float(logits[-1].std())})
+    save_json(SAVED_GOLDEN, "prompts", prompts)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
 # 4. the manifest
 
 
@@ -878,6 +1065,8 @@ def main() -> None:
     golden_07_forward(model, tok, torch.Generator().manual_seed(SEED + 7))
     golden_08_kvcache(model, tok, torch.Generator().manual_seed(SEED + 8))
     golden_09_sampling(model, tok, torch.Generator().manual_seed(SEED + 9))
+    golden_10_batching(model, tok, torch.Generator().manual_seed(SEED + 10))
+    make_saved_checkpoint(torch.Generator().manual_seed(SEED + 12))
     write_manifest()
     total = sum(p.stat().st_size for p in REF.rglob("*") if p.is_file())
     print(f"reference/: {total / 1e6:.1f} MB")

@@ -7,7 +7,10 @@
 #   scripts/notebooks.sh run [NB..]   execute notebooks IN PLACE, refreshing their committed outputs
 #                                     (alias: --execute); use this before committing a notebook
 #   scripts/notebooks.sh check [NB..] execute into temporary copies (the tree is left untouched) and
-#                                     fail on any cell error; this is what CI runs
+#                                     fail on any cell error, on a plotting cell without a picture,
+#                                     or when the committed notebook lacks a kind of output (an
+#                                     image, a printout) that the fresh run produced; this is what
+#                                     CI runs
 # NB.. are notebook files; the default is every notebooks/*.ipynb, in name order.
 #
 # "Set up" means:
@@ -21,7 +24,9 @@
 #      kernel finds goimports however Jupyter is started.
 #
 # Running a notebook: every cell error fails the run, a Go panic included (GoNB reports a cell whose
-# program exits non-zero as an error). Each cell may run for NB_TIMEOUT seconds (default 900); the
+# program exits non-zero as an error), and so does a cell that calls a plot's .Show( or
+# .ShowTiles( (package notebooks/plots) without producing an image. check also compares each
+# cell's kinds of output with the committed notebook's (see check_outputs). Each cell may run for NB_TIMEOUT seconds (default 900); the
 # first Go cell of a fresh machine compiles gonum and plot, which takes a while.
 # Both run and check also refuse a notebook whose saved file contains a machine path (the checkout
 # directory, $HOME or a GoNB temporary directory): committed outputs must not reveal where they ran.
@@ -146,6 +151,62 @@ report_errors() {
 	EOF
 }
 
+# check_outputs EXECUTED [COMMITTED]: the checks on what the cells showed.
+#   1. A cell that displays a plot (its code calls .Show( or .ShowTiles(, the notebooks/plots
+#      package's display functions) must have produced an image: a plot that silently failed to
+#      render or display is an error, not an empty space.
+#   2. With COMMITTED (check mode): every kind of output a cell of the fresh run produced (a stream
+#      on stdout or stderr, an image, markdown, ...) must be in the committed notebook's same cell
+#      too, so a committed notebook cannot lack a picture or a printout that the code now makes.
+#      Only the kinds are compared, not the bytes (timings and PNG encodings may differ), and
+#      output on stderr is not required (a cold machine's Go toolchain may print downloads there).
+# Exit status 1 when a check fails, with one line per problem.
+check_outputs() {
+	"$(jupyter_python)" - "$@" <<-'EOF'
+		import re, sys, nbformat
+		fresh = nbformat.read(sys.argv[1], as_version=4)
+		committed = nbformat.read(sys.argv[2], as_version=4) if len(sys.argv) > 2 else None
+		show = re.compile(r"\.Show(Tiles)?\(")
+
+		def kinds(cell):
+		    out = set()
+		    for o in cell.get("outputs", []):
+		        t = o.get("output_type")
+		        if t == "stream":
+		            out.add(f"stream:{o.get('name')}")
+		        elif t in ("display_data", "execute_result"):
+		            out.update(f"{t}:{mime}" for mime in o.get("data", {}))
+		        else:
+		            out.add(t)
+		    return out
+
+		def code(cell):  # the cell's Go code without // comments
+		    return "\n".join(line.split("//", 1)[0] for line in cell.source.splitlines())
+
+		problems = []
+		for i, cell in enumerate(fresh.cells):
+		    if cell.cell_type != "code":
+		        continue
+		    got = kinds(cell)
+		    if show.search(code(cell)) and not any(k.endswith("image/png") for k in got):
+		        problems.append(f"cell {i} displays a plot but produced no image")
+		if committed is not None:
+		    if [c.source for c in committed.cells] != [c.source for c in fresh.cells]:
+		        problems.append("the executed copy's cells differ from the committed ones")
+		    else:
+		        for i, (f, c) in enumerate(zip(fresh.cells, committed.cells)):
+		            if f.cell_type != "code":
+		                continue
+		            # stderr is left out: a cold machine's toolchain may chat there (downloads).
+		            missing = sorted(kinds(f) - kinds(c) - {"stream:stderr"})
+		            if missing:
+		                problems.append(f"cell {i}: a fresh run shows {', '.join(missing)}, the committed notebook does not")
+		for p in problems:
+		    print(f"  {p}", file=sys.stderr)
+		sys.exit(1 if problems else 0)
+	EOF
+}
+
 # execute NB OUTDIR: run every cell of NB with cwd = NB's own directory (GoNB's $GONB_DIR), writing
 # the result into OUTDIR under the same name. Fails when a cell fails (errors are listed) or when a
 # cell runs longer than NB_TIMEOUT.
@@ -174,7 +235,7 @@ run_notebooks() {
 		log "no notebooks to run"
 		return 0
 	}
-	local tmp failed=() start nb out
+	local tmp failed=() start nb out ref
 	tmp="$(mktemp -d)"
 	TMPDIRS+=("$tmp")
 	for nb in "${nbs[@]}"; do
@@ -186,6 +247,14 @@ run_notebooks() {
 			continue
 		fi
 		out="$tmp/$(basename "$nb")"
+		ref=()
+		[[ "$mode" == check ]] && ref=("$nb")
+		if ! check_outputs "$out" "${ref[@]}"; then
+			log "FAIL $nb (above): a plotting cell without a picture is a bug in the cell or in notebooks/plots;" \
+				"a missing output means the committed notebook is stale: scripts/notebooks.sh run $nb"
+			failed+=("$nb")
+			continue
+		fi
 		if has_machine_paths "$out"; then
 			log "FAIL $nb: its outputs contain a machine path:"
 			grep -n -o -F -e "$ROOT/" -e '/tmp/gonb_' "$out" | head -5 >&2 || true

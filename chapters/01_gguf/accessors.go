@@ -1,13 +1,9 @@
 package gguf
 
 import (
-	"errors"
 	"fmt"
 	"math"
 )
-
-// ErrNotFound is wrapped by the errors of lookups for a metadata key or tensor name that is absent.
-var ErrNotFound = errors.New("not found")
 
 // Value returns the metadata value stored under key.
 func (f *File) Value(key string) (Value, bool) {
@@ -18,6 +14,12 @@ func (f *File) Value(key string) (Value, bool) {
 	return f.Metadata[i].Value, true
 }
 
+// keyErr is the FormatError of a metadata entry whose value is not what the reader needs. It names
+// no file: the caller holds the File (ConfigFromGGUF, which reads many keys, adds it).
+func (f *File) keyErr(kv KV, format string, args ...any) *FormatError {
+	return formatErr(fmt.Sprintf("metadata %q", kv.Key), kv.Offset, format, args...)
+}
+
 // lookup returns the entry for key, or an error saying it is missing or has another type than want.
 func (f *File) lookup(key string, want ValueType) (KV, error) {
 	i, ok := f.kvIndex[key]
@@ -26,7 +28,7 @@ func (f *File) lookup(key string, want ValueType) (KV, error) {
 	}
 	kv := f.Metadata[i]
 	if kv.Value.Type != want {
-		return KV{}, fmt.Errorf("gguf: metadata %q (at byte %d) is %s, want %s", key, kv.Offset, kv.Value.TypeName(), want)
+		return KV{}, f.keyErr(kv, "is %s, want %s", kv.Value.TypeName(), want)
 	}
 	return kv, nil
 }
@@ -43,11 +45,26 @@ func (f *File) String(key string) (string, error) {
 // Uint32 returns a UINT32 value, e.g. f.Uint32("qwen3.block_count").
 func (f *File) Uint32(key string) (uint32, error) {
 	// exercise: gguf.File.Uint32 — look the key up, check that it holds a UINT32, return it
+	// tests: TestAccessors
 	kv, err := f.lookup(key, TypeUint32)
 	if err != nil {
 		return 0, err
 	}
 	return kv.Value.V.(uint32), nil
+	// mistake: the stored type never checked, so a UINT64 value panics in the type assertion
+	//	- kv, err := f.lookup(key, TypeUint32)
+	//	- if err != nil {
+	//	- return 0, err
+	//	- }
+	//	- return kv.Value.V.(uint32), nil
+	//	+ v, ok := f.Value(key)
+	//	+ if !ok {
+	//	+ 	return 0, fmt.Errorf("gguf: metadata %q: %w", key, ErrNotFound)
+	//	+ }
+	//	+ return v.V.(uint32), nil
+	// mistake: a missing or mistyped key returns 0 and no error
+	//	- return 0, err
+	//	+ return 0, nil
 	// end exercise
 }
 
@@ -88,7 +105,7 @@ func (f *File) Int(key string) (int, error) {
 	kv := f.Metadata[i]
 	n, err := asInt(kv.Value.V)
 	if err != nil {
-		return 0, fmt.Errorf("gguf: metadata %q (at byte %d): %w", key, kv.Offset, err)
+		return 0, f.keyErr(kv, "%v", err)
 	}
 	return n, nil
 }
@@ -106,7 +123,7 @@ func (f *File) Float(key string) (float64, error) {
 	case float64:
 		return x, nil
 	}
-	return 0, fmt.Errorf("gguf: metadata %q (at byte %d) is %s, want FLOAT32 or FLOAT64", key, kv.Offset, kv.Value.TypeName())
+	return 0, f.keyErr(kv, "is %s, want FLOAT32 or FLOAT64", kv.Value.TypeName())
 }
 
 // Strings returns an ARRAY[STRING] value, e.g. the vocabulary in "tokenizer.ggml.tokens".
@@ -117,7 +134,7 @@ func (f *File) Strings(key string) ([]string, error) {
 	}
 	s, ok := kv.Value.V.([]string)
 	if !ok {
-		return nil, fmt.Errorf("gguf: metadata %q (at byte %d) is %s, want ARRAY[STRING]", key, kv.Offset, kv.Value.TypeName())
+		return nil, f.keyErr(kv, "is %s, want ARRAY[STRING]", kv.Value.TypeName())
 	}
 	return s, nil
 }
@@ -134,7 +151,7 @@ func (f *File) Ints(key string) ([]int, error) {
 		out = append(out, n)
 		return err
 	}); err != nil {
-		return nil, fmt.Errorf("gguf: metadata %q (at byte %d): element %d: %w", key, kv.Offset, len(out)-1, err)
+		return nil, f.keyErr(kv, "element %d: %v", len(out)-1, err)
 	}
 	return out, nil
 }
@@ -155,7 +172,7 @@ func (f *File) Floats(key string) ([]float64, error) {
 	case []float64:
 		return append([]float64(nil), a...), nil
 	}
-	return nil, fmt.Errorf("gguf: metadata %q (at byte %d) is %s, want ARRAY[FLOAT32] or ARRAY[FLOAT64]", key, kv.Offset, kv.Value.TypeName())
+	return nil, f.keyErr(kv, "is %s, want ARRAY[FLOAT32] or ARRAY[FLOAT64]", kv.Value.TypeName())
 }
 
 // asInt converts any Go integer value to int, failing for non-integers and values out of range.

@@ -2,14 +2,9 @@ package gguf
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"math"
 )
-
-// ErrTruncated is wrapped by every error that reports a file ending in the middle of a field.
-// Test for it with errors.Is.
-var ErrTruncated = errors.New("file is truncated")
 
 // decoder reads little-endian fields from an in-memory (usually memory-mapped) file and remembers
 // where it is, so every error can say at which byte things went wrong.
@@ -27,8 +22,9 @@ func (d *decoder) remaining() int64 { return int64(len(d.b)) - d.off }
 // take returns the next n bytes, or an error naming field and offset if the file ends first.
 func (d *decoder) take(n int64, field string) ([]byte, error) {
 	if n < 0 || n > d.remaining() {
-		return nil, fmt.Errorf("gguf: %s at byte %d: needs %d bytes, but the file ends at byte %d: %w",
-			field, d.off, n, len(d.b), ErrTruncated)
+		e := formatErr(field, d.off, "needs %d bytes, but the file ends at byte %d", n, len(d.b))
+		e.Err = ErrTruncated
+		return nil, e
 	}
 	p := d.b[d.off : d.off+n]
 	d.off += n
@@ -80,8 +76,8 @@ func (d *decoder) count(field string, minSize int64) (int64, error) {
 		minSize = 1
 	}
 	if n > math.MaxInt64/uint64(minSize) || int64(n)*minSize > d.remaining() {
-		return 0, fmt.Errorf("gguf: %s at byte %d: %d items of at least %d bytes cannot fit in the %d bytes left in the file",
-			field, start, n, minSize, d.remaining())
+		return 0, formatErr(field, start, "%d items of at least %d bytes cannot fit in the %d bytes left in the file",
+			n, minSize, d.remaining())
 	}
 	return int64(n), nil
 }

@@ -40,6 +40,10 @@ func Dequantize(dst []float32, t GGMLType, src []byte) error {
 		for i := range dst {
 			dst[i] = BF16ToF32(binary.LittleEndian.Uint16(src[2*i:]))
 		}
+	case TypeF64: // rounded to the nearest float32
+		for i := range dst {
+			dst[i] = float32(math.Float64frombits(binary.LittleEndian.Uint64(src[8*i:])))
+		}
 	default:
 		block := map[GGMLType]func(y []float32, b []byte){
 			TypeQ8_0: DequantizeQ8_0, TypeQ4_0: dequantizeQ4_0, TypeQ4_K: dequantizeQ4_K, TypeQ6_K: dequantizeQ6_K,
@@ -55,7 +59,17 @@ func Dequantize(dst []float32, t GGMLType, src []byte) error {
 // 7 mantissa bits), so the conversion is a 16-bit shift and exact.
 func BF16ToF32(h uint16) float32 {
 	// exercise: gguf.BF16ToF32 — put the 16 bits in the top half of a float32
+	// tests: TestBF16ToF32
 	return math.Float32frombits(uint32(h) << 16)
+	// mistake: the 16 bits in the bottom half of the float32
+	//	- return math.Float32frombits(uint32(h) << 16)
+	//	+ return math.Float32frombits(uint32(h))
+	// mistake: read as IEEE float16, which has 5 exponent bits, not bfloat16's 8
+	//	- return math.Float32frombits(uint32(h) << 16)
+	//	+ return F16ToF32(h)
+	// mistake: the sign bit masked off
+	//	- return math.Float32frombits(uint32(h) << 16)
+	//	+ return math.Float32frombits(uint32(h&0x7fff) << 16)
 	// end exercise
 }
 
@@ -86,10 +100,20 @@ func F16ToF32(h uint16) float32 {
 //	y[j] = d * q[j]
 func DequantizeQ8_0(y []float32, block []byte) {
 	// exercise: gguf.DequantizeQ8_0 — read the float16 scale, then scale each signed byte
+	// tests: TestDequantizeQ8_0 ExampleDequantize TestGoldenSampleTensors
 	d := F16ToF32(binary.LittleEndian.Uint16(block))
 	for j := range 32 {
 		y[j] = float32(int8(block[2+j])) * d
 	}
+	// mistake: the bytes read as unsigned (uint8), so negative quants come out near +256 d
+	//	- y[j] = float32(int8(block[2+j])) * d
+	//	+ y[j] = float32(block[2+j]) * d
+	// mistake: the scale read as bfloat16 instead of float16
+	//	- d := F16ToF32(binary.LittleEndian.Uint16(block))
+	//	+ d := BF16ToF32(binary.LittleEndian.Uint16(block))
+	// mistake: the quants read from byte 0, over the scale
+	//	- y[j] = float32(int8(block[2+j])) * d
+	//	+ y[j] = float32(int8(block[j])) * d
 	// end exercise
 }
 

@@ -9,6 +9,27 @@
 // hostile file must give an error that says what is wrong and where, never a panic, a hang or an
 // attempt to allocate 2^63 bytes.
 //
+// # Reading order
+//
+// First pass, the GGUF path from bytes to a tensor (each file is short):
+//
+//  1. header.go: the 24-byte header, and how counts are checked before anything is allocated.
+//  2. decoder.go: the little-endian cursor every field is read with; why a hostile length cannot
+//     make it allocate.
+//  3. metadata.go: the 13 value types and arrays; file.go: Parse, the four regions in order.
+//  4. tensors.go: the tensor table (dims ne0 first, Shape reverses them) and the layout checks.
+//  5. dtypes.go, then dequant.go down to DequantizeQ8_0: what a stored value costs and how it
+//     becomes a float32 (BF16ToF32, F16ToF32, Q8_0).
+//  6. names.go: one Qwen3 weight, two names; source.go: TensorSource and RawTensor, the door every
+//     later chapter and the qwen3 engine use; config.go: Config, the one description of a model.
+//
+// Skip on a first pass, and come back when you need them: safetensors.go and checkpoint.go (the
+// Hugging Face door: same ideas, JSON header), config_json.go and config_gguf.go (where each
+// Config field is found, in both config.json forms and in GGUF keys), errors.go (FormatError: read
+// it when a test names one), accessors.go and format.go (typed getters, printing), view.go and
+// mmap_*.go (zero-copy tricks), params.go (parameter counting), and the K-quant dequantizers at the
+// end of dequant.go (Q4_K and Q6_K bit packing is a puzzle of its own).
+//
 // # The four regions of a GGUF file
 //
 // All integers are little-endian. A string is a u64 byte length followed by the bytes (no NUL).
@@ -87,7 +108,37 @@
 //	lm_head.weight                                   output.weight (usually absent: tied to token_embd)
 //
 // Both implement [TensorSource], and the tests check that the tiny checkpoint gives bit-identical
-// tensors through both. [OpenModel] picks the door from the path.
+// tensors through both. [OpenModel] picks the door from the path ([DetectKind]); a lone
+// .safetensors file is refused with [ErrSafetensorsFile], since it has neither the configuration
+// nor the tokenizer: pass its directory. [TensorSource.TensorRaw] hands out a tensor as stored
+// ([RawTensor]: shape, type, bytes, no copy), under ggml's type names for both doors (a safetensors
+// "BF16" is [TypeBF16], see [SafetensorsType]); the fast engine keeps BF16 and Q8_0 weights that
+// way, while chapters take the decoded values (TensorFloat64).
+//
+// # One description of a model: Config
+//
+// [Config] holds what a Qwen3 checkpoint is: sizes, rope_theta, rms_norm_eps, the tied head. Chapter
+// 07 and the qwen3 engine both take it as it is. It lives here because this is where it is read,
+// from either door: [ReadConfig] reads config.json, [ConfigFromGGUF] the qwen3.* metadata. config.json
+// comes in two forms. The hub's Qwen3-0.6B (written by transformers 4.51) has
+//
+//	"rope_theta": 1000000, "rope_scaling": null, "torch_dtype": "bfloat16"
+//
+// and a checkpoint saved by transformers 5 (any fine-tune saved today) has instead
+//
+//	"rope_parameters": {"rope_theta": 1000000.0, "rope_type": "default"}, "dtype": "bfloat16",
+//	"layer_types": ["full_attention", ...], "bos_token_id": null
+//
+// Both read to the same Config. What the course does not implement is refused with the key and its
+// value, never run as if it were the default: a RoPE type such as "yarn" (Qwen's advice for contexts
+// beyond 32K), "linear", "dynamic" or "llama3"; a sliding window; attention biases.
+//
+// # Errors a program can inspect
+//
+// Every problem found in a file is a [*FormatError], as debug/elf's: the format, the file, the
+// field (header.version, tensor "blk.3.attn_q.weight" type, rope_parameters.rope_type) and the
+// byte offset where it is written. errors.As finds it under any wrapping; errors.Is finds
+// [ErrTruncated] inside it when the file simply ends too soon.
 //
 // # What each type costs
 //
@@ -120,9 +171,24 @@
 // # Gotchas
 //
 //   - A GGUF file for a tied model has no output.weight; use token_embd.weight as the LM head.
-//   - FLOAT32 metadata such as the RMSNorm eps is 1e-6 rounded to float32; [ConfigFromGGUF] widens it
+//   - FLOAT32 metadata such as the RMSNorm eps is 1e-6 rounded to float32; [File.Decimal] widens it
 //     through its shortest decimal so it compares equal to config.json's 1e-6.
 //   - Some writers store the same key with another integer width; [File.Int] accepts any of them.
 //   - Counts and lengths come from the file: each is checked against the bytes that remain before any
 //     slice is made, so a 2^40-byte string in a 100-byte file is an error, not an allocation.
+//
+// # Exercises
+//
+// `go run ./scripts/exercise 01` copies this chapter to workspace/01_gguf with three functions
+// stubbed. Write them in this order:
+//
+//  1. [BF16ToF32] (dequant.go): a bfloat16 is the top half of a float32.
+//  2. [DequantizeQ8_0] (dequant.go): the float16 scale, then 32 signed bytes times it.
+//  3. [File.Uint32] (accessors.go): look the key up, check its type, return the value or an error
+//     that says what and where.
+//
+// Then `go test ./workspace/01_gguf/` runs every exercise's tests in one go: a stub that still
+// panics fails only the tests that reach it. The tool prints each exercise's own go test command,
+// and `go run ./scripts/exercise status` shows which are done. The failures name the likely mistake
+// (the low half instead of the top one, unsigned bytes, a missing type check ...).
 package gguf

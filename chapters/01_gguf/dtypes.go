@@ -8,7 +8,7 @@ import "fmt"
 // BlockSize values in TypeSize bytes: a scale or two and small integers.
 type GGMLType uint32
 
-// The ggml types this package can read and dequantize. The numbers are fixed by the file format.
+// The ggml types this package can dequantize. The numbers are fixed by the file format.
 const (
 	TypeF32  GGMLType = 0
 	TypeF16  GGMLType = 1
@@ -16,7 +16,17 @@ const (
 	TypeQ8_0 GGMLType = 8
 	TypeQ4_K GGMLType = 12
 	TypeQ6_K GGMLType = 14
+	TypeF64  GGMLType = 28
 	TypeBF16 GGMLType = 30
+)
+
+// Plain integer types: GGUF files rarely hold them, but safetensors dtypes map onto them
+// (SafetensorsType), so that a tensor's stored type has one name whatever the file.
+const (
+	TypeI8  GGMLType = 24
+	TypeI16 GGMLType = 25
+	TypeI32 GGMLType = 26
+	TypeI64 GGMLType = 27
 )
 
 // typeTraits is what the reader needs to know about a ggml type: its name and its block layout.
@@ -108,7 +118,7 @@ func (t GGMLType) BytesPerWeight() float64 {
 // CanDequantize reports whether Dequantize supports t.
 func (t GGMLType) CanDequantize() bool {
 	switch t {
-	case TypeF32, TypeF16, TypeBF16, TypeQ8_0, TypeQ4_0, TypeQ4_K, TypeQ6_K:
+	case TypeF32, TypeF16, TypeBF16, TypeF64, TypeQ8_0, TypeQ4_0, TypeQ4_K, TypeQ6_K:
 		return true
 	}
 	return false

@@ -11,6 +11,8 @@ import (
 // A File is safe for concurrent reads. Slices returned by TensorData point into the mapping and
 // must not be used after Close.
 type File struct {
+	// Path is the file's path as given to Open ("" for Parse).
+	Path string
 	Header
 	// Metadata holds the key-value entries in file order.
 	Metadata []KV
@@ -53,8 +55,9 @@ func Open(path string, opts ...Option) (*File, error) {
 	f, err := Parse(b)
 	if err != nil {
 		_ = release()
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, inFile(err, path)
 	}
+	f.Path = path
 	f.release = release
 	return f, nil
 }
@@ -97,7 +100,7 @@ func Parse(b []byte) (*File, error) {
 			return nil, err
 		}
 		if j, dup := f.kvIndex[kv.Key]; dup {
-			return nil, fmt.Errorf("gguf: metadata %q at byte %d: duplicate key (first at byte %d)", kv.Key, kv.Offset, f.Metadata[j].Offset)
+			return nil, formatErr(fmt.Sprintf("metadata %q", kv.Key), kv.Offset, "duplicate key (first at byte %d)", f.Metadata[j].Offset)
 		}
 		f.kvIndex[kv.Key] = len(f.Metadata)
 		f.Metadata = append(f.Metadata, kv)
@@ -106,8 +109,8 @@ func Parse(b []byte) (*File, error) {
 		kv := f.Metadata[i]
 		a, isU32 := kv.Value.V.(uint32)
 		if !isU32 || a == 0 || a&(a-1) != 0 {
-			return nil, fmt.Errorf("gguf: metadata \"general.alignment\" at byte %d: must be a UINT32 power of two, found %s %v",
-				kv.Offset, kv.Value.TypeName(), kv.Value.V)
+			return nil, formatErr(`metadata "general.alignment"`, kv.Offset, "must be a UINT32 power of two, found %s %v",
+				kv.Value.TypeName(), kv.Value.V)
 		}
 		f.Alignment = uint64(a)
 	}
@@ -120,7 +123,7 @@ func Parse(b []byte) (*File, error) {
 			return nil, err
 		}
 		if j, dup := f.tensorIndex[t.Name]; dup {
-			return nil, fmt.Errorf("gguf: tensor %q (info at byte %d): duplicate name (first at byte %d)", t.Name, t.InfoOffset, f.Tensors[j].InfoOffset)
+			return nil, formatErr(fmt.Sprintf("tensor %q", t.Name), t.InfoOffset, "duplicate name (first at byte %d)", f.Tensors[j].InfoOffset)
 		}
 		f.tensorIndex[t.Name] = len(f.Tensors)
 		f.Tensors = append(f.Tensors, t)
@@ -129,8 +132,10 @@ func Parse(b []byte) (*File, error) {
 	// Region 4: the data section starts at the next multiple of the alignment.
 	f.DataOffset = alignUp(d.off, int64(f.Alignment))
 	if len(f.Tensors) > 0 && f.DataOffset > f.Size {
-		return nil, fmt.Errorf("gguf: data section starts at byte %d (tensor infos end at byte %d, alignment %d), beyond the file's %d: %w",
-			f.DataOffset, d.off, f.Alignment, f.Size, ErrTruncated)
+		e := formatErr("data section", f.DataOffset, "starts beyond the file's %d bytes (tensor infos end at byte %d, alignment %d)",
+			f.Size, d.off, f.Alignment)
+		e.Err = ErrTruncated
+		return nil, e
 	}
 	if err := checkLayout(f.Tensors, f.DataOffset, f.Size, f.Alignment); err != nil {
 		return nil, err

@@ -187,18 +187,22 @@ func TestAccessors(t *testing.T) {
 	check("Floats", fs, []float64{0.5, -1}, err)
 
 	_, err = f.String("qwen3.block_count")
-	assertErr(t, err, `metadata "qwen3.block_count" (at byte`, "is UINT32, want STRING")
+	if fe := wantFormatErr(t, err, `metadata "qwen3.block_count"`, anyOffset, "is UINT32, want STRING"); fe.Offset <= 24 {
+		t.Errorf("metadata offset %d is inside the header", fe.Offset)
+	}
+	_, err = f.Uint32("t.u64")
+	wantFormatErr(t, err, `metadata "t.u64"`, anyOffset, "is UINT64, want UINT32")
 	_, err = f.Uint32("nope")
 	assertErr(t, err, `metadata "nope": not found`)
 	if !errors.Is(err, ErrNotFound) {
 		t.Errorf("missing key error %v does not wrap ErrNotFound", err)
 	}
 	_, err = f.Strings("t.au8")
-	assertErr(t, err, "is ARRAY[UINT8], want ARRAY[STRING]")
+	wantFormatErr(t, err, `metadata "t.au8"`, anyOffset, "is ARRAY[UINT8], want ARRAY[STRING]")
 	_, err = f.Float32("t.f64")
-	assertErr(t, err, "is FLOAT64, want FLOAT32")
+	wantFormatErr(t, err, `metadata "t.f64"`, anyOffset, "is FLOAT64, want FLOAT32")
 	_, err = f.Int("general.architecture")
-	assertErr(t, err, "string is not an integer")
+	wantFormatErr(t, err, `metadata "general.architecture"`, anyOffset, "string is not an integer")
 	if _, err := f.TensorFloat32("missing"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("missing tensor: %v", err)
 	}
@@ -270,7 +274,9 @@ func TestOpenMmapAndRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := Open(empty)
-	assertErr(t, err, "empty.gguf", "header.magic at byte 0", "needs 4 bytes")
+	if fe := wantFormatErr(t, err, "header.magic", 0, "needs 4 bytes"); fe.File != empty {
+		t.Errorf("FormatError.File = %q, want %q", fe.File, empty)
+	}
 }
 
 // TestFloat32View: an F32 tensor of a mapped file is viewed in place, equal to the decoded copy.
@@ -306,4 +312,7 @@ func TestConfigFromGGUFMissing(t *testing.T) {
 	}
 	_, err = ConfigFromGGUF(f)
 	assertErr(t, err, `metadata "qwen3.embedding_length": not found`)
+	if !errors.Is(err, ErrNotFound) {
+		t.Errorf("%v does not wrap ErrNotFound", err)
+	}
 }

@@ -1,9 +1,6 @@
 package gguf
 
-import (
-	"fmt"
-	"math/bits"
-)
+import "math/bits"
 
 // Magic is the first four bytes of every GGUF file.
 const Magic = "GGUF"
@@ -39,7 +36,7 @@ func (d *decoder) readHeader() (Header, error) {
 		return Header{}, err
 	}
 	if string(magic) != Magic {
-		return Header{}, fmt.Errorf("gguf: header.magic at byte 0: found %q, want %q (not a GGUF file)", magic, Magic)
+		return Header{}, formatErr("header.magic", 0, "found %q, want %q (not a GGUF file)", magic, Magic)
 	}
 	v, err := d.u32("header.version")
 	if err != nil {
@@ -48,11 +45,11 @@ func (d *decoder) readHeader() (Header, error) {
 	switch {
 	case v == 2 || v == 3:
 	case v == 1:
-		return Header{}, fmt.Errorf("gguf: header.version at byte 4: version 1 (32-bit counts) is not supported, only 2 and 3")
+		return Header{}, formatErr("header.version", 4, "version 1 (32-bit counts) is not supported, only 2 and 3")
 	case bits.ReverseBytes32(v) == 2 || bits.ReverseBytes32(v) == 3:
-		return Header{}, fmt.Errorf("gguf: header.version at byte 4: %#x looks like a big-endian file; only little-endian is supported", v)
+		return Header{}, formatErr("header.version", 4, "%#x looks like a big-endian file; only little-endian is supported", v)
 	default:
-		return Header{}, fmt.Errorf("gguf: header.version at byte 4: unsupported version %d (want 2 or 3)", v)
+		return Header{}, formatErr("header.version", 4, "unsupported version %d (want 2 or 3)", v)
 	}
 	h := Header{Version: v}
 	// Both counts are checked against the bytes after them, before anything is allocated.
@@ -66,10 +63,10 @@ func (d *decoder) readHeader() (Header, error) {
 	}
 	left := uint64(d.remaining())
 	if tc > left/minTensorInfoSize {
-		return Header{}, fmt.Errorf("gguf: header.tensor_count at byte 8: %d tensors cannot fit in the %d bytes left in the file", tc, left)
+		return Header{}, formatErr("header.tensor_count", 8, "%d tensors cannot fit in the %d bytes left in the file", tc, left)
 	}
 	if kc > left/minKVSize {
-		return Header{}, fmt.Errorf("gguf: header.metadata_kv_count at byte 16: %d entries cannot fit in the %d bytes left in the file", kc, left)
+		return Header{}, formatErr("header.metadata_kv_count", 16, "%d entries cannot fit in the %d bytes left in the file", kc, left)
 	}
 	h.TensorCount, h.KVCount = int64(tc), int64(kc)
 	return h, nil

@@ -1,11 +1,15 @@
 package gguf
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
 
-// assertErr fails unless err is non-nil and its message contains every one of wants.
+// assertErr fails unless err is non-nil and its message contains every one of wants. It is for
+// errors that are not about a file's format (a missing key, an unsupported type); those are
+// checked with wantFormatErr.
 func assertErr(t *testing.T, err error, wants ...string) {
 	t.Helper()
 	if err == nil {
@@ -16,4 +20,30 @@ func assertErr(t *testing.T, err error, wants ...string) {
 			t.Fatalf("error %q does not contain %q", err, w)
 		}
 	}
+}
+
+// anyOffset tells wantFormatErr not to check the offset.
+const anyOffset = -2
+
+// wantFormatErr fails unless err holds a *FormatError (found with errors.As) for field at byte
+// offset whose Msg contains every one of msgs, and returns it.
+func wantFormatErr(t *testing.T, err error, field string, offset int64, msgs ...string) *FormatError {
+	t.Helper()
+	where := fmt.Sprintf("%s at byte %d", field, offset)
+	if offset == anyOffset {
+		where = field
+	}
+	var fe *FormatError
+	if !errors.As(err, &fe) {
+		t.Fatalf("error %v (%T) is not a *FormatError; want one for %s", err, err, where)
+	}
+	if fe.Field != field || (offset != anyOffset && fe.Offset != offset) {
+		t.Fatalf("FormatError for %s at byte %d, want %s (%v)", fe.Field, fe.Offset, where, err)
+	}
+	for _, m := range msgs {
+		if !strings.Contains(fe.Msg, m) {
+			t.Fatalf("FormatError message %q does not contain %q", fe.Msg, m)
+		}
+	}
+	return fe
 }

@@ -192,7 +192,7 @@ func (d *decoder) readValue(t ValueType, field string, depth int) (Value, error)
 			return Value{}, err
 		}
 		if x > 1 {
-			return Value{}, fmt.Errorf("gguf: %s at byte %d: BOOL must be 0 or 1, found %d", field, start, x)
+			return Value{}, formatErr(field, start, "BOOL must be 0 or 1, found %d", x)
 		}
 		return Value{Type: t, V: x == 1}, nil
 	case TypeString:
@@ -210,14 +210,14 @@ func (d *decoder) readValue(t ValueType, field string, depth int) (Value, error)
 	case TypeArray:
 		return d.readArray(field, depth)
 	}
-	return Value{}, fmt.Errorf("gguf: %s type at byte %d: unknown value type %d", field, start-4, uint32(t))
+	return Value{}, formatErr(field+" type", start-4, "unknown value type %d", uint32(t))
 }
 
 // readArray reads u32 element type, u64 count and the elements into a typed slice.
 func (d *decoder) readArray(field string, depth int) (Value, error) {
 	start := d.off
 	if depth >= maxArrayDepth {
-		return Value{}, fmt.Errorf("gguf: %s at byte %d: arrays nested more than %d deep", field, start, maxArrayDepth)
+		return Value{}, formatErr(field, start, "arrays nested more than %d deep", maxArrayDepth)
 	}
 	et, err := d.u32(field + " element type")
 	if err != nil {
@@ -226,7 +226,7 @@ func (d *decoder) readArray(field string, depth int) (Value, error) {
 	elem := ValueType(et)
 	min, ok := elem.size()
 	if !ok {
-		return Value{}, fmt.Errorf("gguf: %s at byte %d: unknown array element type %d", field, start, et)
+		return Value{}, formatErr(field, start, "unknown array element type %d", et)
 	}
 	n, err := d.count(field+" array length", min)
 	if err != nil {
@@ -257,7 +257,7 @@ func (d *decoder) readArray(field string, depth int) (Value, error) {
 			return Value{}, err
 		}
 		if v.V, err = decodeScalars(elem, p, n); err != nil {
-			return Value{}, fmt.Errorf("gguf: %s at byte %d: %w", field, start, err)
+			return Value{}, formatErr(field, start, "%v", err)
 		}
 	}
 	return v, nil

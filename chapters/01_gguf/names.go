@@ -10,17 +10,56 @@ import (
 // (blk.3.attn_q.weight). The tables below are the whole map; tensors are never permuted in
 // llama.cpp's qwen3 conversion, only renamed (and their dims listed in reverse order).
 
+// The Hugging Face names of the tensors outside the layers.
+const (
+	EmbedName  = "model.embed_tokens.weight" // vocab x hidden
+	NormName   = "model.norm.weight"         // the final RMSNorm, hidden
+	LMHeadName = "lm_head.weight"            // vocab x hidden; absent or ignored when tied
+)
+
 // globalNames maps the tensors outside the layers, HF name first. (Functions returning arrays,
 // not package variables, so nothing can change the map.)
 func globalNames() [3][2]string {
 	return [...][2]string{
-		{"model.embed_tokens.weight", "token_embd.weight"},
-		{"model.norm.weight", "output_norm.weight"},
-		{"lm_head.weight", "output.weight"},
+		{EmbedName, "token_embd.weight"},
+		{NormName, "output_norm.weight"},
+		{LMHeadName, "output.weight"},
 	}
 }
 
-// layerNames maps the per-layer suffixes: model.layers.N.<hf> <-> blk.N.<gguf>.
+// LayerNames are the Hugging Face names of one decoder layer's 11 tensors, in the order of
+// layerNames.
+type LayerNames struct {
+	InputNorm, Q, K, V, O, QNorm, KNorm, PostNorm, Gate, Up, Down string
+}
+
+// Layer returns the names of layer i's tensors: Layer(3).Q is "model.layers.3.self_attn.q_proj.weight".
+func Layer(i int) LayerNames {
+	var n [11]string
+	p := "model.layers." + strconv.Itoa(i) + "."
+	for j, row := range layerNames() {
+		n[j] = p + row[0]
+	}
+	return LayerNames{n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7], n[8], n[9], n[10]}
+}
+
+// LayerOf returns the layer number of a per-layer Hugging Face name ("model.layers.3.mlp.up_proj.weight"
+// -> 3); ok is false for any other name.
+func LayerOf(hf string) (layer int, ok bool) {
+	rest, ok := strings.CutPrefix(hf, "model.layers.")
+	if !ok {
+		return 0, false
+	}
+	num, _, _ := strings.Cut(rest, ".")
+	n, err := strconv.Atoi(num)
+	if err != nil || n < 0 || strconv.Itoa(n) != num {
+		return 0, false
+	}
+	return n, true
+}
+
+// layerNames maps the per-layer suffixes: model.layers.N.<hf> <-> blk.N.<gguf>. The rows are in the
+// order of LayerNames' fields.
 func layerNames() [11][2]string {
 	return [...][2]string{
 		{"input_layernorm.weight", "attn_norm.weight"},

@@ -36,3 +36,28 @@ func TestNameMap(t *testing.T) {
 		}
 	}
 }
+
+// TestLayerNames: Layer spells every per-layer name as transformers' module tree does, in field order.
+func TestLayerNames(t *testing.T) {
+	want := LayerNames{
+		InputNorm: "model.layers.7.input_layernorm.weight",
+		Q:         "model.layers.7.self_attn.q_proj.weight", K: "model.layers.7.self_attn.k_proj.weight",
+		V: "model.layers.7.self_attn.v_proj.weight", O: "model.layers.7.self_attn.o_proj.weight",
+		QNorm: "model.layers.7.self_attn.q_norm.weight", KNorm: "model.layers.7.self_attn.k_norm.weight",
+		PostNorm: "model.layers.7.post_attention_layernorm.weight",
+		Gate:     "model.layers.7.mlp.gate_proj.weight", Up: "model.layers.7.mlp.up_proj.weight", Down: "model.layers.7.mlp.down_proj.weight",
+	}
+	if got := Layer(7); got != want {
+		t.Errorf("Layer(7) =\n%+v\nwant\n%+v", got, want)
+	}
+	for name, want := range map[string]int{want.Down: 7, "model.layers.0.input_layernorm.weight": 0, "model.layers.31.x": 31} {
+		if got, ok := LayerOf(name); !ok || got != want {
+			t.Errorf("LayerOf(%q) = %d, %v; want %d", name, got, ok, want)
+		}
+	}
+	for _, bad := range []string{EmbedName, "model.layers.x.q", "model.layers.01.q", "model.layers.-1.q"} {
+		if _, ok := LayerOf(bad); ok {
+			t.Errorf("LayerOf(%q) is a layer", bad)
+		}
+	}
+}

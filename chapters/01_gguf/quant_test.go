@@ -119,7 +119,8 @@ func TestBF16ToF32(t *testing.T) {
 			x = math.Float32frombits(bits &^ 0xffff) // truncate to a bfloat16 value
 		}
 		if got := BF16ToF32(uint16(math.Float32bits(x) >> 16)); got != x {
-			t.Errorf("BF16ToF32(%v) = %v", x, got)
+			t.Fatalf("BF16ToF32(%#04x) = %v, want %v: a bfloat16 is the top 16 bits of a float32 (sign, 8 exponent bits, 7 mantissa bits)",
+				math.Float32bits(x)>>16, got, x)
 		}
 	}
 }
@@ -137,7 +138,8 @@ func TestDequantizeQ8_0(t *testing.T) {
 	}
 	for j := range y {
 		if want := float32(q[j]) * d; y[j] != want { // exact: small integers times a power of two
-			t.Errorf("y[%d] = %v, want %v", j, y[j], want)
+			t.Fatalf("scale d = %v, quant q[%d] = %d: y[%d] = %v, want d*q = %v:\n"+
+				"a Q8_0 block is a little-endian float16 d (bytes 0-1), then 32 signed bytes q (bytes 2-33)", d, j, q[j], j, y[j], want)
 		}
 	}
 }

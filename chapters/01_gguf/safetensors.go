@@ -33,6 +33,8 @@ type STTensor struct {
 // each tensor name to {"dtype", "shape", "data_offsets": [begin, end)}; an optional "__metadata__"
 // maps strings to strings. Tensors are row-major and little-endian, packed with no holes.
 type Safetensors struct {
+	// Path is the file's path as given to OpenSafetensors ("" for ParseSafetensors).
+	Path     string
 	Metadata map[string]string
 	Tensors  []STTensor // sorted by Begin
 	// DataOffset is where the data buffer starts in the file: 8 + header length.
@@ -73,8 +75,9 @@ func OpenSafetensors(path string, opts ...Option) (*Safetensors, error) {
 	s, err := ParseSafetensors(b)
 	if err != nil {
 		_ = release()
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, inFile(err, path)
 	}
+	s.Path = path
 	s.release = release
 	return s, nil
 }
@@ -103,31 +106,37 @@ type stEntry struct {
 func ParseSafetensors(b []byte) (*Safetensors, error) {
 	size := int64(len(b))
 	if size < 8 {
-		return nil, fmt.Errorf("safetensors: header length at byte 0: needs 8 bytes, file has %d: %w", size, ErrTruncated)
+		e := stErr("header length", 0, "needs 8 bytes, the file has %d", size)
+		e.Err = ErrTruncated
+		return nil, e
 	}
 	n := binary.LittleEndian.Uint64(b)
 	if n > MaxSafetensorsHeader {
-		return nil, fmt.Errorf("safetensors: header length at byte 0: %d bytes exceeds the %d-byte limit", n, MaxSafetensorsHeader)
+		return nil, stErr("header length", 0, "%d bytes exceeds the %d-byte limit", n, MaxSafetensorsHeader)
 	}
 	if n > uint64(size-8) {
-		return nil, fmt.Errorf("safetensors: header length at byte 0: %d bytes of JSON would end at byte %d, beyond the file's %d: %w",
-			n, 8+n, size, ErrTruncated)
+		e := stErr("header length", 0, "%d bytes of JSON would end at byte %d, beyond the file's %d", n, 8+n, size)
+		e.Err = ErrTruncated
+		return nil, e
 	}
 	s := &Safetensors{DataOffset: 8 + int64(n), Size: size, data: b}
 	header := b[8 : 8+n]
 
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(header, &raw); err != nil {
+		e := stErr("header JSON", 8, "does not parse")
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
-			// Offset counts the bytes read, including the offending one.
-			return nil, fmt.Errorf("safetensors: header JSON at byte %d: %w", 8+max(se.Offset-1, 0), err)
+			e.Offset = 8 + max(se.Offset-1, 0) // Offset counts the bytes read, including the offending one
 		}
-		return nil, fmt.Errorf("safetensors: header JSON at byte 8: %w", err)
+		e.Err = err
+		return nil, e
 	}
 	if m, ok := raw["__metadata__"]; ok {
 		if err := json.Unmarshal(m, &s.Metadata); err != nil {
-			return nil, fmt.Errorf("safetensors: header JSON __metadata__: must map strings to strings: %w", err)
+			e := stErr("__metadata__", int64(entryOffset(header, "__metadata__")), "must map strings to strings")
+			e.Err = err
+			return nil, e
 		}
 		delete(raw, "__metadata__")
 	}
@@ -142,11 +151,13 @@ func ParseSafetensors(b []byte) (*Safetensors, error) {
 		dec := json.NewDecoder(bytes.NewReader(raw[name]))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&e); err != nil {
-			return nil, fmt.Errorf("safetensors: tensor %q: bad header entry at byte %d: %w", name, entryOffset(header, name), err)
+			e := stErr(fmt.Sprintf("tensor %q", name), int64(entryOffset(header, name)), "bad header entry")
+			e.Err = err
+			return nil, e
 		}
 		t, err := checkEntry(name, e, s.DataOffset, bufLen)
 		if err != nil {
-			return nil, fmt.Errorf("%w (entry at header byte %d)", err, entryOffset(header, name))
+			return nil, stErr(fmt.Sprintf("tensor %q", name), int64(entryOffset(header, name)), "%s", err)
 		}
 		s.Tensors = append(s.Tensors, t)
 	}
@@ -162,17 +173,16 @@ func ParseSafetensors(b []byte) (*Safetensors, error) {
 	for _, t := range s.Tensors {
 		switch {
 		case t.Begin > at:
-			return nil, fmt.Errorf("safetensors: tensor %q: data starts at byte %d, leaving a hole of %d bytes after %s (ends at byte %d)",
-				t.Name, s.DataOffset+t.Begin, t.Begin-at, prev, s.DataOffset+at)
+			return nil, stErr(fmt.Sprintf("tensor %q", t.Name), int64(entryOffset(header, t.Name)),
+				"data starts at byte %d, leaving a hole of %d bytes after %s (ends at byte %d)", s.DataOffset+t.Begin, t.Begin-at, prev, s.DataOffset+at)
 		case t.Begin < at:
-			return nil, fmt.Errorf("safetensors: tensor %q: data at bytes %d..%d overlaps %s (ends at byte %d)",
-				t.Name, s.DataOffset+t.Begin, s.DataOffset+t.End, prev, s.DataOffset+at)
+			return nil, stErr(fmt.Sprintf("tensor %q", t.Name), int64(entryOffset(header, t.Name)),
+				"data at bytes %d..%d overlaps %s (ends at byte %d)", s.DataOffset+t.Begin, s.DataOffset+t.End, prev, s.DataOffset+at)
 		}
 		at, prev = t.End, fmt.Sprintf("tensor %q", t.Name)
 	}
 	if at != bufLen {
-		return nil, fmt.Errorf("safetensors: data buffer: tensors end at byte %d but the file has %d more bytes up to byte %d",
-			s.DataOffset+at, bufLen-at, size)
+		return nil, stErr("data buffer", s.DataOffset+at, "the tensors end here, but the file has %d more bytes up to byte %d", bufLen-at, size)
 	}
 	s.index = make(map[string]int, len(s.Tensors))
 	for i, t := range s.Tensors {
@@ -185,33 +195,33 @@ func ParseSafetensors(b []byte) (*Safetensors, error) {
 func checkEntry(name string, e stEntry, dataOffset, bufLen int64) (STTensor, error) {
 	es, ok := dtypeSize(e.DType)
 	if !ok {
-		return STTensor{}, fmt.Errorf("safetensors: tensor %q: unknown dtype %q", name, e.DType)
+		return STTensor{}, fmt.Errorf("unknown dtype %q", e.DType)
 	}
 	if len(e.DataOffsets) != 2 {
-		return STTensor{}, fmt.Errorf("safetensors: tensor %q: data_offsets must be [begin, end], found %v", name, e.DataOffsets)
+		return STTensor{}, fmt.Errorf("data_offsets must be [begin, end], found %v", e.DataOffsets)
 	}
 	begin, end := e.DataOffsets[0], e.DataOffsets[1]
 	if begin < 0 || end < begin {
-		return STTensor{}, fmt.Errorf("safetensors: tensor %q: data_offsets [%d, %d] are not an increasing range", name, begin, end)
+		return STTensor{}, fmt.Errorf("data_offsets [%d, %d] are not an increasing range", begin, end)
 	}
 	if end > bufLen {
-		return STTensor{}, fmt.Errorf("safetensors: tensor %q: data ends at byte %d, beyond the file's %d", name, dataOffset+end, dataOffset+bufLen)
+		return STTensor{}, fmt.Errorf("data ends at byte %d, beyond the file's %d", dataOffset+end, dataOffset+bufLen)
 	}
 	nbytes := uint64(es)
 	shape := make([]int, len(e.Shape))
 	for i, d := range e.Shape {
 		if d < 0 {
-			return STTensor{}, fmt.Errorf("safetensors: tensor %q: shape %v has a negative dimension", name, e.Shape)
+			return STTensor{}, fmt.Errorf("shape %v has a negative dimension", e.Shape)
 		}
 		hi, lo := bits.Mul64(nbytes, uint64(d))
 		if hi != 0 || lo > math.MaxInt64 {
-			return STTensor{}, fmt.Errorf("safetensors: tensor %q: shape %v: byte size overflows", name, e.Shape)
+			return STTensor{}, fmt.Errorf("shape %v: byte size overflows", e.Shape)
 		}
 		nbytes, shape[i] = lo, int(d)
 	}
 	if int64(nbytes) != end-begin {
-		return STTensor{}, fmt.Errorf("safetensors: tensor %q: %s %v needs %d bytes, but data_offsets [%d, %d] (bytes %d..%d of the file) hold %d",
-			name, e.DType, e.Shape, nbytes, begin, end, dataOffset+begin, dataOffset+end, end-begin)
+		return STTensor{}, fmt.Errorf("%s %v needs %d bytes, but data_offsets [%d, %d] (bytes %d..%d of the file) hold %d",
+			e.DType, e.Shape, nbytes, begin, end, dataOffset+begin, dataOffset+end, end-begin)
 	}
 	return STTensor{Name: name, DType: e.DType, Shape: shape, Begin: begin, End: end}, nil
 }
@@ -237,59 +247,64 @@ func (s *Safetensors) TensorData(name string) ([]byte, error) {
 	return s.data[s.DataOffset+t.Begin : s.DataOffset+t.End : s.DataOffset+t.End], nil
 }
 
-// TensorFloat32 converts an F32, F16, BF16 or F64 tensor to float32, row-major.
-func (s *Safetensors) TensorFloat32(name string) ([]float32, error) {
+// TensorRaw returns a tensor as stored: its shape, its dtype as a ggml type (see SafetensorsType)
+// and its bytes, without copying.
+func (s *Safetensors) TensorRaw(name string) (RawTensor, error) {
 	t, ok := s.Tensor(name)
 	if !ok {
-		return nil, fmt.Errorf("safetensors: tensor %q: %w", name, ErrNotFound)
+		return RawTensor{}, fmt.Errorf("safetensors: tensor %q: %w", name, ErrNotFound)
+	}
+	typ, ok := SafetensorsType(t.DType)
+	if !ok {
+		return RawTensor{}, fmt.Errorf("safetensors: tensor %q: dtype %s has no ggml equivalent", name, t.DType)
 	}
 	raw, err := s.TensorData(name)
 	if err != nil {
+		return RawTensor{}, err
+	}
+	return RawTensor{Name: name, Shape: slices.Clone(t.Shape), Type: typ, Data: raw}, nil
+}
+
+// TensorFloat32 converts an F32, F16, BF16 or F64 tensor to float32, row-major.
+func (s *Safetensors) TensorFloat32(name string) ([]float32, error) {
+	r, err := s.TensorRaw(name)
+	if err != nil {
 		return nil, err
 	}
-	var typ GGMLType
-	switch t.DType {
-	case "F32":
-		typ = TypeF32
-	case "F16":
-		typ = TypeF16
-	case "BF16":
-		typ = TypeBF16
-	case "F64":
-		out := make([]float32, len(raw)/8)
-		for i := range out {
-			out[i] = float32(math.Float64frombits(binary.LittleEndian.Uint64(raw[8*i:])))
-		}
-		return out, nil
-	default:
-		return nil, fmt.Errorf("safetensors: tensor %q: dtype %s is not a float type", name, t.DType)
-	}
-	es, _ := dtypeSize(t.DType)
-	out := make([]float32, int64(len(raw))/es)
-	if err := Dequantize(out, typ, raw); err != nil {
-		return nil, fmt.Errorf("safetensors: tensor %q: %w", name, err)
-	}
-	return out, nil
+	return r.Float32()
 }
 
 // TensorFloat64 is TensorFloat32 widened to float64; F64 tensors are read exactly.
 func (s *Safetensors) TensorFloat64(name string) ([]float64, error) {
-	if t, ok := s.Tensor(name); ok && t.DType == "F64" {
-		raw, err := s.TensorData(name)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]float64, len(raw)/8)
-		for i := range out {
-			out[i] = math.Float64frombits(binary.LittleEndian.Uint64(raw[8*i:]))
-		}
-		return out, nil
-	}
-	x, err := s.TensorFloat32(name)
+	r, err := s.TensorRaw(name)
 	if err != nil {
 		return nil, err
 	}
-	return widen(x), nil
+	return r.Float64()
+}
+
+// SafetensorsType maps a safetensors dtype to the ggml type with the same element encoding:
+// F64, F32, F16, BF16, I8, I16, I32, I64. Unsigned integers, BOOL and the float8 types have none.
+func SafetensorsType(dtype string) (GGMLType, bool) {
+	switch dtype {
+	case "F64":
+		return TypeF64, true
+	case "F32":
+		return TypeF32, true
+	case "F16":
+		return TypeF16, true
+	case "BF16":
+		return TypeBF16, true
+	case "I8":
+		return TypeI8, true
+	case "I16":
+		return TypeI16, true
+	case "I32":
+		return TypeI32, true
+	case "I64":
+		return TypeI64, true
+	}
+	return 0, false
 }
 
 // entryOffset is the file offset of a tensor's key in the JSON header (8 + its index), found by

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -74,33 +75,36 @@ func TestSafetensorsBad(t *testing.T) {
 	h2 := stHeader(t, map[string]any{"a": ent("F32", []int{8}, 0, 32)})
 	h3 := stHeader(t, map[string]any{"a": ent("F32", []int{1}, 0, 4), "b": ent("F32", []int{2}, 8, 16)})
 	d1, d2, d3 := 8+len(h1), 8+len(h2), 8+len(h3)
+	e1 := int64(9) // the first (only) entry's key is at header byte 9: after the length and `{`
 	for _, c := range []struct {
-		name string
-		b    []byte
-		want []string
+		name  string
+		b     []byte
+		field string
+		at    int64
+		msg   []string
 	}{
-		{"short", []byte{1, 2, 3}, []string{"header length at byte 0", "needs 8 bytes"}},
-		{"header > 100 MB", append(huge, make([]byte, 16)...), []string{"header length at byte 0", "200000000 bytes exceeds the 100000000-byte limit"}},
-		{"header past EOF", append(past, `{}`...), []string{"header length at byte 0", "would end at byte 108, beyond the file's 10"}},
-		{"bad JSON", stFile(`{"a": [}`, nil), []string{"header JSON at byte 15"}},
-		{"unknown dtype", stFile(stHeader(t, map[string]any{"a": ent("Q4", []int{4}, 0, 16)}), f32), []string{`tensor "a": unknown dtype "Q4" (entry at header byte 9)`}},
-		{"length mismatch", stFile(h1, f32), []string{`tensor "a": F32 [3] needs 12 bytes, but data_offsets [0, 16]`, fmt.Sprintf("bytes %d..%d of the file", d1, d1+16)}},
-		{"dtype mismatch", stFile(stHeader(t, map[string]any{"a": ent("F16", []int{4}, 0, 16)}), f32), []string{`tensor "a": F16 [4] needs 8 bytes`}},
-		{"data past EOF", stFile(h2, f32), []string{fmt.Sprintf(`tensor "a": data ends at byte %d, beyond the file's %d`, d2+32, d2+16)}},
-		{"hole", stFile(h3, f32), []string{fmt.Sprintf(`tensor "b": data starts at byte %d, leaving a hole of 4 bytes after tensor "a" (ends at byte %d)`, d3+8, d3+4)}},
-		{"hole at start", stFile(stHeader(t, map[string]any{"a": ent("F32", []int{3}, 4, 16)}), f32), []string{`hole of 4 bytes after the start of the data buffer`}},
+		{"short", []byte{1, 2, 3}, "header length", 0, []string{"needs 8 bytes"}},
+		{"header > 100 MB", append(huge, make([]byte, 16)...), "header length", 0, []string{"200000000 bytes exceeds the 100000000-byte limit"}},
+		{"header past EOF", append(past, `{}`...), "header length", 0, []string{"would end at byte 108, beyond the file's 10"}},
+		{"bad JSON", stFile(`{"a": [}`, nil), "header JSON", 15, []string{"does not parse"}},
+		{"unknown dtype", stFile(stHeader(t, map[string]any{"a": ent("Q4", []int{4}, 0, 16)}), f32), `tensor "a"`, e1, []string{`unknown dtype "Q4"`}},
+		{"length mismatch", stFile(h1, f32), `tensor "a"`, e1, []string{`F32 [3] needs 12 bytes, but data_offsets [0, 16]`, fmt.Sprintf("bytes %d..%d of the file", d1, d1+16)}},
+		{"dtype mismatch", stFile(stHeader(t, map[string]any{"a": ent("F16", []int{4}, 0, 16)}), f32), `tensor "a"`, e1, []string{`F16 [4] needs 8 bytes`}},
+		{"data past EOF", stFile(h2, f32), `tensor "a"`, e1, []string{fmt.Sprintf(`data ends at byte %d, beyond the file's %d`, d2+32, d2+16)}},
+		{"hole", stFile(h3, f32), `tensor "b"`, anyOffset, []string{fmt.Sprintf(`data starts at byte %d, leaving a hole of 4 bytes after tensor "a" (ends at byte %d)`, d3+8, d3+4)}},
+		{"hole at start", stFile(stHeader(t, map[string]any{"a": ent("F32", []int{3}, 4, 16)}), f32), `tensor "a"`, e1, []string{`hole of 4 bytes after the start of the data buffer`}},
 		{"overlap", stFile(stHeader(t, map[string]any{"a": ent("F32", []int{3}, 0, 12), "b": ent("F32", []int{2}, 8, 16)}), f32),
-			[]string{`tensor "b": data at bytes`, `overlaps tensor "a"`}},
-		{"trailing bytes", stFile(stHeader(t, map[string]any{"a": ent("F32", []int{3}, 0, 12)}), f32), []string{"tensors end at byte", "4 more bytes"}},
-		{"negative dim", stFile(stHeader(t, map[string]any{"a": ent("F32", []int{-4}, 0, 16)}), f32), []string{`tensor "a": shape [-4] has a negative dimension`}},
-		{"reversed offsets", stFile(stHeader(t, map[string]any{"a": ent("F32", []int{4}, 16, 0)}), f32), []string{`data_offsets [16, 0] are not an increasing range`}},
-		{"shape overflow", stFile(stHeader(t, map[string]any{"a": ent("F32", []int{1 << 62, 1 << 62}, 0, 16)}), f32), []string{"byte size overflows"}},
-		{"unknown field", stFile(`{"a":{"dtype":"F32","shape":[4],"data_offsets":[0,16],"x":1}}`, f32), []string{`tensor "a": bad header entry`}},
-		{"bad metadata", stFile(`{"__metadata__":{"a":1}}`, nil), []string{"__metadata__: must map strings to strings"}},
+			`tensor "b"`, anyOffset, []string{`data at bytes`, `overlaps tensor "a"`}},
+		{"trailing bytes", stFile(stHeader(t, map[string]any{"a": ent("F32", []int{3}, 0, 12)}), f32), "data buffer", anyOffset, []string{"4 more bytes"}},
+		{"negative dim", stFile(stHeader(t, map[string]any{"a": ent("F32", []int{-4}, 0, 16)}), f32), `tensor "a"`, e1, []string{`shape [-4] has a negative dimension`}},
+		{"reversed offsets", stFile(stHeader(t, map[string]any{"a": ent("F32", []int{4}, 16, 0)}), f32), `tensor "a"`, e1, []string{`data_offsets [16, 0] are not an increasing range`}},
+		{"shape overflow", stFile(stHeader(t, map[string]any{"a": ent("F32", []int{1 << 62, 1 << 62}, 0, 16)}), f32), `tensor "a"`, e1, []string{"byte size overflows"}},
+		{"unknown field", stFile(`{"a":{"dtype":"F32","shape":[4],"data_offsets":[0,16],"x":1}}`, f32), `tensor "a"`, e1, []string{`bad header entry`}},
+		{"bad metadata", stFile(`{"__metadata__":{"a":1}}`, nil), "__metadata__", e1, []string{"must map strings to strings"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := ParseSafetensors(c.b)
-			assertErr(t, err, c.want...)
+			wantFormatErr(t, err, c.field, c.at, c.msg...)
 		})
 	}
 }
@@ -152,13 +156,20 @@ func TestShardedCheckpoint(t *testing.T) {
 
 	write("model.safetensors.index.json", []byte(`{"weight_map":{"model.norm.weight":"../etc/passwd"}}`))
 	_, err = OpenCheckpoint(dir)
-	assertErr(t, err, `shard "../etc/passwd" is not a plain file name`)
+	wantFormatErr(t, err, `weight_map["model.norm.weight"]`, -1, `shard "../etc/passwd" is not a plain file name`)
 	write("model.safetensors.index.json", []byte(`{"weight_map":{"model.norm.weight":"model-00002-of-00002.safetensors"}}`))
 	_, err = OpenCheckpoint(dir)
-	assertErr(t, err, `tensor "model.norm.weight" should be in model-00002-of-00002.safetensors`)
+	wantFormatErr(t, err, `weight_map["model.norm.weight"]`, -1, `says the tensor is in model-00002-of-00002.safetensors, but it is not`)
 	write("config.json", []byte(`{"hidden_size": 64, "num_attention_heads": 3, "num_key_value_heads": 2}`))
 	_, err = ReadConfig(filepath.Join(dir, "config.json"))
-	assertErr(t, err, "intermediate_size is 0", "not a multiple of num_key_value_heads")
+	wantFormatErr(t, err, "intermediate_size", -1, "0 must be positive") // the first of the joined errors
+	var found bool
+	eachFormatError(err, func(fe *FormatError) {
+		found = found || fe.Field == "num_attention_heads" && fe.Offset == 20 && strings.Contains(fe.Msg, "not a multiple of num_key_value_heads")
+	})
+	if !found {
+		t.Errorf("%v: no FormatError for num_attention_heads at byte 20", err)
+	}
 }
 
 func TestSafetensorsF64(t *testing.T) {

@@ -67,7 +67,7 @@ func (d *decoder) readTensorInfo(i int64) (TensorInfo, error) {
 		return TensorInfo{}, err
 	}
 	if nd > MaxDims {
-		return TensorInfo{}, fmt.Errorf("gguf: %s n_dims at byte %d: %d dimensions, at most %d allowed", field, d.off-4, nd, MaxDims)
+		return TensorInfo{}, formatErr(field+" n_dims", d.off-4, "%d dimensions, at most %d allowed", nd, MaxDims)
 	}
 	t := TensorInfo{Name: name, Dims: make([]uint64, nd), InfoOffset: start}
 	n := uint64(1)
@@ -78,7 +78,7 @@ func (d *decoder) readTensorInfo(i int64) (TensorInfo, error) {
 		}
 		hi, lo := bits.Mul64(n, t.Dims[j])
 		if hi != 0 || lo > math.MaxInt64 {
-			return TensorInfo{}, fmt.Errorf("gguf: %s dims[%d] at byte %d: the product of dims %v overflows 63 bits", field, j, at, t.Dims[:j+1])
+			return TensorInfo{}, formatErr(fmt.Sprintf("%s dims[%d]", field, j), at, "the product of dims %v overflows 63 bits", t.Dims[:j+1])
 		}
 		n = lo
 	}
@@ -90,19 +90,19 @@ func (d *decoder) readTensorInfo(i int64) (TensorInfo, error) {
 	t.Type = GGMLType(typ)
 	tr, ok := traits(t.Type)
 	if !ok {
-		return TensorInfo{}, fmt.Errorf("gguf: %s type at byte %d: unknown ggml type %d", field, at, typ)
+		return TensorInfo{}, formatErr(field+" type", at, "unknown ggml type %d", typ)
 	}
 	// Blocks never straddle rows: the row length ne0 must be a whole number of blocks.
 	// (A tensor with no dims is one value, which is not a whole block of a block type.)
 	if nd == 0 && tr.blockSize > 1 {
-		return TensorInfo{}, fmt.Errorf("gguf: %s at byte %d: a %s tensor needs at least one dimension", field, start, tr.name)
+		return TensorInfo{}, formatErr(field, start, "a %s tensor needs at least one dimension", tr.name)
 	}
 	if nd > 0 && t.Dims[0]%uint64(tr.blockSize) != 0 {
-		return TensorInfo{}, fmt.Errorf("gguf: %s at byte %d: first dimension %d is not a multiple of the %s block size %d",
-			field, start, t.Dims[0], tr.name, tr.blockSize)
+		return TensorInfo{}, formatErr(field, start, "first dimension %d is not a multiple of the %s block size %d",
+			t.Dims[0], tr.name, tr.blockSize)
 	}
 	if hi, lo := bits.Mul64(n/uint64(tr.blockSize), uint64(tr.typeSize)); hi != 0 || lo > math.MaxInt64 {
-		return TensorInfo{}, fmt.Errorf("gguf: %s at byte %d: byte size of %d %s values overflows", field, start, n, tr.name)
+		return TensorInfo{}, formatErr(field, start, "byte size of %d %s values overflows", n, tr.name)
 	}
 	if t.Offset, err = d.u64(field + " offset"); err != nil {
 		return TensorInfo{}, err
@@ -114,25 +114,25 @@ func (d *decoder) readTensorInfo(i int64) (TensorInfo, error) {
 // overlap another tensor's. dataOffset is where the data section starts, size the file size.
 func checkLayout(tensors []TensorInfo, dataOffset, size int64, alignment uint64) error {
 	type span struct {
-		begin, end int64
-		name       string
+		begin, end, info int64
+		name             string
 	}
 	spans := make([]span, 0, len(tensors))
 	for _, t := range tensors {
 		if t.Offset%alignment != 0 {
-			return fmt.Errorf("gguf: tensor %q (info at byte %d): offset %d is not a multiple of the alignment %d",
-				t.Name, t.InfoOffset, t.Offset, alignment)
+			return formatErr(fmt.Sprintf("tensor %q", t.Name), t.InfoOffset, "offset %d is not a multiple of the alignment %d",
+				t.Offset, alignment)
 		}
 		if t.Offset > uint64(size) {
-			return fmt.Errorf("gguf: tensor %q (info at byte %d): data starts at byte %d+%d, beyond the file's %d",
-				t.Name, t.InfoOffset, dataOffset, t.Offset, size)
+			return formatErr(fmt.Sprintf("tensor %q", t.Name), t.InfoOffset, "data starts at byte %d+%d, beyond the file's %d",
+				dataOffset, t.Offset, size)
 		}
 		begin := dataOffset + int64(t.Offset)
 		nb := t.NumBytes()
 		if begin > size || nb > size-begin {
-			return fmt.Errorf("gguf: tensor %q: data ends at byte %d, beyond the file's %d", t.Name, begin+nb, size)
+			return formatErr(fmt.Sprintf("tensor %q", t.Name), t.InfoOffset, "data ends at byte %d, beyond the file's %d", begin+nb, size)
 		}
-		spans = append(spans, span{begin, begin + nb, t.Name})
+		spans = append(spans, span{begin, begin + nb, t.InfoOffset, t.Name})
 	}
 	slices.SortFunc(spans, func(a, b span) int {
 		if a.begin != b.begin {
@@ -143,8 +143,8 @@ func checkLayout(tensors []TensorInfo, dataOffset, size int64, alignment uint64)
 	for i := 1; i < len(spans); i++ {
 		p, q := spans[i-1], spans[i]
 		if q.begin < p.end {
-			return fmt.Errorf("gguf: tensor %q (bytes %d..%d) overlaps tensor %q (bytes %d..%d)",
-				q.name, q.begin, q.end, p.name, p.begin, p.end)
+			return formatErr(fmt.Sprintf("tensor %q", q.name), q.info, "data at bytes %d..%d overlaps tensor %q (bytes %d..%d)",
+				q.begin, q.end, p.name, p.begin, p.end)
 		}
 	}
 	return nil

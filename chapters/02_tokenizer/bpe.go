@@ -49,7 +49,8 @@ func (t *Tokenizer) lookupMerge(left, right int) (Merge, bool) {
 // This is the textbook algorithm: O(n) per step, O(n²) per piece. The tokenizer itself uses the
 // linked list and heap of bpe, and a test checks that both always agree.
 func (t *Tokenizer) MergeStep(ids []int) (out []int, applied Merge, ok bool) {
-	// exercise: tokenizer.MergeStep — find the adjacent pair with the lowest merge rank and merge it
+	// exercise: tokenizer.MergeStep — merge the adjacent pair of lowest merge rank (the leftmost of equal ones)
+	// tests: TestMergeStepByHand TestMergeStepLeftmostOnTies TestHeapBPEMatchesMergeStep
 	best := -1
 	for i := 0; i+1 < len(ids); i++ {
 		m, found := t.lookupMerge(ids[i], ids[i+1])
@@ -65,6 +66,15 @@ func (t *Tokenizer) MergeStep(ids []int) (out []int, applied Merge, ok bool) {
 	out = append(out, applied.ID)
 	out = append(out, ids[best+2:]...)
 	return out, applied, true
+	// mistake: the leftmost pair in the merge list, whatever its rank
+	//	- if found && (best < 0 || m.Rank < applied.Rank) {
+	//	+ if found && best < 0 {
+	// mistake: the rightmost of two pairs of equal rank
+	//	- if found && (best < 0 || m.Rank < applied.Rank) {
+	//	+ if found && (best < 0 || m.Rank <= applied.Rank) {
+	// mistake: the highest rank first
+	//	- if found && (best < 0 || m.Rank < applied.Rank) {
+	//	+ if found && (best < 0 || m.Rank > applied.Rank) {
 	// end exercise
 }
 

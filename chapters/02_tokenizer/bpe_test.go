@@ -61,7 +61,7 @@ func TestMergeStepByHand(t *testing.T) {
 			t.Fatalf("step %d: no merge, want %q", step, want)
 		}
 		if got := spell(tok, out); !slices.Equal(got, want) {
-			t.Fatalf("step %d: %q, want %q (merge %+v)", step, got, want, m)
+			t.Fatalf("step %d: %q, want %q (merged %+v):\nthe adjacent pair of LOWEST rank merges first, wherever it is", step, got, want, m)
 		}
 		if m.Rank != step {
 			t.Errorf("step %d applied rank %d", step, m.Rank)
@@ -81,7 +81,7 @@ func TestMergeStepLeftmostOnTies(t *testing.T) {
 	ids := []int{int(tok.byteIDs['a']), int(tok.byteIDs['a']), int(tok.byteIDs['a'])}
 	out, _, _ := tok.MergeStep(ids)
 	if got := spell(tok, out); !slices.Equal(got, []string{"aa", "a"}) {
-		t.Errorf("aaa -> %q, want [aa a]", got)
+		t.Errorf("aaa -> %q, want [aa a]: of two pairs with the same rank, the leftmost merges", got)
 	}
 	if got := spell(tok, tok.Encode("aaaaa")); !slices.Equal(got, []string{"aa", "aa", "a"}) {
 		t.Errorf("Encode(aaaaa) = %q, want [aa aa a]", got)

@@ -17,6 +17,7 @@ import "unicode/utf8"
 // Shape: [256]rune, a bijection from bytes onto 256 distinct runes.
 func ByteToRune() [256]rune {
 	// exercise: tokenizer.ByteToRune — printable bytes map to themselves, the rest to 256, 257, ... in byte order
+	// tests: TestByteToRune TestByteLevelRoundTrip ExampleByteToRune
 	var table [256]rune
 	next := rune(256)
 	for b := 0; b < 256; b++ {
@@ -29,6 +30,18 @@ func ByteToRune() [256]rune {
 		}
 	}
 	return table
+	// mistake: only ASCII '!'..'~' kept as itself, the Latin-1 letters remapped too
+	//	- printable := (b >= '!' && b <= '~') || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE && b <= 0xFF)
+	//	+ printable := b >= '!' && b <= '~'
+	// mistake: the soft hyphen 0xAD kept as itself (it does not print)
+	//	- printable := (b >= '!' && b <= '~') || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE && b <= 0xFF)
+	//	+ printable := (b >= '!' && b <= '~') || (b >= 0xA1 && b <= 0xFF)
+	// mistake: byte b mapped to 256+b instead of the next free code point
+	//	- next := rune(256)
+	//
+	//	- table[b] = next
+	//	- next++
+	//	+ table[b] = 256 + rune(b)
 	// end exercise
 }
 

@@ -8,6 +8,22 @@
 // on the ids of one specific algorithm. The golden tests compare every id with Hugging Face
 // tokenizers, and every chat prompt byte by byte with transformers' apply_chat_template.
 //
+// # Reading order
+//
+// First pass, the path of Encode and Decode:
+//
+//  1. tokenizer.go: the Tokenizer, New (what a vocabulary must hold), Encode.
+//  2. bytelevel.go: bytes as printable characters (space is "Ġ").
+//  3. pretokenize.go: the pieces Qwen's regular expression cuts, as a hand-written scanner.
+//  4. bpe.go down to MergeStep: one merge step, the obvious way.
+//  5. decode.go: ids back to text.
+//  6. load.go and gguf.go: where the vocabulary and merges come from (tokenizer.json or GGUF
+//     metadata); chat.go: the chat template.
+//
+// Skip on a first pass: the fast BPE in the second half of bpe.go (linked list and heap, same result
+// as MergeStep), normalize.go and unicode_versions.go (how NFC and Unicode letters are made to agree
+// with Hugging Face's older tables), and StreamDecoder in decode.go (holding back a split character).
+//
 // # The pipeline of Encode
 //
 //		text ──► added tokens ──► NFC ──► pre-tokenizer ──► bytes ──► BPE merges ──► ids
@@ -78,6 +94,15 @@
 //
 // # Exercises
 //
-// ByteToRune (the byte-to-unicode table) and MergeStep (one BPE step). Run
-// `go run ./scripts/exercise 02` and make `go test ./workspace/02_tokenizer/` pass again.
+// `go run ./scripts/exercise 02` copies this chapter to workspace/02_tokenizer with two functions
+// stubbed. Write them in this order:
+//
+//  1. [ByteToRune] (bytelevel.go): the byte-to-unicode table; nearly every test needs it.
+//  2. [Tokenizer.MergeStep] (bpe.go): one BPE step, the adjacent pair of lowest rank (the
+//     leftmost of equal ones); a test checks that the fast heap BPE agrees with it everywhere.
+//
+// Then `go test ./workspace/02_tokenizer/` runs every exercise's tests in one go: a stub that still
+// panics fails only the tests that reach it. The tool prints each exercise's own go test command,
+// and `go run ./scripts/exercise status` shows which are done. The failures name the likely mistake
+// (the leftmost pair instead of the lowest rank, the soft hyphen kept as itself ...).
 package tokenizer

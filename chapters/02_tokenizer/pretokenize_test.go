@@ -7,7 +7,7 @@ import (
 )
 
 // The expected pieces were produced by Hugging Face tokenizers' pre_tokenize_str on the same strings
-// (shown here as raw text instead of byte-level spellings).
+// (tokenizers 0.23.3, Qwen3's tokenizer.json; shown here as raw text instead of byte-level spellings).
 func TestPreTokenize(t *testing.T) {
 	cases := []struct {
 		text string
@@ -16,6 +16,12 @@ func TestPreTokenize(t *testing.T) {
 		{"Hello world's  123!\n", []string{"Hello", " world", "'s", " ", " ", "1", "2", "3", "!\n"}},
 		{"it's 'S 'LL x'Ll", []string{"it", "'s", " '", "S", " '", "LL", " x", "'Ll"}},
 		{"x'ſx", []string{"x", "'ſ", "x"}}, // (?i) folds the long s
+		// (?i) folds ASCII capitals too: the contraction ends after its letters even when more
+		// letters follow, which rule 2 alone would swallow ("'Tis" would stay one piece).
+		{"'Tis", []string{"'T", "is"}},
+		{"HE'LLo", []string{"HE", "'LL", "o"}},
+		{"SHE'SS X'VEe Y'Mm Z'DD WE'rEs", []string{"SHE", "'S", "S", " X", "'VE", "e", " Y", "'M", "m", " Z", "'D", "D", " WE", "'rE", "s"}},
+		{"'ſs", []string{"'ſ", "s"}},
 		{"a   b\n\n  c  \n", []string{"a", "  ", " b", "\n\n", " ", " c", "  \n"}},
 		{"hello\t\tworld", []string{"hello", "\t", "\tworld"}},
 		{"a \u0085b", []string{"a", " ", "\u0085b"}},                   // U+0085 is \s

@@ -50,4 +50,17 @@
 // in float32 and rounding once, and an implementation that wants to be bit-identical to the
 // bf16 reference must round at the same place. The golden data was produced in float32, where
 // both casts are again no-ops.
+//
+// # Exercises
+//
+// `go run ./scripts/exercise 03` copies this chapter to workspace/03_rmsnorm with two functions
+// stubbed. Write them in this order:
+//
+//  1. normRow (rmsnorm.go): one row, y = x / sqrt(mean(x²) + eps) * weight; RMSNorm calls it.
+//  2. [NormHeads] (rmsnorm.go): the same on every head_dim block of every row, on its own.
+//
+// Then `go test ./workspace/03_rmsnorm/` runs every exercise's tests in one go: a stub that still
+// panics fails only the tests that reach it. The tool prints each exercise's own go test command,
+// and `go run ./scripts/exercise status` shows which are done. The failures name the likely mistake
+// (eps outside the square root, a sum for a mean, the weight left out, one RMS for all heads ...).
 package rmsnorm

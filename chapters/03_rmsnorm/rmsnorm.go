@@ -32,6 +32,7 @@ func RMSNorm(x *mat.Dense, weight []float64, eps float64) *mat.Dense {
 // normRow writes dst[i] = src[i] / sqrt(mean(src²) + eps) * w[i]; all three have the same length.
 func normRow(dst, src, w []float64, eps float64) {
 	// exercise: rmsnorm.normRow — mean of squares, eps inside the square root, then scale by the weight
+	// tests: TestRMSNormGolden TestEpsInsideSqrt TestWeightScalesFeatures TestUnitRMS ExampleRMSNorm
 	var ss float64
 	for _, v := range src {
 		ss += v * v
@@ -40,6 +41,15 @@ func normRow(dst, src, w []float64, eps float64) {
 	for i, v := range src {
 		dst[i] = v * inv * w[i]
 	}
+	// mistake: eps added after the square root, x / (sqrt(mean(x²)) + eps)
+	//	- inv := 1 / math.Sqrt(ss/float64(len(src))+eps)
+	//	+ inv := 1 / (math.Sqrt(ss/float64(len(src))) + eps)
+	// mistake: the root of the sum of squares, not of their mean
+	//	- inv := 1 / math.Sqrt(ss/float64(len(src))+eps)
+	//	+ inv := 1 / math.Sqrt(ss+eps)
+	// mistake: the weight left out
+	//	- dst[i] = v * inv * w[i]
+	//	+ dst[i] = v * inv
 	// end exercise
 }
 
@@ -60,12 +70,28 @@ func NormHeads(x *mat.Dense, weight []float64, headDim int, eps float64) *mat.De
 	}
 	y := mat.NewDense(seq, width, nil)
 	// exercise: rmsnorm.NormHeads — normalize each head_dim block of each row on its own
+	// tests: TestNormHeadsGolden TestNormHeadsIsPerHead ExampleNormHeads
 	for t := 0; t < seq; t++ {
 		src, dst := x.RawRowView(t), y.RawRowView(t)
 		for off := 0; off < width; off += headDim {
 			normRow(dst[off:off+headDim], src[off:off+headDim], weight, eps)
 		}
 	}
+	// mistake: one RMS for the whole row (all heads together), the weight repeated per head
+	//	- for off := 0; off < width; off += headDim {
+	//	- normRow(dst[off:off+headDim], src[off:off+headDim], weight, eps)
+	//	- }
+	//	+ var ss float64
+	//	+ for _, v := range src {
+	//	+ 	ss += v * v
+	//	+ }
+	//	+ inv := 1 / math.Sqrt(ss/float64(width)+eps)
+	//	+ for i, v := range src {
+	//	+ 	dst[i] = v * inv * weight[i%headDim]
+	//	+ }
+	// mistake: every output row normalized from the first input row
+	//	- src, dst := x.RawRowView(t), y.RawRowView(t)
+	//	+ src, dst := x.RawRowView(0), y.RawRowView(t)
 	// end exercise
 	return y
 }

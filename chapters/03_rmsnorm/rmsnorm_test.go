@@ -1,10 +1,12 @@
 package rmsnorm
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
 	"github.com/qwen3go/qwen3go/reference"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -55,7 +57,7 @@ func TestRMSNormGolden(t *testing.T) {
 	x, w, want := load(t, "x.npy"), load(t, "weight.npy"), load(t, "out.npy")
 	got := RMSNorm(x.Dense(), w.Data, m.Eps)
 	if e := relErr(t, got.RawMatrix().Data, want.Data); e > goldenTol {
-		t.Errorf("RMSNorm vs transformers: relative error %.3g > %g", e, goldenTol)
+		t.Errorf("RMSNorm vs transformers: relative error %.3g > %g:\n%s", e, goldenTol, normHint(x.Data, w.Data, got.RawMatrix().Data, want.Data, len(w.Data)))
 	} else {
 		t.Logf("RMSNorm vs transformers: relative error %.3g (tolerance %g)", e, goldenTol)
 	}
@@ -72,10 +74,92 @@ func TestNormHeadsGolden(t *testing.T) {
 	headDim := x.Shape[2]
 	got := NormHeads(x.Reshape2D(x.Shape[0]), w.Data, headDim, m.Eps)
 	if e := relErr(t, got.RawMatrix().Data, want.Data); e > goldenTol {
-		t.Errorf("NormHeads vs transformers: relative error %.3g > %g", e, goldenTol)
+		t.Errorf("NormHeads vs transformers: relative error %.3g > %g:\n%s", e, goldenTol, headsHint(x.Data, w.Data, got.RawMatrix().Data, want.Data, headDim, x.Shape[1]*headDim))
 	} else {
 		t.Logf("NormHeads vs transformers: relative error %.3g (tolerance %g)", e, goldenTol)
 	}
+}
+
+// normHint names the likely mistake of a normalization that turned x into got where transformers
+// gives want; each block of d values (a row, or a head) is normalized on its own with weight w.
+// It reads the ratio got/want at the largest output of each block: a wrong norm scales a whole
+// block, and how the scale depends on the block's RMS tells which mistake it is.
+func normHint(x, w, got, want []float64, d int) string {
+	zero, weightless := true, true
+	for i := range got {
+		zero = zero && got[i] == 0
+		weightless = weightless && math.Abs(got[i]*w[i%d]-want[i]) <= 1e-4*math.Max(1, math.Abs(want[i]))
+	}
+	switch {
+	case zero:
+		return "the output is all zeros: write y[i] into dst"
+	case weightless:
+		return "the output is right before the weight: multiply feature i by weight[i] last"
+	}
+	var large, small []float64 // got/want for blocks whose RMS is far above sqrt(eps), and the others
+	for off := 0; off+d <= len(x); off += d {
+		j := off
+		for i := off; i < off+d; i++ {
+			if math.Abs(want[i]) > math.Abs(want[j]) {
+				j = i
+			}
+		}
+		if want[j] == 0 {
+			continue
+		}
+		if RMS(x[off:off+d]) > 1e-2 {
+			large = append(large, got[j]/want[j])
+		} else {
+			small = append(small, got[j]/want[j])
+		}
+	}
+	near := func(v []float64, target float64) bool {
+		for _, r := range v {
+			if math.Abs(r-target) > 1e-3*target {
+				return false
+			}
+		}
+		return len(v) > 0
+	}
+	switch {
+	case near(large, 1/math.Sqrt(float64(d))):
+		return fmt.Sprintf("the output is sqrt(%d) times too small: divide by the root of the MEAN of the squares, not of their sum", d)
+	case near(large, 1) && !near(small, 1):
+		return "rows with a large RMS are right, rows with an RMS near 1e-4 are not: eps goes inside the square root,\n" +
+			"y[i] = x[i] / sqrt(mean(x²) + eps) * weight[i]"
+	}
+	return "want y[i] = x[i] / sqrt(mean(x²) + eps) * weight[i]"
+}
+
+// headsHint is normHint for QK-norm, which must normalize each head block of a row (width
+// values) on its own, row t from row t.
+func headsHint(x, w, got, want []float64, headDim, width int) string {
+	if floats.Norm(got, 2) == 0 {
+		return normHint(x, w, got, want, headDim)
+	}
+	for off := 0; off+headDim <= len(x); off += headDim {
+		if RMS(x[off:off+headDim]) < 1e-2 {
+			continue // eps matters here, normHint tells
+		}
+		scaled := make([]float64, headDim)
+		for i := range scaled {
+			scaled[i] = got[off+i] / w[i]
+		}
+		if r := RMS(scaled); math.Abs(r-1) > 1e-3 && r != 0 {
+			return fmt.Sprintf("head %d of row %d has RMS %.4g before the weight, want 1: normalize each head_dim block with its own RMS",
+				off%width/headDim, off/width, r)
+		}
+	}
+	same := true
+	for off := width; off+width <= len(got); off += width {
+		for i := 0; i < width; i++ {
+			same = same && got[off+i] == got[i]
+		}
+	}
+	if same && len(got) > width {
+		return "every output row is the same: row t comes from row t of x"
+	}
+	return normHint(x, w, got, want, headDim)
 }
 
 // TestEpsMattersOnGoldenInput guards the golden test itself: it checks that the golden input
@@ -115,10 +199,9 @@ func TestUnitRMS(t *testing.T) {
 func TestEpsInsideSqrt(t *testing.T) {
 	x := mat.NewDense(1, 4, []float64{1e-3, 1e-3, 1e-3, 1e-3})
 	y := RMSNorm(x, []float64{1, 1, 1, 1}, 1e-6)
-	for i, v := range y.RawRowView(0) {
-		if math.Abs(v-1/math.Sqrt2) > 1e-12 {
-			t.Errorf("y[%d] = %.15g, want 1/sqrt(2)", i, v)
-		}
+	if v := y.At(0, 0); math.Abs(v-1/math.Sqrt2) > 1e-12 {
+		t.Errorf("row of 1e-3 with eps 1e-6: y[0] = %.6g, want 1e-3/sqrt(1e-6+1e-6) = 1/sqrt(2) = 0.707107:\n"+
+			"eps goes inside the square root (x / (sqrt(mean(x²)) + eps) gives 0.999)", v)
 	}
 }
 
@@ -152,8 +235,12 @@ func TestNormHeadsIsPerHead(t *testing.T) {
 	for h := 0; h < 3; h++ {
 		block := mat.DenseCopyOf(x.Slice(0, 2, h*headDim, (h+1)*headDim))
 		want := RMSNorm(block, w, Eps)
-		if !mat.EqualApprox(got.Slice(0, 2, h*headDim, (h+1)*headDim), want, 1e-15) {
-			t.Errorf("head %d:\n got %v\nwant %v", h, mat.Formatted(got.Slice(0, 2, h*headDim, (h+1)*headDim)), mat.Formatted(want))
+		for r := 0; r < 2; r++ {
+			g, w := got.RawRowView(r)[h*headDim:(h+1)*headDim], want.RawRowView(r)
+			if !floats.EqualApprox(g, w, 1e-15) {
+				t.Fatalf("row %d, head %d: got %.4f, want %.4f (RMSNorm of that head alone):\n"+
+					"each head_dim block of a row is normalized with its own RMS, row t from row t", r, h, g, w)
+			}
 		}
 	}
 }

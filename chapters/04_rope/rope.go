@@ -17,7 +17,8 @@ import (
 // same formula without rounding. It panics unless headDim is positive and even.
 func InvFreq(headDim int, theta float64) []float64 {
 	checkHeadDim(headDim)
-	// exercise: rope.InvFreq — theta^(-2i/d) with every intermediate rounded to float32
+	// exercise: rope.InvFreq — exponent 2i/d, then p = theta^exponent, then 1/p, each rounded to float32 in this order
+	// tests: TestInvFreqGolden ExampleInvFreq
 	f := make([]float64, headDim/2)
 	for i := range f {
 		exp := float32(2*i) / float32(headDim)
@@ -25,6 +26,18 @@ func InvFreq(headDim int, theta float64) []float64 {
 		f[i] = float64(float32(1 / float64(p)))
 	}
 	return f
+	// mistake: the textbook formula in float64, nothing rounded to float32
+	//	- exp := float32(2*i) / float32(headDim)
+	//	- p := float32(math.Pow(theta, float64(exp)))
+	//	- f[i] = float64(float32(1 / float64(p)))
+	//	+ f[i] = math.Pow(theta, -float64(2*i)/float64(headDim))
+	// mistake: theta^(-2i/d) in one power, rounded once: the right numbers to 1e-7, not transformers' bits
+	//	- p := float32(math.Pow(theta, float64(exp)))
+	//	- f[i] = float64(float32(1 / float64(p)))
+	//	+ f[i] = float64(float32(math.Pow(theta, -float64(exp))))
+	// mistake: exponent i/d instead of 2i/d
+	//	- exp := float32(2*i) / float32(headDim)
+	//	+ exp := float32(i) / float32(headDim)
 	// end exercise
 }
 
@@ -66,16 +79,17 @@ type Table struct {
 
 // NewTable precomputes cos and sin for positions 0 .. maxPos-1 exactly as transformers does:
 // inv_freq from InvFreq and angles rounded to float32 by Angle32; only cos and sin themselves are
-// evaluated in float64. This matches Qwen3RotaryEmbedding to about 1e-7 at every position up to
-// 40959. It panics unless headDim is positive and even and maxPos is positive.
+// evaluated in float64. This matches Qwen3RotaryEmbedding within 1.9e-6 at every position up to
+// 40959 (3.6e-8 but for one float32 ulp in inv_freq[37]: see the package doc). It panics unless headDim is positive and even and maxPos is positive.
 func NewTable(headDim, maxPos int, theta float64) *Table {
 	return newTable(headDim, maxPos, InvFreq(headDim, theta), Angle32)
 }
 
 // NewExactTable precomputes cos and sin from InvFreq64 and float64 angles pos*inv_freq: the
-// mathematically exact rotation. It differs from the transformers reference by up to about 2e-3
-// at position 40959 (float32 cannot hold a 40959-radian angle to better than 2e-3 rad), which is
-// why the model uses NewTable. The chapter's notebook plots the difference.
+// mathematically exact rotation. It differs from the transformers reference by up to 3.2e-3 near
+// the end of the context (the reference rounds inv_freq and every angle to float32; near 40959
+// radians float32's spacing is 2^-8, so rounding the angle alone costs up to 2e-3), which is why
+// the model uses NewTable. The chapter's notebook plots the difference against position.
 func NewExactTable(headDim, maxPos int, theta float64) *Table {
 	return newTable(headDim, maxPos, InvFreq64(headDim, theta), func(pos int, f float64) float64 {
 		return float64(pos) * f
@@ -143,6 +157,7 @@ func (t *Table) RotateHead(v []float64, pos int) {
 	}
 	t.checkPos(pos)
 	// exercise: rope.RotateHead — rotate each (v[i], v[i+half]) pair by the angle of pair i at pos
+	// tests: TestRotateGolden TestHalfSplitPairs TestRotationKeepsNorm ExampleTable_Rotate
 	half := t.headDim / 2
 	cos, sin := t.cos[pos*half:(pos+1)*half], t.sin[pos*half:(pos+1)*half]
 	for i := 0; i < half; i++ {
@@ -150,6 +165,24 @@ func (t *Table) RotateHead(v []float64, pos int) {
 		v[i] = a*cos[i] - b*sin[i]
 		v[i+half] = b*cos[i] + a*sin[i]
 	}
+	// mistake: adjacent pairs (2i, 2i+1), the GPT-J layout, instead of (i, i+d/2)
+	//	- a, b := v[i], v[i+half]
+	//	- v[i] = a*cos[i] - b*sin[i]
+	//	- v[i+half] = b*cos[i] + a*sin[i]
+	//	+ a, b := v[2*i], v[2*i+1]
+	//	+ v[2*i] = a*cos[i] - b*sin[i]
+	//	+ v[2*i+1] = b*cos[i] + a*sin[i]
+	// mistake: turning the wrong way (the signs of sin swapped)
+	//	- v[i] = a*cos[i] - b*sin[i]
+	//	- v[i+half] = b*cos[i] + a*sin[i]
+	//	+ v[i] = a*cos[i] + b*sin[i]
+	//	+ v[i+half] = b*cos[i] - a*sin[i]
+	// mistake: the second element rotated from the first one's new value
+	//	- a, b := v[i], v[i+half]
+	//	- v[i] = a*cos[i] - b*sin[i]
+	//	- v[i+half] = b*cos[i] + a*sin[i]
+	//	+ v[i] = v[i]*cos[i] - v[i+half]*sin[i]
+	//	+ v[i+half] = v[i+half]*cos[i] + v[i]*sin[i]
 	// end exercise
 }
 

@@ -1,6 +1,7 @@
 package rope
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -82,24 +83,37 @@ func TestInvFreqGolden(t *testing.T) {
 	if len(got) != len(want) {
 		t.Fatalf("InvFreq: %d values, want %d", len(got), len(want))
 	}
-	var differ []int
+	var notF32, far, differ []int
 	for i := range want {
 		g, w := float32(got[i]), float32(want[i])
 		if float64(g) != got[i] {
-			t.Errorf("inv_freq[%d] = %.17g is not a float32 value", i, got[i])
+			notF32 = append(notF32, i)
 		}
-		if g == w {
-			continue
-		}
-		differ = append(differ, i)
-		if g != math.Nextafter32(w, g) {
-			t.Errorf("inv_freq[%d] = %.10g, transformers %.10g: more than one float32 ulp apart", i, g, w)
+		switch {
+		case g == w:
+		case g == math.Nextafter32(w, g):
+			differ = append(differ, i)
+		default:
+			far = append(far, i)
 		}
 	}
-	if len(differ) > 2 {
-		t.Errorf("inv_freq differs from transformers by one ulp at %d pairs %v, expected at most 2", len(differ), differ)
+	// One message, for the most telling problem: a wrong formula, then missing float32 rounding,
+	// then roundings in another order than transformers'.
+	switch {
+	case len(far) > 0:
+		i := far[0]
+		t.Errorf("inv_freq is more than one float32 ulp from transformers at %d of %d pairs, first inv_freq[%d] = %.10g, want %.10g:\n"+
+			"the formula is inv_freq[i] = theta^(-2i/d) for i = 0 .. d/2-1 (2i, not i)", len(far), len(want), i, got[i], want[i])
+	case len(notF32) > 0:
+		i := notF32[0]
+		t.Errorf("%d of %d values are not float32 numbers (inv_freq[%d] = %.17g): transformers computes in float32,\n"+
+			"so round each step: e := float32(2i)/float32(d); p := float32(theta^e); inv_freq[i] = float32(1/p)", len(notF32), len(want), i, got[i])
+	case len(differ) > 2:
+		t.Errorf("one float32 ulp off transformers at %d pairs %s (at most 2 expected): the order of the float32 roundings\n"+
+			"matters: p := float32(theta^e) first, then float32(1/p); theta^(-e) in one step rounds differently", len(differ), firstFew(differ, 8))
+	default:
+		t.Logf("inv_freq: %d of %d values bit-identical to transformers; one ulp off at pairs %v", len(want)-len(differ), len(want), differ)
 	}
-	t.Logf("inv_freq: %d of %d values bit-identical to transformers; one ulp off at pairs %v", len(want)-len(differ), len(want), differ)
 	// The float64 formula is within float32 rounding of the reference, but not equal to it.
 	if e := relErr(t, InvFreq64(m.HeadDim, m.Theta), want); e > 1e-7 {
 		t.Errorf("InvFreq64 vs transformers: relative error %.3g > 1e-7", e)
@@ -130,7 +144,8 @@ func TestCosSinGolden(t *testing.T) {
 		}
 	}
 	if worst > goldenTol {
-		t.Errorf("cos/sin vs transformers: max error %.3g at position %d > %g", worst, worstPos, goldenTol)
+		t.Errorf("cos/sin vs transformers: max error %.3g at position %d > %g: the angles are float32(pos)*InvFreq[i]\n"+
+			"rounded to float32 (Angle32); an InvFreq one ulp off shows here first, see TestInvFreqGolden", worst, worstPos, goldenTol)
 	}
 	t.Logf("cos/sin vs transformers over %d positions: float32-angle table %.3g, exact float64 table %.3g", len(pos), worst, worstExact)
 	// The package doc claims the exact table is NOT good enough at large positions; keep it honest.
@@ -152,11 +167,49 @@ func testApply(t *testing.T, tab *Table, posName, qName, kName string) {
 		got := tab.RotatePositions(x.Reshape2D(x.Shape[0]), pos)
 		e := relErr(t, got.RawMatrix().Data, want.Data)
 		if e > goldenTol {
-			t.Errorf("%s at positions %v: relative error %.3g > %g", c.out, pos, e, goldenTol)
+			t.Errorf("%s at positions %v: relative error %.3g > %g: %s", c.out, pos, e, goldenTol, rotationHint(x.Data, got.RawMatrix().Data, tab.HeadDim()))
+			return // the keys would say the same
 		} else {
 			t.Logf("%s at positions %v: relative error %.3g", c.out, pos, e)
 		}
 	}
+}
+
+// rotationHint names the likely mistake of a rotation that turned the head vectors of x (one
+// after another, headDim values each) into got. It uses only what any correct RoPE must do: each
+// pair (v[i], v[i+d/2]) turns as a rigid rotation, so it keeps its length.
+func rotationHint(x, got []float64, headDim int) string {
+	half := headDim / 2
+	same := func(a, b, c, d float64) bool {
+		l0, l1 := math.Hypot(a, b), math.Hypot(c, d)
+		return math.Abs(l1-l0) <= 1e-9*math.Max(1, l0)
+	}
+	unchanged, split, adjacent := true, true, true
+	for off := 0; off+headDim <= len(x); off += headDim {
+		for i := 0; i < half; i++ {
+			unchanged = unchanged && got[off+i] == x[off+i] && got[off+i+half] == x[off+i+half]
+			split = split && same(x[off+i], x[off+i+half], got[off+i], got[off+i+half])
+			adjacent = adjacent && same(x[off+2*i], x[off+2*i+1], got[off+2*i], got[off+2*i+1])
+		}
+	}
+	switch {
+	case unchanged:
+		return "RotateHead left the vectors as they were"
+	case adjacent && !split:
+		return "the pairs (2i, 2i+1) were rotated (GPT-J's layout); Qwen3 pairs element i with element i+d/2"
+	case !split:
+		return "the pairs (v[i], v[i+d/2]) do not keep their length: compute both new values from the old ones (a, b := v[i], v[i+half] first)"
+	}
+	return "each pair (v[i], v[i+d/2]) keeps its length but turns by the wrong angle or the wrong way:\n" +
+		"v'[i] = v[i] cos θ - v[i+d/2] sin θ, v'[i+d/2] = v[i+d/2] cos θ + v[i] sin θ, θ = pos*inv_freq[i]"
+}
+
+// firstFew prints at most n of the values, and how many more there are.
+func firstFew(v []int, n int) string {
+	if len(v) <= n {
+		return fmt.Sprint(v)
+	}
+	return fmt.Sprintf("%v and %d more", v[:n], len(v)-n)
 }
 
 func TestRotateGolden(t *testing.T) {
@@ -217,12 +270,19 @@ func TestRotationKeepsNorm(t *testing.T) {
 		v := randVec(rng, d)
 		r := append([]float64(nil), v...)
 		tab.RotateHead(r, p)
+		var broken []int
 		for i := 0; i < d/2; i++ {
 			before := math.Hypot(v[i], v[i+d/2])
 			after := math.Hypot(r[i], r[i+d/2])
 			if math.Abs(after-before) > 1e-12*math.Max(1, before) {
-				t.Errorf("pos %d pair %d: length %.15g -> %.15g", p, i, before, after)
+				broken = append(broken, i)
 			}
+		}
+		if len(broken) > 0 {
+			i := broken[0]
+			t.Errorf("pos %d: %d of %d pairs (v[i], v[i+d/2]) changed length, first pair %d: %.15g -> %.15g\n%s",
+				p, len(broken), d/2, i, math.Hypot(v[i], v[i+d/2]), math.Hypot(r[i], r[i+d/2]), rotationHint(v, r, d))
+			return // other positions would say the same
 		}
 		if n0, n1 := math.Sqrt(dot(v, v)), math.Sqrt(dot(r, r)); math.Abs(n1-n0) > 1e-12*n0 {
 			t.Errorf("pos %d: norm %.15g -> %.15g", p, n0, n1)
@@ -278,7 +338,7 @@ func TestHalfSplitPairs(t *testing.T) {
 	want := []float64{math.Cos(1), 0, math.Sin(1), 0}
 	for i := range want {
 		if math.Abs(v[i]-want[i]) > 1e-15 {
-			t.Errorf("v = %v, want %v", v, want)
+			t.Errorf("head_dim 4, position 1: v = %.4f, want %.4f:\nelement 0 pairs with element 2 (i+d/2), not 1, and turns by 1 rad", v, want)
 			break
 		}
 	}
@@ -287,7 +347,7 @@ func TestHalfSplitPairs(t *testing.T) {
 	want = []float64{0, math.Cos(0.1), 0, math.Sin(0.1)}
 	for i := range want {
 		if math.Abs(v[i]-want[i]) > 1e-15 {
-			t.Errorf("v = %v, want %v", v, want)
+			t.Errorf("head_dim 4, position 1: v = %.4f, want %.4f:\nelement 1 pairs with element 3 and turns by inv_freq[1] = 0.1 rad", v, want)
 			break
 		}
 	}

@@ -3,6 +3,7 @@ package attention
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	rmsnorm "github.com/qwen3go/qwen3go/chapters/03_rmsnorm"
 	rope "github.com/qwen3go/qwen3go/chapters/04_rope"
@@ -35,8 +36,23 @@ func Forward(c Config, w *Weights, rot *rope.Table, x *mat.Dense, startPos int) 
 //	v = x * V^T                                 seq x (KVHeads*HeadDim), no norm, no RoPE
 //
 // Head h occupies columns h*HeadDim .. (h+1)*HeadDim-1. These k and v rows are what a KV cache
-// stores (chapter 08). It panics if the weights do not match c or rot was built for another head_dim.
+// stores (chapter 08). It is ProjectAt with the positions startPos, startPos+1, ... It panics if
+// the weights do not match c or rot was built for another head_dim.
 func Project(c Config, w *Weights, rot *rope.Table, x *mat.Dense, startPos int) (q, k, v *mat.Dense) {
+	seq, _ := x.Dims()
+	positions := make([]int, seq)
+	for r := range positions {
+		positions[r] = startPos + r
+	}
+	return ProjectAt(c, w, rot, x, positions)
+}
+
+// ProjectAt is Project with an explicit absolute position for every row: row r of x is rotated to
+// positions[r]. Rows need not be consecutive tokens of one sequence: a batch of sequences stacked
+// into one matrix (chapter 10) is projected in one pass over the weights, each row at its own
+// sequence's position. It panics if len(positions) differs from the number of rows, if the weights
+// do not match c or rot was built for another head_dim.
+func ProjectAt(c Config, w *Weights, rot *rope.Table, x *mat.Dense, positions []int) (q, k, v *mat.Dense) {
 	if err := w.Check(c); err != nil {
 		panic(err)
 	}
@@ -49,7 +65,11 @@ func Project(c Config, w *Weights, rot *rope.Table, x *mat.Dense, startPos int) 
 	if _, hidden := x.Dims(); hidden != c.Hidden {
 		panic(fmt.Sprintf("attention: input rows have %d values, hidden size is %d", hidden, c.Hidden))
 	}
-	// exercise: attention.Project — project, QK-norm each head (chapter 03), rotate q and k (chapter 04)
+	if seq, _ := x.Dims(); len(positions) != seq {
+		panic(fmt.Sprintf("attention: %d positions for %d rows", len(positions), seq))
+	}
+	// exercise: attention.ProjectAt — project, QK-norm each head (chapter 03), rotate q and k (chapter 04) to their positions
+	// tests: TestForwardGolden TestForwardOffsetGolden TestAttendWithPastMatchesFullPrompt TestProbabilitiesAreCausalDistributions
 	seq, _ := x.Dims()
 	q = mat.NewDense(seq, c.Heads*c.HeadDim, nil)
 	q.Mul(x, w.Q.T())
@@ -57,9 +77,22 @@ func Project(c Config, w *Weights, rot *rope.Table, x *mat.Dense, startPos int) 
 	k.Mul(x, w.K.T())
 	v = mat.NewDense(seq, c.KVHeads*c.HeadDim, nil)
 	v.Mul(x, w.V.T())
-	q = rot.Rotate(c.qkNorm(q, w.QNorm), startPos)
-	k = rot.Rotate(c.qkNorm(k, w.KNorm), startPos)
+	q = rot.RotatePositions(c.qkNorm(q, w.QNorm), positions)
+	k = rot.RotatePositions(c.qkNorm(k, w.KNorm), positions)
 	return q, k, v
+	// mistake: RoPE first, then QK-norm
+	//	- q = rot.RotatePositions(c.qkNorm(q, w.QNorm), positions)
+	//	- k = rot.RotatePositions(c.qkNorm(k, w.KNorm), positions)
+	//	+ q = c.qkNorm(rot.RotatePositions(q, positions), w.QNorm)
+	//	+ k = c.qkNorm(rot.RotatePositions(k, positions), w.KNorm)
+	// mistake: the values normalized and rotated like the keys
+	//	- return q, k, v
+	//	+ return q, k, rot.RotatePositions(c.qkNorm(v, w.KNorm), positions)
+	// mistake: every chunk rotated from position 0, the positions ignored
+	//	- q = rot.RotatePositions(c.qkNorm(q, w.QNorm), positions)
+	//	- k = rot.RotatePositions(c.qkNorm(k, w.KNorm), positions)
+	//	+ q = rot.Rotate(c.qkNorm(q, w.QNorm), 0)
+	//	+ k = rot.Rotate(c.qkNorm(k, w.KNorm), 0)
 	// end exercise
 }
 
@@ -72,8 +105,15 @@ func (c Config) qkNorm(x *mat.Dense, weight []float64) *mat.Dense {
 // consecutive query heads share a KV head, h / (heads/kvHeads). With Qwen3-0.6B's 16 query and
 // 8 KV heads, query heads 0 and 1 read KV head 0, heads 14 and 15 read KV head 7.
 func KVHead(h, heads, kvHeads int) int {
-	// exercise: attention.KVHead — the GQA head map
+	// exercise: attention.KVHead — the GQA head map: consecutive query heads share a KV head
+	// tests: TestGQAHeadMap TestGQASharesKV ExampleKVHead TestAttendByHand
 	return h / (heads / kvHeads)
+	// mistake: round-robin, h % kvHeads
+	//	- return h / (heads / kvHeads)
+	//	+ return h % kvHeads
+	// mistake: divided by the number of KV heads instead of the group size
+	//	- return h / (heads / kvHeads)
+	//	+ return h / kvHeads
 	// end exercise
 }
 
@@ -90,12 +130,22 @@ func Mask(nq, nk, past int) *mat.Dense {
 	}
 	m := mat.NewDense(nq, nk, nil)
 	// exercise: attention.Mask — -Inf where the key is in the query's future
+	// tests: TestMask ExampleMask
 	for r := 0; r < nq; r++ {
 		row := m.RawRowView(r)
 		for j := past + r + 1; j < nk; j++ {
 			row[j] = math.Inf(-1)
 		}
 	}
+	// mistake: the diagonal masked too, so a token does not see itself
+	//	- for j := past + r + 1; j < nk; j++ {
+	//	+ for j := past + r; j < nk; j++ {
+	// mistake: past ignored: query r sees keys 0..r as if nothing were cached
+	//	- for j := past + r + 1; j < nk; j++ {
+	//	+ for j := r + 1; j < nk; j++ {
+	// mistake: the past masked instead of the future
+	//	- for j := past + r + 1; j < nk; j++ {
+	//	+ for j := 0; j < past+r; j++ {
 	// end exercise
 	return m
 }
@@ -105,6 +155,7 @@ func Mask(nq, nk, past int) *mat.Dense {
 // -Inf entries (masked keys) become exactly 0. The row must contain at least one finite value.
 func Softmax(row []float64) {
 	// exercise: attention.Softmax — numerically stable softmax; -Inf must give exactly 0
+	// tests: TestSoftmax ExampleSoftmax
 	m := math.Inf(-1)
 	for _, s := range row {
 		m = math.Max(m, s)
@@ -117,6 +168,16 @@ func Softmax(row []float64) {
 	for j := range row {
 		row[j] /= sum
 	}
+	// mistake: exp of the raw scores, without subtracting the maximum
+	//	- row[j] = math.Exp(s - m)
+	//	+ row[j] = math.Exp(s)
+	// mistake: the exponentials never divided by their sum
+	//	- for j := range row {
+	//	- row[j] /= sum
+	//	- }
+	// mistake: the sum taken over the unshifted exponentials
+	//	- sum += row[j]
+	//	+ sum += math.Exp(s)
 	// end exercise
 }
 
@@ -131,8 +192,18 @@ func Softmax(row []float64) {
 // see, in position order; query r sits at key index past+r. Without a cache past = 0 and nk = nq;
 // with a cache (chapter 08) k and v are the cache and past is its length before this chunk.
 // It returns ctx (nq x Heads*HeadDim, heads concatenated, ready for o_proj) and the probabilities
-// P_h for every head.
+// P_h for every head. It is AttendMask with Mask(nq, nk, past).
 func Attend(c Config, q, k, v *mat.Dense, past int) (ctx *mat.Dense, probs []*mat.Dense) {
+	nq, _ := q.Dims()
+	nk, _ := k.Dims()
+	return AttendMask(c, q, k, v, Mask(nq, nk, past))
+}
+
+// AttendMask is Attend with an explicit additive mask (nq x nk: 0 where query r may see key j,
+// -Inf where it may not) instead of the causal Mask. Chapter 10 uses it to hide padding keys as
+// well as future ones. Every row of mask must leave at least one key visible: a row of -Inf only
+// would make softmax 0/0. It panics if the shapes do not fit or a row hides every key.
+func AttendMask(c Config, q, k, v, mask *mat.Dense) (ctx *mat.Dense, probs []*mat.Dense) {
 	nq, qw := q.Dims()
 	nk, kw := k.Dims()
 	nv, vw := v.Dims()
@@ -141,7 +212,14 @@ func Attend(c Config, q, k, v *mat.Dense, past int) (ctx *mat.Dense, probs []*ma
 		panic(fmt.Sprintf("attention: q %dx%d, k %dx%d, v %dx%d do not fit %d heads, %d kv heads of %d",
 			nq, qw, nk, kw, nv, vw, c.Heads, c.KVHeads, d))
 	}
-	mask := Mask(nq, nk, past)
+	if mr, mc := mask.Dims(); mr != nq || mc != nk {
+		panic(fmt.Sprintf("attention: mask is %dx%d for %d queries and %d keys", mr, mc, nq, nk))
+	}
+	for r := 0; r < nq; r++ {
+		if !slices.ContainsFunc(mask.RawRowView(r), func(m float64) bool { return !math.IsInf(m, -1) }) {
+			panic(fmt.Sprintf("attention: mask row %d hides every key (softmax would be 0/0)", r))
+		}
+	}
 	scale := 1 / math.Sqrt(float64(d))
 	ctx = mat.NewDense(nq, c.Heads*d, nil)
 	probs = make([]*mat.Dense, c.Heads)

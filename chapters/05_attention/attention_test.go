@@ -1,12 +1,14 @@
 package attention
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/qwen3go/qwen3go/reference"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -90,24 +92,37 @@ func testForward(t *testing.T, posName, outName, weightsName string) {
 	}
 	out, probs := Forward(g.cfg, g.w, g.cfg.RoPE(64), g.x, startPos)
 	want := load(t, outName)
-	if e := relErr(t, out.RawMatrix().Data, want.Data); e > goldenTol {
-		t.Errorf("%s: relative error %.3g > %g", outName, e, goldenTol)
-	} else {
-		t.Logf("%s: relative error %.3g", outName, e)
-	}
 	wantP := load(t, weightsName)
 	if len(wantP.Shape) != 3 || wantP.Shape[0] != g.cfg.Heads {
 		t.Fatalf("%s has shape %v, want (heads, seq, seq)", weightsName, wantP.Shape)
 	}
 	var worst float64
+	var badHeads []int
 	for h := range probs {
 		e := relErr(t, probs[h].RawMatrix().Data, wantP.Sub(h).Data)
 		if e > goldenTol {
-			t.Errorf("%s head %d: error %.3g > %g", weightsName, h, e, goldenTol)
+			badHeads = append(badHeads, h)
 		}
 		worst = math.Max(worst, e)
 	}
-	t.Logf("%s: max error over %d heads %.3g", weightsName, len(probs), worst)
+	e := relErr(t, out.RawMatrix().Data, want.Data)
+	switch {
+	case len(badHeads) > 0:
+		hint := "q·k differs: for q and k, project, QK-norm each head, then rotate row r to position startPos+r"
+		if startPos != 0 {
+			out0, _ := Forward(g.cfg, g.w, g.cfg.RoPE(64), g.x, 0)
+			if relErr(t, out0.RawMatrix().Data, load(t, "out.npy").Data) <= goldenTol {
+				hint = fmt.Sprintf("positions 0.. match transformers, positions %d.. do not: rotate row r to position startPos+r", startPos)
+			}
+		}
+		t.Errorf("%s: the attention probabilities of heads %v differ from transformers (max error %.3g > %g):\n%s",
+			weightsName, badHeads, worst, goldenTol, hint)
+	case e > goldenTol:
+		t.Errorf("%s: relative error %.3g > %g, though the attention probabilities match (max error %.3g):\n"+
+			"the values are v = x V^T, with no norm and no RoPE; ctx_h = P_h v_(KVHead(h)); out = ctx O^T", outName, e, goldenTol, worst)
+	default:
+		t.Logf("%s: relative error %.3g; %s: max error over %d heads %.3g", outName, e, weightsName, len(probs), worst)
+	}
 }
 
 // TestForwardGolden: one Qwen3Attention layer on 7 tokens at positions 0..6.
@@ -160,26 +175,52 @@ func TestProbabilitiesAreCausalDistributions(t *testing.T) {
 	checkCausal(t, probs, 5)
 }
 
+// checkCausal reports, for each kind of fault, its first occurrence and how many there are.
 func checkCausal(t *testing.T, probs []*mat.Dense, past int) {
 	t.Helper()
+	type fault struct {
+		first string
+		n     int
+	}
+	faults := map[string]*fault{}
+	var kinds []string
+	add := func(kind, format string, args ...any) {
+		if faults[kind] == nil {
+			faults[kind] = &fault{first: fmt.Sprintf(format, args...)}
+			kinds = append(kinds, kind)
+		}
+		faults[kind].n++
+	}
 	for h, p := range probs {
 		nq, nk := p.Dims()
 		for r := 0; r < nq; r++ {
 			var sum float64
 			for j := 0; j < nk; j++ {
 				v := p.At(r, j)
-				if j > past+r && v != 0 {
-					t.Errorf("head %d: query %d gives weight %g to future key %d", h, r, v, j)
-				}
-				if j <= past+r && !(v > 0) {
-					t.Errorf("head %d: query %d gives weight %g to visible key %d", h, r, v, j)
+				switch {
+				case math.IsNaN(v):
+					add("NaN: a query whose keys are all masked (does it see its own key?), or exp overflowed",
+						"head %d: query %d gives weight NaN to key %d", h, r, j)
+				case v < 0 || v > 1:
+					add("probabilities lie in [0, 1]: was the softmax applied to the scores?",
+						"head %d: query %d gives weight %.3g to key %d", h, r, v, j)
+				case j > past+r && v != 0:
+					add("query r sits at key past+r and sees keys 0..past+r only: the mask is -Inf after it",
+						"head %d: query %d (after %d past keys) gives weight %.3g to future key %d", h, r, past, v, j)
+				case j <= past+r && !(v > 0):
+					add("every key up to past+r is visible: the mask is 0 there",
+						"head %d: query %d (after %d past keys) gives weight %g to visible key %d", h, r, past, v, j)
 				}
 				sum += v
 			}
-			if math.Abs(sum-1) > 1e-12 {
-				t.Errorf("head %d row %d sums to %.15g", h, r, sum)
+			if math.Abs(sum-1) > 1e-12 && !math.IsNaN(sum) {
+				add("each row of probabilities sums to 1: divide the exponentials by their sum",
+					"head %d row %d sums to %.15g", h, r, sum)
 			}
 		}
+	}
+	for _, k := range kinds {
+		t.Errorf("%s (%d times):\n%s", faults[k].first, faults[k].n, k)
 	}
 }
 
@@ -231,11 +272,12 @@ func TestAttendByHand(t *testing.T) {
 	p1 := math.Exp(2) / (1 + math.Exp(2))
 	want := mat.NewDense(2, 2, []float64{1, 0, 1 - p1, p1})
 	if !mat.EqualApprox(probs[0], want, 1e-15) {
-		t.Errorf("probabilities\n%v\nwant\n%v", mat.Formatted(probs[0]), mat.Formatted(want))
+		t.Fatalf("probabilities %.4f, want %.4f: query 1 sees keys 0 and 1 with scores q·k/sqrt(4) = (0, 2), so p = softmax(0, 2)",
+			probs[0].RawMatrix().Data, want.RawMatrix().Data)
 	}
 	wantCtx := mat.NewDense(2, 4, []float64{1, 0, 0, 0, 1 - p1, p1, 0, 0})
 	if !mat.EqualApprox(ctx, wantCtx, 1e-15) {
-		t.Errorf("context\n%v\nwant\n%v", mat.Formatted(ctx), mat.Formatted(wantCtx))
+		t.Errorf("context %.4f, want %.4f: ctx = P v", ctx.RawMatrix().Data, wantCtx.RawMatrix().Data)
 	}
 }
 
@@ -249,7 +291,7 @@ func TestGQAHeadMap(t *testing.T) {
 	want := []int{0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7}
 	for h := range want {
 		if got[h] != want[h] {
-			t.Fatalf("KVHead for 16/8 heads = %v, want %v", got, want)
+			t.Fatalf("KVHead for 16/8 heads = %v, want %v:\nconsecutive query heads share a KV head: h / (heads/kvHeads), as transformers' repeat_kv", got, want)
 		}
 	}
 	if KVHead(3, 4, 1) != 0 || KVHead(3, 4, 4) != 3 {
@@ -272,7 +314,8 @@ func TestGQASharesKV(t *testing.T) {
 				want = 100
 			}
 			if got := ctx.At(r, 2*h); math.Abs(got-want) > 1e-9 {
-				t.Errorf("row %d head %d reads %g, want %g", r, h, got, want)
+				t.Fatalf("4 query heads over 2 KV heads (values 1 and 100): row %d, query head %d reads %g, want %g:\n"+
+					"query head h reads KV head h / (heads/kvHeads): heads 0, 1 read KV head 0, heads 2, 3 KV head 1", r, h, got, want)
 			}
 		}
 	}
@@ -280,13 +323,20 @@ func TestGQASharesKV(t *testing.T) {
 
 func TestMask(t *testing.T) {
 	inf := math.Inf(-1)
-	want := mat.NewDense(2, 4, []float64{0, 0, 0, inf, 0, 0, 0, 0})
-	if got := Mask(2, 4, 2); !mat.Equal(got, want) {
-		t.Errorf("Mask(2,4,2) =\n%v\nwant\n%v", mat.Formatted(got), mat.Formatted(want))
-	}
-	want = mat.NewDense(3, 3, []float64{0, inf, inf, 0, 0, inf, 0, 0, 0})
-	if got := Mask(3, 3, 0); !mat.Equal(got, want) {
-		t.Errorf("Mask(3,3,0) =\n%v\nwant\n%v", mat.Formatted(got), mat.Formatted(want))
+	for _, c := range []struct {
+		nq, nk, past int
+		want         []float64
+	}{
+		{3, 3, 0, []float64{0, inf, inf, 0, 0, inf, 0, 0, 0}},
+		{2, 4, 2, []float64{0, 0, 0, inf, 0, 0, 0, 0}},
+	} {
+		got := Mask(c.nq, c.nk, c.past)
+		for r := 0; r < c.nq; r++ {
+			if g, w := got.RawRowView(r), c.want[r*c.nk:(r+1)*c.nk]; !floats.Same(g, w) {
+				t.Fatalf("Mask(%d, %d, past=%d) row %d = %v, want %v:\nquery r is the token at key past+r: keys 0..past+r are visible (0), later keys -Inf",
+					c.nq, c.nk, c.past, r, g, w)
+			}
+		}
 	}
 }
 
@@ -299,7 +349,14 @@ func TestSoftmax(t *testing.T) {
 	want := []float64{1 / (1 + e + 1/e), e / (1 + e + 1/e), 0, (1 / e) / (1 + e + 1/e)}
 	for i := range want {
 		if math.Abs(row[i]-want[i]) > 1e-15 || math.IsNaN(row[i]) {
-			t.Errorf("softmax = %v, want %v", row, want)
+			hint := "p_j = exp(s_j - max) / Σ exp(s_i - max)"
+			switch {
+			case math.IsNaN(row[i]) || math.IsInf(row[i], 0):
+				hint = "exp(1000) overflows: subtract the row's maximum from every score first"
+			case math.Abs(floats.Sum(row)-1) > 1e-12:
+				hint = fmt.Sprintf("the row sums to %.6g: divide each exp(s_j - max) by the sum of the same exponentials", floats.Sum(row))
+			}
+			t.Errorf("Softmax(1000, 1001, -Inf, 999) = %.4g, want %.4g:\n%s", row, want, hint)
 			break
 		}
 	}

@@ -44,6 +44,25 @@
 //
 // config.go holds Config and Weights (with Check, which reports a wrong shape from a file as an
 // error); attention.go holds Project (projections, QK-norm, RoPE), KVHead, Mask, Softmax, Attend
-// and Forward. Tests compare Forward's output and per-head probabilities with transformers'
-// Qwen3Attention (reference/golden/05_attention) at positions 0..6 and 3..9.
+// and Forward, plus ProjectAt and AttendMask, the same with a position per row and an explicit
+// mask (chapter 10 runs a padded batch through them). Tests compare Forward's output and per-head
+// probabilities with transformers' Qwen3Attention (reference/golden/05_attention) at positions
+// 0..6 and 3..9.
+//
+// # Exercises
+//
+// `go run ./scripts/exercise 05` copies this chapter to workspace/05_attention with four
+// functions stubbed. Write them in this order (Attend, given, uses the first three; the golden
+// tests of Forward need all four):
+//
+//  1. [Mask]: 0 on keys up to the query's own position past+r, -Inf after it.
+//  2. [Softmax]: subtract the row's maximum; -Inf must give exactly 0.
+//  3. [KVHead]: query head h reads KV head h / (heads/kvHeads).
+//  4. [ProjectAt]: q, k, v from x; QK-norm (chapter 03) then RoPE (chapter 04) on q and k only, each
+//     row at its own position ([Project] calls it with positions startPos, startPos+1, ...).
+//
+// Then `go test ./workspace/05_attention/` runs every exercise's tests in one go: a stub that still
+// panics fails only the tests that reach it. The tool prints each exercise's own go test command,
+// and `go run ./scripts/exercise status` shows which are done. The failures name the likely mistake
+// (the diagonal masked, past ignored, h % kvHeads, RoPE before the norm ...).
 package attention

@@ -20,8 +20,8 @@
 // # Shapes
 //
 // x is seq x hidden; x Gᵀ and x Uᵀ are seq x intermediate; the result is seq x hidden again.
-// For Qwen3-0.6B the three matrices hold 3 x 3072 x 1024 = 9.4M weights per layer, two thirds
-// of the layer's parameters.
+// For Qwen3-0.6B the three matrices hold 3 x 3072 x 1024 = 9.4M weights per layer, 60% of the
+// layer's parameters (attention's four projections hold 6.3M, the norms 2,304 in all).
 //
 // # Gotchas
 //
@@ -32,4 +32,17 @@
 //     changes outputs by a few percent, enough to derail generation.
 //   - Computing e^-z for very negative z overflows to +Inf; 1/(1+Inf) is 0 and z*0 is -0, which is
 //     the right limit, so the plain formula is safe in float64.
+//
+// # Exercises
+//
+// `go run ./scripts/exercise 06` copies this chapter to workspace/06_mlp with two functions
+// stubbed. Write them in this order:
+//
+//  1. [SiLU] (mlp.go): z * sigmoid(z), with no overflow for large |z|.
+//  2. [Forward] (mlp.go): silu(x gate^T) ⊙ (x up^T) into h; the down projection is given.
+//
+// Then `go test ./workspace/06_mlp/` runs every exercise's tests in one go: a stub that still
+// panics fails only the tests that reach it. The tool prints each exercise's own go test command,
+// and `go run ./scripts/exercise status` shows which are done. The failures name the likely mistake
+// (SiLU on the up projection, no SiLU, a sum for the product ...).
 package mlp

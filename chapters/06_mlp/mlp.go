@@ -13,7 +13,17 @@ func Sigmoid(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
 // SiLU is the sigmoid-weighted linear unit (also called swish): silu(z) = z * sigmoid(z).
 func SiLU(z float64) float64 {
 	// exercise: mlp.SiLU — z times the logistic sigmoid of z
+	// tests: TestSiLUValues ExampleSiLU
 	return z * Sigmoid(z)
+	// mistake: the sigmoid alone, without the factor z
+	//	- return z * Sigmoid(z)
+	//	+ return Sigmoid(z)
+	// mistake: the sigmoid of -z
+	//	- return z * Sigmoid(z)
+	//	+ return z / (1 + math.Exp(z))
+	// mistake: z e^z / (1 + e^z), which is NaN once e^z overflows
+	//	- return z * Sigmoid(z)
+	//	+ return z * math.Exp(z) / (1 + math.Exp(z))
 	// end exercise
 }
 
@@ -35,10 +45,20 @@ func Forward(x, gate, up, down *mat.Dense) *mat.Dense {
 	}
 	h := mat.NewDense(seq, inter, nil)
 	// exercise: mlp.Forward — gate through SiLU, times up, element-wise, into h
+	// tests: TestForwardByHand TestForwardGolden ExampleForward
 	h.Mul(x, gate.T())
 	u := mat.NewDense(seq, inter, nil)
 	u.Mul(x, up.T())
 	h.Apply(func(i, j int, g float64) float64 { return SiLU(g) * u.At(i, j) }, h)
+	// mistake: SiLU on the up projection instead of the gate
+	//	- h.Apply(func(i, j int, g float64) float64 { return SiLU(g) * u.At(i, j) }, h)
+	//	+ h.Apply(func(i, j int, g float64) float64 { return g * SiLU(u.At(i, j)) }, h)
+	// mistake: no SiLU at all, a plain bilinear gate
+	//	- h.Apply(func(i, j int, g float64) float64 { return SiLU(g) * u.At(i, j) }, h)
+	//	+ h.Apply(func(i, j int, g float64) float64 { return g * u.At(i, j) }, h)
+	// mistake: gate and up added instead of multiplied
+	//	- h.Apply(func(i, j int, g float64) float64 { return SiLU(g) * u.At(i, j) }, h)
+	//	+ h.Apply(func(i, j int, g float64) float64 { return SiLU(g) + u.At(i, j) }, h)
 	// end exercise
 	out := mat.NewDense(seq, hidden, nil)
 	out.Mul(h, down.T())

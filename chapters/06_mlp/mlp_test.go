@@ -50,7 +50,7 @@ func TestForwardGolden(t *testing.T) {
 	got := w.Forward(load(t, "x.npy"))
 	want := load(t, "out.npy")
 	if e := relErr(t, got.RawMatrix().Data, want.RawMatrix().Data); e > goldenTol {
-		t.Errorf("MLP vs transformers: relative error %.3g > %g", e, goldenTol)
+		t.Errorf("MLP vs transformers: relative error %.3g > %g:\nwant out = (silu(x gate^T) ⊙ (x up^T)) down^T", e, goldenTol)
 	} else {
 		t.Logf("MLP vs transformers: relative error %.3g (tolerance %g)", e, goldenTol)
 	}
@@ -66,8 +66,12 @@ func TestSiLUValues(t *testing.T) {
 		{-800, 0}, // e^800 overflows to +Inf: the result must be (-)0, not NaN
 		{800, 800},
 	} {
-		if got := SiLU(c.z); math.IsNaN(got) || math.Abs(got-c.want) > 1e-15*math.Max(1, math.Abs(c.want)) {
-			t.Errorf("SiLU(%g) = %.17g, want %.17g", c.z, got, c.want)
+		got := SiLU(c.z)
+		if math.IsNaN(got) {
+			t.Fatalf("SiLU(%g) = NaN, want %g: e^z overflows for large |z|; z / (1 + e^-z) does not", c.z, c.want)
+		}
+		if math.Abs(got-c.want) > 1e-15*math.Max(1, math.Abs(c.want)) {
+			t.Fatalf("SiLU(%g) = %.17g, want %.17g: silu(z) = z * sigmoid(z) = z / (1 + e^-z)", c.z, got, c.want)
 		}
 	}
 	// The minimum of SiLU is about -0.2785 near z = -1.2785; GELU's is about -0.17 near -0.75.
@@ -83,10 +87,29 @@ func TestForwardByHand(t *testing.T) {
 	up := mat.NewDense(2, 1, []float64{3, -1})
 	down := mat.NewDense(1, 2, []float64{0.5, 4})
 	got := Forward(x, gate, up, down)
+	silu := func(z float64) float64 { return z / (1 + math.Exp(-z)) }
+	// The right formula, and the usual wrong ones, for row value xv: gate values xv and 2xv, up
+	// values 3xv and -xv, down weights 0.5 and 4.
+	formulas := []struct {
+		what string
+		f    func(g, u float64) float64
+	}{
+		{"", func(g, u float64) float64 { return silu(g) * u }},
+		{"SiLU went on the up projection: it belongs on the gate", func(g, u float64) float64 { return g * silu(u) }},
+		{"gate and up were multiplied without SiLU on the gate", func(g, u float64) float64 { return g * u }},
+		{"silu(gate) and up were added: multiply them element-wise", func(g, u float64) float64 { return silu(g) + u }},
+	}
+	eval := func(f func(g, u float64) float64, xv float64) float64 { return 0.5*f(1*xv, 3*xv) + 4*f(2*xv, -1*xv) }
 	for r, xv := range []float64{1, -2} {
-		want := 0.5*SiLU(1*xv)*(3*xv) + 4*SiLU(2*xv)*(-1*xv)
+		want := eval(formulas[0].f, xv)
 		if math.Abs(got.At(r, 0)-want) > 1e-15 {
-			t.Errorf("row %d: %.17g, want %.17g", r, got.At(r, 0), want)
+			hint := "want out = (silu(x gate^T) ⊙ (x up^T)) down^T"
+			for _, w := range formulas[1:] {
+				if math.Abs(got.At(r, 0)-eval(w.f, xv)) <= 1e-12 {
+					hint = w.what
+				}
+			}
+			t.Fatalf("hidden 1, intermediate 2, x = %g: got %.6g, want %.6g:\n%s", xv, got.At(r, 0), want, hint)
 		}
 	}
 }

@@ -54,8 +54,10 @@
 // # Loading and checking
 //
 // Load goes through chapter 01's gguf.OpenModel, which presents either file kind under Hugging
-// Face names with numpy-order shapes. The configuration comes from GGUF metadata or config.json
-// and is validated there (query heads a multiple of KV heads, an even head_dim). Then every
+// Face names with numpy-order shapes. The configuration (chapter 01's gguf.Config, the one the
+// qwen3 engine uses too) comes from GGUF metadata or config.json, in the hub's form or in
+// transformers 5's, and is validated there (query heads a multiple of KV heads, an even head_dim;
+// a yarn RoPE or a sliding window is refused rather than computed wrongly). Then every
 // tensor's shape is compared with the one the configuration implies before its data is read, so
 // a wrong file fails with the tensor's name, its shape and the expected shape, for example
 //
@@ -71,6 +73,19 @@
 //
 // Errors propagate forward, so only the first divergence is informative.
 //
+// # What the model attends to
+//
+// The trace also keeps every layer's attention probabilities, one seq x seq map per query head
+// (Trace.Attn[layer][head]; row = query token, column = key token, zero right of the diagonal).
+// For a prompt:
+//
+//	tr, err := m.ForwardTrace(tok.Encode("The capital of France is"))
+//	p := tr.Attn[2][1] // layer 2, head 1: p.At(r, c) is how much token r reads token c
+//
+// Notebooks 05 and 07 draw them for the tiny model, layers x heads with the tokens on both axes;
+// notebook 11 does the same for Qwen3-0.6B when QWEN3_MODEL is set, where trained heads show
+// recognisable patterns (most attention on the first token, or on the previous one).
+//
 // # Gotchas
 //
 //   - A uniform shift of every position (starting RoPE at 1 instead of 0) changes nothing here:
@@ -79,4 +94,19 @@
 //   - head_dim (128) is not hidden/heads (64): q_proj is 2048 x 1024, wider than the stream.
 //   - The golden hidden states agree to about 2e-6 relative and the logits to 4e-5 absolute: the
 //     reference runs in float32, this chapter in float64.
+//
+// # Exercises
+//
+// `go run ./scripts/exercise 07` copies this chapter to workspace/07_forward with three methods
+// stubbed. Write them in this order (the golden trace needs all three, and its failure names
+// the first stage that differs from transformers):
+//
+//  1. [Model.Embed] (forward.go): row t of x is row ids[t] of the embedding matrix.
+//  2. [Layer.Forward] (forward.go): two pre-norm residual branches, attention then the MLP.
+//  3. [Model.Logits] (forward.go): the final RMSNorm, then the LM head (tied or not).
+//
+// Then `go test ./workspace/07_forward/` runs every exercise's tests in one go: a stub that still
+// panics fails only the tests that reach it. The tool prints each exercise's own go test command,
+// and `go run ./scripts/exercise status` shows which are done. The failures name the likely mistake
+// (row t for row ids[t], a missing residual, the MLP reading x, no final norm ...).
 package forward

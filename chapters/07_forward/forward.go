@@ -26,8 +26,12 @@ func (m *Model) Forward(ids []int) (*mat.Dense, error) {
 }
 
 // ForwardTrace is Forward keeping every intermediate result: the embeddings, each layer's output,
-// the final norm and the logits (see Trace). Nothing extra is computed; Forward just drops the
-// trace.
+// each layer's attention probabilities per head, the final norm and the logits (see Trace).
+// Nothing extra is computed; Forward just drops the trace. For the attention map of layer l and
+// head h on a prompt:
+//
+//	tr, err := m.ForwardTrace(tok.Encode(prompt))
+//	p := tr.Attn[l][h] // seq x seq, row = query token, column = key token
 func (m *Model) ForwardTrace(ids []int) (*Trace, error) {
 	if len(ids) > m.MaxPositions() {
 		return nil, fmt.Errorf("forward: %d tokens exceed the context of %d positions", len(ids), m.MaxPositions())
@@ -40,11 +44,14 @@ func (m *Model) ForwardTrace(ids []int) (*Trace, error) {
 	ac := m.Attention()
 	for i := range m.Layers {
 		l := &m.Layers[i]
+		var probs []*mat.Dense
 		x = l.Forward(x, m.Config.RMSNormEps, func(normed *mat.Dense) *mat.Dense {
-			out, _ := attention.Forward(ac, &l.Attn, m.rot, normed, 0)
+			var out *mat.Dense
+			out, probs = attention.Forward(ac, &l.Attn, m.rot, normed, 0)
 			return out
 		})
 		tr.Layers = append(tr.Layers, x)
+		tr.Attn = append(tr.Attn, probs)
 	}
 	tr.Norm, tr.Logits = m.Logits(x)
 	return tr, nil
@@ -65,9 +72,19 @@ func (m *Model) Embed(ids []int) (*mat.Dense, error) {
 	}
 	x := mat.NewDense(len(ids), hidden, nil)
 	// exercise: forward.Model.Embed — row t of x is row ids[t] of the embedding matrix
+	// tests: TestEmbedGolden
 	for t, id := range ids {
 		x.SetRow(t, m.Embedding.RawRowView(id))
 	}
+	// mistake: row t of the embedding matrix instead of row ids[t]
+	//	- for t, id := range ids {
+	//	- x.SetRow(t, m.Embedding.RawRowView(id))
+	//	+ for t := range ids {
+	//	+ 	x.SetRow(t, m.Embedding.RawRowView(t))
+	// mistake: the embeddings scaled by the hidden size (Gemma scales by sqrt(hidden); Qwen3 does not scale)
+	//	- }
+	//	+ }
+	//	+ x.Scale(float64(hidden), x)
 	// end exercise
 	return x, nil
 }
@@ -82,11 +99,21 @@ func (m *Model) Embed(ids []int) (*mat.Dense, error) {
 // (attention.Forward); chapter 08 passes attention over the KV cache. x is not modified.
 func (l *Layer) Forward(x *mat.Dense, eps float64, attn func(normed *mat.Dense) *mat.Dense) *mat.Dense {
 	// exercise: forward.Layer.Forward — two pre-norm residual branches: attention, then the MLP
+	// tests: TestLayersGolden
 	h := mat.NewDense(x.RawMatrix().Rows, x.RawMatrix().Cols, nil)
 	h.Add(x, attn(rmsnorm.RMSNorm(x, l.InputNorm, eps)))
 	out := mat.NewDense(x.RawMatrix().Rows, x.RawMatrix().Cols, nil)
 	out.Add(h, l.MLP.Forward(rmsnorm.RMSNorm(h, l.PostNorm, eps)))
 	return out
+	// mistake: no residual around attention: h is the attention output alone
+	//	- h.Add(x, attn(rmsnorm.RMSNorm(x, l.InputNorm, eps)))
+	//	+ h.Copy(attn(rmsnorm.RMSNorm(x, l.InputNorm, eps)))
+	// mistake: the MLP reads the layer input x, not h (attention and MLP side by side, as in GPT-J)
+	//	- out.Add(h, l.MLP.Forward(rmsnorm.RMSNorm(h, l.PostNorm, eps)))
+	//	+ out.Add(h, l.MLP.Forward(rmsnorm.RMSNorm(x, l.PostNorm, eps)))
+	// mistake: the MLP's input not normalized
+	//	- out.Add(h, l.MLP.Forward(rmsnorm.RMSNorm(h, l.PostNorm, eps)))
+	//	+ out.Add(h, l.MLP.Forward(h))
 	// end exercise
 }
 
@@ -99,11 +126,21 @@ func (l *Layer) Forward(x *mat.Dense, eps float64, attn func(normed *mat.Dense) 
 // embedding: the model scores a token by how much the state looks like it.
 func (m *Model) Logits(h *mat.Dense) (normed, logits *mat.Dense) {
 	// exercise: forward.Model.Logits — final RMSNorm, then project on the (tied) LM head
+	// tests: TestGoldenTrace TestUntiedHead TestGoldenLogitsFullVocab ExampleModel_Forward
 	normed = rmsnorm.RMSNorm(h, m.Norm, m.Config.RMSNormEps)
 	seq, _ := h.Dims()
 	vocab, _ := m.LMHead.Dims()
 	logits = mat.NewDense(seq, vocab, nil)
 	logits.Mul(normed, m.LMHead.T())
 	return normed, logits
+	// mistake: the final RMSNorm forgotten
+	//	- normed = rmsnorm.RMSNorm(h, m.Norm, m.Config.RMSNormEps)
+	//	+ normed = h
+	// mistake: always the embedding matrix as the head, even when the model has its own lm_head
+	//	- logits.Mul(normed, m.LMHead.T())
+	//	+ logits.Mul(normed, m.Embedding.T())
+	// mistake: the logits computed from h, not from the normalized states
+	//	- logits.Mul(normed, m.LMHead.T())
+	//	+ logits.Mul(h, m.LMHead.T())
 	// end exercise
 }

@@ -175,8 +175,10 @@ func TestLoadErrors(t *testing.T) {
 		{"layer beyond the config", source{extra: "model.layers.3.mlp.up_proj.weight"}, nil,
 			`belongs to layer 3, but the config has num_hidden_layers 3`},
 		{"heads not a multiple of kv heads", source{}, func(c *gguf.Config) { c.NumKeyValueHeads = 3 },
-			"num_attention_heads 4 is not a multiple of num_key_value_heads 3"},
-		{"odd head_dim", source{}, func(c *gguf.Config) { c.HeadDim = 15 }, "head_dim 15 is odd"},
+			"num_attention_heads: 4 is not a multiple of num_key_value_heads 3"},
+		{"odd head_dim", source{}, func(c *gguf.Config) { c.HeadDim = 15 }, "head_dim: 15 is odd"},
+		{"yarn", source{}, func(c *gguf.Config) { c.RopeType = "yarn" }, `rope_type: "yarn" is not supported`},
+		{"untied without a head", source{}, func(c *gguf.Config) { c.TieWordEmbeddings = false }, `tensor "lm_head.weight" is missing`},
 		{"config head_dim disagrees with the file", source{}, func(c *gguf.Config) { c.HeadDim = 8 },
 			`tensor "model.layers.0.self_attn.q_proj.weight" has shape [64 32], config wants [32 32]`},
 	} {
@@ -192,6 +194,13 @@ func TestLoadErrors(t *testing.T) {
 		}
 		if c.src.missing != "" && !errors.Is(err, gguf.ErrNotFound) {
 			t.Errorf("%s: error %v does not wrap gguf.ErrNotFound", c.name, err)
+		}
+		// A bad configuration is chapter 01's *FormatError, naming the field.
+		if field, _, isConfig := strings.Cut(c.want, ": "); isConfig && !strings.Contains(field, " ") {
+			var fe *gguf.FormatError
+			if !errors.As(err, &fe) || fe.Field != field {
+				t.Errorf("%s: error %v is not a FormatError for %s", c.name, err, field)
+			}
 		}
 	}
 	if _, err := Load("no/such/model.gguf"); err == nil {

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"testing"
 
+	attention "github.com/qwen3go/qwen3go/chapters/05_attention"
 	"github.com/qwen3go/qwen3go/reference"
 	"gonum.org/v1/gonum/mat"
 )
@@ -75,6 +76,48 @@ func maxAbs(t *testing.T, got, want *mat.Dense) float64 {
 	return d
 }
 
+// TestEmbedGolden checks Embed alone: the embedding rows of each golden prompt against
+// transformers' embed_tokens output, within hiddenTol relative (they are the BF16 weights,
+// widened exactly, so any difference is a wrong row or a wrong scale).
+func TestEmbedGolden(t *testing.T) {
+	m := tinyModels(t)["gguf"]
+	for p := 0; p < GoldenPrompts; p++ {
+		want := goldenTrace(t, p)
+		got, err := m.Embed(want.IDs)
+		if err != nil {
+			t.Fatalf("prompt %d: %v", p, err)
+		}
+		if e := relErr(got, want.Embed); e > hiddenTol {
+			t.Fatalf("prompt %d: embeddings differ from transformers' by %.3g relative (tolerance %g):\n"+
+				"row t is row ids[t] of the embedding matrix, copied as it is (Qwen3 does not scale it)", p, e, hiddenTol)
+		}
+	}
+}
+
+// TestLayersGolden checks Layer.Forward alone: starting from transformers' embeddings of each
+// golden prompt, every decoder layer (with chapter 05's attention) must give transformers' output
+// of that layer, within hiddenTol relative to its largest value. The first layer that differs is
+// reported.
+func TestLayersGolden(t *testing.T) {
+	m := tinyModels(t)["gguf"]
+	ac := m.Attention()
+	for p := 0; p < GoldenPrompts; p++ {
+		want := goldenTrace(t, p)
+		x := want.Embed
+		for i := range m.Layers {
+			l := &m.Layers[i]
+			x = l.Forward(x, m.Config.RMSNormEps, func(normed *mat.Dense) *mat.Dense {
+				out, _ := attention.Forward(ac, &l.Attn, m.RoPE(), normed, 0)
+				return out
+			})
+			if e := relErr(x, want.Layers[i]); e > hiddenTol {
+				t.Fatalf("prompt %d: layer %d differs from transformers' by %.3g relative (tolerance %g), its input was right:\n"+
+					"h = x + attn(RMSNorm(x, input norm)); out = h + MLP(RMSNorm(h, post-attention norm))", p, i, e, hiddenTol)
+			}
+		}
+	}
+}
+
 // TestGoldenTrace compares every stage of the forward pass with transformers' hooks on the three
 // golden prompts, for both file kinds: embeddings, layers and final norm within hiddenTol
 // (relative), logits at the sampled columns within logitTol (absolute).
@@ -86,12 +129,13 @@ func TestGoldenTrace(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s prompt %d: %v", kind, p, err)
 			}
+			// The first failure is reported alone: the other prompts and file kinds would repeat it.
 			if d := FirstDivergence(got, want, hiddenTol); !d.OK() {
-				t.Errorf("%s prompt %d: %v", kind, p, d)
+				t.Fatalf("%s prompt %d: %v", kind, p, d)
 			}
 			e := maxAbs(t, Columns(got.Logits, want.LogitCols), want.Logits)
 			if e > logitTol {
-				t.Errorf("%s prompt %d: logits differ by %.3g at the sampled columns (tolerance %g absolute)", kind, p, e, logitTol)
+				t.Fatalf("%s prompt %d: logits differ by %.3g at the sampled columns (tolerance %g absolute)", kind, p, e, logitTol)
 			} else {
 				t.Logf("%s prompt %d: hidden states within %.3g relative, logits within %.3g absolute", kind, p,
 					FirstDivergence(got, &Trace{Embed: want.Embed, Layers: want.Layers, Norm: want.Norm}, hiddenTol).MaxErr, e)

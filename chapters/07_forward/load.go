@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
 
 	gguf "github.com/qwen3go/qwen3go/chapters/01_gguf"
 	"gonum.org/v1/gonum/mat"
@@ -16,10 +14,11 @@ import (
 // the configuration before its data is read, and every weight is widened to float64.
 //
 // The LM head is tied (the embedding matrix, shared, not copied) when the configuration says
-// tie_word_embeddings or when the file has no lm_head.weight: GGUF files of tied models carry no
-// output.weight, and llama.cpp falls back to token_embd the same way. Qwen3-0.6B is tied; a
-// Hugging Face directory may still store lm_head.weight, which is then ignored, as transformers
-// ties it to the embedding at load time.
+// tie_word_embeddings. GGUF files of tied models carry no output.weight, and chapter 01 reads
+// exactly that as tie_word_embeddings (llama.cpp falls back to token_embd the same way).
+// Qwen3-0.6B is tied; its Hugging Face directory still stores lm_head.weight, which is then
+// ignored, as transformers ties it to the embedding at load time. An untied model uses its own
+// lm_head.weight, and is an error without one.
 func Load(path string) (*Model, error) {
 	src, cfg, closeFn, err := gguf.OpenModel(path)
 	if err != nil {
@@ -47,7 +46,7 @@ func FromSource(src gguf.TensorSource, cfg gguf.Config) (*Model, error) {
 
 func fromSource(src gguf.TensorSource, cfg gguf.Config) (*Model, error) {
 	if err := cfg.Validate(); err != nil {
-		return nil, fmt.Errorf("config: %w", err)
+		return nil, err // a *gguf.FormatError per bad field, each naming it
 	}
 	names := src.TensorNames()
 	if err := checkLayerNames(names, cfg.NumHiddenLayers); err != nil {
@@ -55,28 +54,27 @@ func fromSource(src gguf.TensorSource, cfg gguf.Config) (*Model, error) {
 	}
 	r := reader{src: src}
 	h, v := cfg.HiddenSize, cfg.VocabSize
-	embed := r.matrix("model.embed_tokens.weight", v, h)
-	norm := r.vector("model.norm.weight", h)
+	embed := r.matrix(gguf.EmbedName, v, h)
+	norm := r.vector(gguf.NormName, h)
 	var head *mat.Dense // nil: tied
-	if !cfg.TieWordEmbeddings && slices.Contains(names, "lm_head.weight") {
-		head = r.matrix("lm_head.weight", v, h)
+	if !cfg.TieWordEmbeddings {
+		head = r.matrix(gguf.LMHeadName, v, h) // an untied model without its head is a broken file
 	}
 	q, kv := cfg.NumAttentionHeads*cfg.HeadDim, cfg.NumKeyValueHeads*cfg.HeadDim
 	layers := make([]Layer, cfg.NumHiddenLayers)
 	for i := range layers {
-		p := "model.layers." + strconv.Itoa(i) + "."
-		l := &layers[i]
-		l.InputNorm = r.vector(p+"input_layernorm.weight", h)
-		l.Attn.Q = r.matrix(p+"self_attn.q_proj.weight", q, h)
-		l.Attn.K = r.matrix(p+"self_attn.k_proj.weight", kv, h)
-		l.Attn.V = r.matrix(p+"self_attn.v_proj.weight", kv, h)
-		l.Attn.O = r.matrix(p+"self_attn.o_proj.weight", h, q)
-		l.Attn.QNorm = r.vector(p+"self_attn.q_norm.weight", cfg.HeadDim)
-		l.Attn.KNorm = r.vector(p+"self_attn.k_norm.weight", cfg.HeadDim)
-		l.PostNorm = r.vector(p+"post_attention_layernorm.weight", h)
-		l.MLP.Gate = r.matrix(p+"mlp.gate_proj.weight", cfg.IntermediateSize, h)
-		l.MLP.Up = r.matrix(p+"mlp.up_proj.weight", cfg.IntermediateSize, h)
-		l.MLP.Down = r.matrix(p+"mlp.down_proj.weight", h, cfg.IntermediateSize)
+		n, l := gguf.Layer(i), &layers[i]
+		l.InputNorm = r.vector(n.InputNorm, h)
+		l.Attn.Q = r.matrix(n.Q, q, h)
+		l.Attn.K = r.matrix(n.K, kv, h)
+		l.Attn.V = r.matrix(n.V, kv, h)
+		l.Attn.O = r.matrix(n.O, h, q)
+		l.Attn.QNorm = r.vector(n.QNorm, cfg.HeadDim)
+		l.Attn.KNorm = r.vector(n.KNorm, cfg.HeadDim)
+		l.PostNorm = r.vector(n.PostNorm, h)
+		l.MLP.Gate = r.matrix(n.Gate, cfg.IntermediateSize, h)
+		l.MLP.Up = r.matrix(n.Up, cfg.IntermediateSize, h)
+		l.MLP.Down = r.matrix(n.Down, h, cfg.IntermediateSize)
 	}
 	if r.err != nil {
 		return nil, r.err
@@ -88,12 +86,7 @@ func fromSource(src gguf.TensorSource, cfg gguf.Config) (*Model, error) {
 // metadata says 3 layers but holds blk.5 is inconsistent, and silently ignoring weights hides it.
 func checkLayerNames(names []string, layers int) error {
 	for _, n := range names {
-		rest, ok := strings.CutPrefix(n, "model.layers.")
-		if !ok {
-			continue
-		}
-		num, _, _ := strings.Cut(rest, ".")
-		if i, err := strconv.Atoi(num); err == nil && i >= layers {
+		if i, ok := gguf.LayerOf(n); ok && i >= layers {
 			return fmt.Errorf("tensor %q belongs to layer %d, but the config has num_hidden_layers %d", n, i, layers)
 		}
 	}

@@ -1,6 +1,7 @@
 package forward
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -47,4 +48,45 @@ func TestTiedHeadIgnoresStoredCopy(t *testing.T) {
 			t.Errorf("untied: logits are not the stored head's (off by %.3g)", negated)
 		}
 	}
+}
+
+// TestTransformersSavedCheckpoint loads the checkpoint that transformers 5 itself saved (config.json
+// with rope_parameters and dtype, an untied head, theta 1e4, eps 1e-5, one KV head) and compares
+// the logits at every position of three prompts with transformers'. DESIGN.md's tolerance for
+// tiny-model logits: 1e-4 absolute (the reference runs in float32, this chapter in float64).
+func TestTransformersSavedCheckpoint(t *testing.T) {
+	m, err := Load(reference.TinySavedDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := m.Config
+	if c.RopeTheta != 1e4 || c.RMSNormEps != 1e-5 || c.TieWordEmbeddings || m.Tied || c.NumKeyValueHeads != 1 || c.VocabSize != 2112 {
+		t.Fatalf("config %+v, Tied %v: not the saved checkpoint's", c, m.Tied)
+	}
+	prompts, err := reference.SavedPrompts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var worst float64
+	for n, p := range prompts {
+		want, err := reference.LoadArray("tiny-qwen3-saved", fmt.Sprintf("prompt%d_logits.npy", n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := m.Forward(p.IDs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r, cols := got.Dims(); r != len(p.IDs) || want.Size() != r*cols {
+			t.Fatalf("prompt %d: logits %dx%d, transformers' %v", n, r, cols, want.Shape)
+		}
+		_, cols := got.Dims()
+		for i, w := range want.Data {
+			worst = math.Max(worst, math.Abs(got.At(i/cols, i%cols)-w))
+		}
+	}
+	if worst > 1e-4 {
+		t.Errorf("logits differ from transformers by %.3g (tolerance 1e-4)", worst)
+	}
+	t.Logf("max |Δ| against transformers: %.3g", worst)
 }

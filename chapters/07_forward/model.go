@@ -73,31 +73,30 @@ func NewModel(cfg gguf.Config, embed *mat.Dense, layers []Layer, norm []float64,
 
 func newModel(cfg gguf.Config, embed *mat.Dense, layers []Layer, norm []float64, head *mat.Dense) (*Model, error) {
 	if err := cfg.Validate(); err != nil {
-		return nil, fmt.Errorf("config: %w", err)
+		return nil, err // a *gguf.FormatError per bad field, each naming it
 	}
 	if len(layers) != cfg.NumHiddenLayers {
 		return nil, fmt.Errorf("%d layers, config has num_hidden_layers %d", len(layers), cfg.NumHiddenLayers)
 	}
-	if err := checkMatrix("model.embed_tokens.weight", embed, cfg.VocabSize, cfg.HiddenSize); err != nil {
+	if err := checkMatrix(gguf.EmbedName, embed, cfg.VocabSize, cfg.HiddenSize); err != nil {
 		return nil, err
 	}
-	if err := checkVector("model.norm.weight", norm, cfg.HiddenSize); err != nil {
+	if err := checkVector(gguf.NormName, norm, cfg.HiddenSize); err != nil {
 		return nil, err
 	}
 	tied := head == nil || head == embed
 	if tied {
 		head = embed
-	} else if err := checkMatrix("lm_head.weight", head, cfg.VocabSize, cfg.HiddenSize); err != nil {
+	} else if err := checkMatrix(gguf.LMHeadName, head, cfg.VocabSize, cfg.HiddenSize); err != nil {
 		return nil, err
 	}
 	ac := AttentionConfig(cfg)
 	for i := range layers {
-		l := &layers[i]
-		p := fmt.Sprintf("model.layers.%d.", i)
-		if err := checkVector(p+"input_layernorm.weight", l.InputNorm, cfg.HiddenSize); err != nil {
+		l, n := &layers[i], gguf.Layer(i)
+		if err := checkVector(n.InputNorm, l.InputNorm, cfg.HiddenSize); err != nil {
 			return nil, err
 		}
-		if err := checkVector(p+"post_attention_layernorm.weight", l.PostNorm, cfg.HiddenSize); err != nil {
+		if err := checkVector(n.PostNorm, l.PostNorm, cfg.HiddenSize); err != nil {
 			return nil, err
 		}
 		if err := l.Attn.Check(ac); err != nil {

@@ -15,6 +15,13 @@ type Trace struct {
 	Norm   *mat.Dense   // seq x hidden: after the final RMSNorm
 	Logits *mat.Dense   // seq x vocab, or seq x len(LogitCols)
 
+	// Attn[l][h] is layer l's attention probabilities for query head h, seq x seq: row r is
+	// softmax(q_r k^T / sqrt(head_dim)) over keys 0..r, so every row sums to 1 and the entries
+	// right of the diagonal (future tokens, masked) are exactly 0. It is what chapter 05's
+	// attention.Forward returns for that layer; the notebooks draw it as attention maps.
+	// Golden traces (GoldenTrace) leave it nil.
+	Attn [][]*mat.Dense
+
 	// LogitCols, when set, says that Logits holds only these vocabulary columns, in this order
 	// (the golden traces store 2,048 sampled columns, not all 151,936). nil means every column.
 	LogitCols []int

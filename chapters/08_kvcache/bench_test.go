@@ -3,33 +3,48 @@ package kvcache
 import (
 	"fmt"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/qwen3go/qwen3go/reference/tinymodel"
 )
 
-// Time per generated token at a few positions, with the cache (Step: one new row through the
-// layers, attention over pos cached keys) and without (a fresh prefill of all pos+1 tokens, which
-// is chapter 07's forward pass with logits for the last row only). Not asserted anywhere; the
-// chapter 08 notebook plots the same measurement. On the tiny model the LM head (151936 x 32)
-// dominates a cached step, so the gap opens only after a few hundred tokens; on Qwen3-0.6B the
-// layers dominate and it opens at once.
+// BenchmarkStep times one generated token of the tiny model at positions 16 .. 2048, split in
+// the two parts of a token's work. Not asserted anywhere: the chapter 08 notebook plots the
+// numbers, from notebooks/data/kvcache_bench.txt, which is this benchmark's output:
 //
-//	go test -run '^$' -bench . ./chapters/08_kvcache/
+//	go test -run '^$' -bench Step ./chapters/08_kvcache/ | tee notebooks/data/kvcache_bench.txt
+//
+// Sub-benchmarks:
+//
+//	layers/cached/pos=N      the decoder layers for token N with the cache (Step without the LM
+//	                         head): one row through every layer, attention over N+1 cached keys.
+//	layers/recompute/pos=N   the decoder layers without a cache: all N+1 tokens through every
+//	                         layer again (chapter 07's forward pass without the LM head).
+//	lmhead                   the final norm and the LM head for the one row whose logits are
+//	                         needed (151936 x 32 multiply-adds): the same for both, whatever N.
+//
+// A cached layer pass grows linearly with N (the attention over N keys), a recomputed one
+// quadratically (N rows, each attending over up to N keys), once the parts that do not depend on
+// N are small beside them.
 func BenchmarkStep(b *testing.B) {
-	m := tiny(b)
-	for _, pos := range []int{16, 128, 512} {
-		ids := make([]int, pos+1)
-		for i := range ids {
-			ids[i] = (i*7919 + 13) % 151643
-		}
-		b.Run(fmt.Sprintf("cached/pos=%d", pos), func(b *testing.B) {
+	m := tinymodel.Model(b)
+	const maxPos = 2048
+	ids := make([]int, maxPos+1)
+	for i := range ids {
+		ids[i] = (i*7919 + 13) % 151643 // any valid tokens will do for timing
+	}
+	for pos := 16; pos <= maxPos; pos *= 2 {
+		b.Run(fmt.Sprintf("layers/cached/pos=%d", pos), func(b *testing.B) {
 			c, err := New(m, pos+1)
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := c.Prefill(ids[:pos]); err != nil {
+			if _, err := c.run(ids[:pos]); err != nil {
 				b.Fatal(err)
 			}
 			for b.Loop() {
-				if _, err := c.Step(ids[pos]); err != nil {
+				if _, err := c.run(ids[pos : pos+1]); err != nil {
 					b.Fatal(err)
 				}
 				if err := c.Truncate(pos); err != nil {
@@ -37,17 +52,25 @@ func BenchmarkStep(b *testing.B) {
 				}
 			}
 		})
-		b.Run(fmt.Sprintf("recompute/pos=%d", pos), func(b *testing.B) {
+		b.Run(fmt.Sprintf("layers/recompute/pos=%d", pos), func(b *testing.B) {
 			c, err := New(m, pos+1)
 			if err != nil {
 				b.Fatal(err)
 			}
 			for b.Loop() {
 				c.Reset()
-				if _, err := c.Prefill(ids); err != nil {
+				if _, err := c.run(ids[:pos+1]); err != nil {
 					b.Fatal(err)
 				}
 			}
 		})
 	}
+	b.Run("lmhead", func(b *testing.B) {
+		_, hidden := m.Embedding.Dims()
+		x := mat.NewDense(1, hidden, nil)
+		x.SetRow(0, m.Embedding.RawRowView(ids[0]))
+		for b.Loop() {
+			m.Logits(x)
+		}
+	})
 }

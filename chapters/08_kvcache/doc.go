@@ -56,4 +56,20 @@
 // position. Another test swaps in a model whose embeddings of the prompt's tokens are noise after
 // the prefill; cached steps still match transformers, because they never look at those rows again.
 // BenchmarkStep measures the time per token with and without the cache, which the notebook plots.
+//
+// # Exercises
+//
+// `go run ./scripts/exercise 08` copies this chapter to workspace/08_kvcache with three functions
+// stubbed. Write them in this order (run calls attend; their tests compare every step with
+// chapter 07's full recompute and with transformers):
+//
+//  1. [Bytes] (kvcache.go): the cache's size, layers * 2 * KV heads * head_dim * bytes per token.
+//  2. Cache.attend (kvcache.go): project the new rows at positions Len().., append k and v to
+//     layer l's cache, attend over all of it with past = Len().
+//  3. Cache.run (kvcache.go): every layer with that attention, then advance Len() once.
+//
+// Then `go test ./workspace/08_kvcache/` runs every exercise's tests in one go: a stub that still
+// panics fails only the tests that reach it. The tool prints each exercise's own go test command,
+// and `go run ./scripts/exercise status` shows which are done. The failures name the likely mistake
+// (query heads for KV heads, Len() advanced per layer, the cache never read, past = 0 ...).
 package kvcache

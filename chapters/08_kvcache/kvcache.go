@@ -55,8 +55,18 @@ func New(m *forward.Model, maxLen int) (*Cache, error) {
 // each of the 16 query heads it would be twice as much.
 func Bytes(cfg gguf.Config, tokens, bytesPerValue int) int64 {
 	// exercise: kvcache.Bytes — keys and values of every layer, KV head and head_dim entry
+	// tests: TestBytes ExampleBytes
 	perToken := int64(cfg.NumHiddenLayers) * 2 * int64(cfg.NumKeyValueHeads) * int64(cfg.HeadDim) * int64(bytesPerValue)
 	return perToken * int64(tokens)
+	// mistake: a key and a value for every query head, as if there were no grouped-query attention
+	//	- perToken := int64(cfg.NumHiddenLayers) * 2 * int64(cfg.NumKeyValueHeads) * int64(cfg.HeadDim) * int64(bytesPerValue)
+	//	+ perToken := int64(cfg.NumHiddenLayers) * 2 * int64(cfg.NumAttentionHeads) * int64(cfg.HeadDim) * int64(bytesPerValue)
+	// mistake: the keys counted, the values forgotten
+	//	- perToken := int64(cfg.NumHiddenLayers) * 2 * int64(cfg.NumKeyValueHeads) * int64(cfg.HeadDim) * int64(bytesPerValue)
+	//	+ perToken := int64(cfg.NumHiddenLayers) * int64(cfg.NumKeyValueHeads) * int64(cfg.HeadDim) * int64(bytesPerValue)
+	// mistake: the hidden size as the width of a cached row
+	//	- perToken := int64(cfg.NumHiddenLayers) * 2 * int64(cfg.NumKeyValueHeads) * int64(cfg.HeadDim) * int64(bytesPerValue)
+	//	+ perToken := int64(cfg.NumHiddenLayers) * 2 * int64(cfg.HiddenSize) * int64(bytesPerValue)
 	// end exercise
 }
 
@@ -130,12 +140,28 @@ func (c *Cache) run(ids []int) (*mat.Dense, error) {
 		return nil, fmt.Errorf("kvcache: %w", err)
 	}
 	// exercise: kvcache.Cache.run — every layer with cached attention, then count the new tokens
+	// tests: TestMatchesRecompute TestGolden TestChunks TestMemoryWithinBytes ExampleCache_Step
 	for l := range c.m.Layers {
 		x = c.m.Layers[l].Forward(x, c.m.Config.RMSNormEps, func(normed *mat.Dense) *mat.Dense {
 			return c.attend(l, normed)
 		})
 	}
 	c.n += len(ids)
+	// mistake: Len() never advanced, so every token is placed at position 0
+	//	- c.n += len(ids)
+	// mistake: Len() advanced after each layer, so the next layers see the chunk at later positions
+	//	- return c.attend(l, normed)
+	//	- })
+	//	- }
+	//	- c.n += len(ids)
+	//	+ 	return c.attend(l, normed)
+	//	+ })
+	//	+ c.n += len(ids)
+	//	+ }
+	//	+ c.n -= len(ids) * (len(c.m.Layers) - 1)
+	// mistake: every layer reads and fills layer 0's cache
+	//	- return c.attend(l, normed)
+	//	+ return c.attend(0, normed)
 	// end exercise
 	return x, nil
 }
@@ -155,8 +181,13 @@ func (c *Cache) attend(l int, normed *mat.Dense) *mat.Dense {
 	w := &c.m.Layers[l].Attn
 	seq, _ := normed.Dims()
 	c.projected += seq
+	if held := len(c.k[l]) / c.kvw; held != c.n {
+		panic(fmt.Sprintf("kvcache: layer %d holds %d cached tokens but Len() is %d: each layer l reads and fills its own c.k[l], c.v[l], "+
+			"and Len() counts each token once, after the last layer", l, held, c.n))
+	}
 	var ctx *mat.Dense
 	// exercise: kvcache.Cache.attend — project the new rows at their positions, append k and v, attend over the cache
+	// tests: TestAttendMatchesChapter05
 	q, k, v := attention.Project(ac, w, c.m.RoPE(), normed, c.n)
 	c.k[l] = c.appendRows(c.k[l], k)
 	c.v[l] = c.appendRows(c.v[l], v)
@@ -164,6 +195,18 @@ func (c *Cache) attend(l int, normed *mat.Dense) *mat.Dense {
 	keys := mat.NewDense(total, c.kvw, c.k[l])
 	values := mat.NewDense(total, c.kvw, c.v[l])
 	ctx, _ = attention.Attend(ac, q, keys, values, c.n)
+	// mistake: the new rows rotated as if they were at position 0
+	//	- q, k, v := attention.Project(ac, w, c.m.RoPE(), normed, c.n)
+	//	+ q, k, v := attention.Project(ac, w, c.m.RoPE(), normed, 0)
+	// mistake: attention over the new rows only, the cache stored but never read
+	//	- total := c.n + seq
+	//	- keys := mat.NewDense(total, c.kvw, c.k[l])
+	//	- values := mat.NewDense(total, c.kvw, c.v[l])
+	//	- ctx, _ = attention.Attend(ac, q, keys, values, c.n)
+	//	+ ctx, _ = attention.Attend(ac, q, k, v, 0)
+	// mistake: past = 0, so the mask treats the new rows as the sequence's first tokens
+	//	- ctx, _ = attention.Attend(ac, q, keys, values, c.n)
+	//	+ ctx, _ = attention.Attend(ac, q, keys, values, 0)
 	// end exercise
 	out := mat.NewDense(seq, ac.Hidden, nil)
 	out.Mul(ctx, w.O.T())

@@ -1,15 +1,18 @@
 package kvcache
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
-	"sync"
 	"testing"
 
 	gguf "github.com/qwen3go/qwen3go/chapters/01_gguf"
+	rmsnorm "github.com/qwen3go/qwen3go/chapters/03_rmsnorm"
+	attention "github.com/qwen3go/qwen3go/chapters/05_attention"
 	forward "github.com/qwen3go/qwen3go/chapters/07_forward"
 	"github.com/qwen3go/qwen3go/reference"
+	"github.com/qwen3go/qwen3go/reference/tinymodel"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -26,17 +29,6 @@ const (
 	// DynamicCache decoding in float32 (measured: about 4e-5).
 	goldenTol = 1e-4
 )
-
-var tinyModel = sync.OnceValues(func() (*forward.Model, error) { return forward.Load(reference.TinyGGUF()) })
-
-func tiny(t testing.TB) *forward.Model {
-	t.Helper()
-	m, err := tinyModel()
-	if err != nil {
-		t.Fatalf("load tiny model: %v", err)
-	}
-	return m
-}
 
 type golden struct {
 	prompt, steps, cols, argmax []int
@@ -96,39 +88,11 @@ func decode(t *testing.T, c *Cache, g golden) [][]float64 {
 	return out
 }
 
-// TestGolden compares every step with transformers' DynamicCache decoding: logits at the sampled
-// columns within goldenTol absolute, and the same greedy token.
-func TestGolden(t *testing.T) {
-	g := loadGolden(t)
-	c, err := New(tiny(t), 64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	worst := 0.0
-	for i, logits := range decode(t, c, g) {
-		want := g.logits.RawRowView(i)
-		for j, col := range g.cols {
-			worst = math.Max(worst, math.Abs(logits[col]-want[j]))
-		}
-		if got := argmax(logits); got != g.argmax[i] {
-			t.Errorf("row %d: argmax %d, transformers %d", i, got, g.argmax[i])
-		}
-	}
-	if !(worst <= goldenTol) {
-		t.Errorf("cached logits differ from transformers' by %.3g (tolerance %g absolute)", worst, goldenTol)
-	} else {
-		t.Logf("cached logits within %.3g of transformers' (tolerance %g)", worst, goldenTol)
-	}
-	if c.Len() != len(g.prompt)+len(g.steps) {
-		t.Errorf("Len %d after %d tokens", c.Len(), len(g.prompt)+len(g.steps))
-	}
-}
-
 // TestMatchesRecompute: at every step the cached logits equal chapter 07's forward pass over the
 // whole sequence so far (last row), within recomputeTol relative.
 func TestMatchesRecompute(t *testing.T) {
 	g := loadGolden(t)
-	m := tiny(t)
+	m := tinymodel.Model(t)
 	c, err := New(m, 64)
 	if err != nil {
 		t.Fatal(err)
@@ -145,11 +109,50 @@ func TestMatchesRecompute(t *testing.T) {
 		}
 		e := relErr(logits, full.RawRowView(len(ids)-1))
 		if !(e <= recomputeTol) {
-			t.Errorf("after %d tokens: cached logits differ from the full recompute by %.3g relative (tolerance %g)", len(ids), e, recomputeTol)
+			when := fmt.Sprintf("step %d", i)
+			hint := "a step's token sits at position Len() and its query sees every cached key (attention.Attend with past = Len())"
+			if i == 0 {
+				when = "the prefill"
+				hint = "the prefill itself differs: run every layer with its own cached attention, and advance Len() once, after the last layer"
+			}
+			t.Fatalf("after %d tokens (%s): cached logits differ from chapter 07's Forward over all of them by %.3g relative (tolerance %g):\n%s",
+				len(ids), when, e, recomputeTol, hint)
 		}
 		worst = math.Max(worst, e)
 	}
 	t.Logf("cached vs recomputed: %.3g relative at worst", worst)
+}
+
+// TestGolden compares every step with transformers' DynamicCache decoding: logits at the sampled
+// columns within goldenTol absolute, and the same greedy token.
+func TestGolden(t *testing.T) {
+	g := loadGolden(t)
+	c, err := New(tinymodel.Model(t), 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	worst := 0.0
+	var wrong []int // rows whose greedy token differs
+	for i, logits := range decode(t, c, g) {
+		want := g.logits.RawRowView(i)
+		for j, col := range g.cols {
+			worst = math.Max(worst, math.Abs(logits[col]-want[j]))
+		}
+		if argmax(logits) != g.argmax[i] {
+			wrong = append(wrong, i)
+		}
+	}
+	if len(wrong) > 0 {
+		t.Errorf("the greedy token differs from transformers' after the prefill and %d steps, at rows %v (row 0 is the prefill)", len(g.steps), wrong)
+	}
+	if !(worst <= goldenTol) {
+		t.Errorf("cached logits differ from transformers' by %.3g (tolerance %g absolute)", worst, goldenTol)
+	} else {
+		t.Logf("cached logits within %.3g of transformers' (tolerance %g)", worst, goldenTol)
+	}
+	if c.Len() != len(g.prompt)+len(g.steps) {
+		t.Errorf("Len %d after %d tokens", c.Len(), len(g.prompt)+len(g.steps))
+	}
 }
 
 // TestStepProjectsOneRow proves that the cache is used: a prefill projects each prompt token once
@@ -157,7 +160,7 @@ func TestMatchesRecompute(t *testing.T) {
 // prefix would project Len()+1 rows per layer. (A count, not a timing: no flaky thresholds.)
 func TestStepProjectsOneRow(t *testing.T) {
 	g := loadGolden(t)
-	m := tiny(t)
+	m := tinymodel.Model(t)
 	layers := len(m.Layers)
 	c, err := New(m, 64)
 	if err != nil {
@@ -186,7 +189,7 @@ func TestStepProjectsOneRow(t *testing.T) {
 // transformers; an implementation that re-embeds the prefix derails.
 func TestPrefixNotRecomputed(t *testing.T) {
 	g := loadGolden(t)
-	m := tiny(t)
+	m := tinymodel.Model(t)
 	c, err := New(m, 64)
 	if err != nil {
 		t.Fatal(err)
@@ -237,7 +240,7 @@ func TestPrefixNotRecomputed(t *testing.T) {
 // prefill: positions continue from Len().
 func TestChunks(t *testing.T) {
 	g := loadGolden(t)
-	m := tiny(t)
+	m := tinymodel.Model(t)
 	whole, _ := New(m, 16)
 	want, err := whole.Prefill(g.prompt)
 	if err != nil {
@@ -263,7 +266,7 @@ func TestChunks(t *testing.T) {
 // Truncate(n) rewinds to the state after n tokens.
 func TestResetTruncate(t *testing.T) {
 	g := loadGolden(t)
-	c, _ := New(tiny(t), 32)
+	c, _ := New(tinymodel.Model(t), 32)
 	rows := decode(t, c, g)
 	c.Reset()
 	if c.Len() != 0 {
@@ -294,7 +297,7 @@ func TestResetTruncate(t *testing.T) {
 // TestContextOverflow: running past the cache's length or the model's context is an error that
 // leaves the cache usable, never a panic.
 func TestContextOverflow(t *testing.T) {
-	m := tiny(t)
+	m := tinymodel.Model(t)
 	c, err := New(m, 4)
 	if err != nil {
 		t.Fatal(err)
@@ -342,7 +345,7 @@ func TestContextOverflow(t *testing.T) {
 }
 
 func TestInputErrors(t *testing.T) {
-	c, _ := New(tiny(t), 8)
+	c, _ := New(tinymodel.Model(t), 8)
 	if _, err := c.Prefill(nil); err == nil || !strings.Contains(err.Error(), "no tokens") {
 		t.Errorf("empty prefill: error %v", err)
 	}
@@ -357,16 +360,62 @@ func TestInputErrors(t *testing.T) {
 	}
 }
 
+// TestAttendMatchesChapter05 checks attend alone, on layer 0 of the tiny model: a first chunk of
+// the golden prompt on an empty cache, then the rest of it after Len() is set by hand to the first
+// chunk's length (run's job), must give the rows that chapter 05's attention.Forward gives for the
+// whole prompt at once, to float64 rounding (1e-12 relative): the new rows at positions Len()..,
+// their keys and values appended, every cached key visible.
+func TestAttendMatchesChapter05(t *testing.T) {
+	g := loadGolden(t)
+	m := tinymodel.Model(t)
+	l := &m.Layers[0]
+	x, err := m.Embed(g.prompt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	normed := rmsnorm.RMSNorm(x, l.InputNorm, m.Config.RMSNormEps)
+	want, _ := attention.Forward(m.Attention(), &l.Attn, m.RoPE(), normed, 0)
+	seq, hidden := normed.Dims()
+	const first = 2
+	c, err := New(m, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := c.attend(0, mat.DenseCopyOf(normed.Slice(0, first, 0, hidden)))
+	if e := relErr(got.RawMatrix().Data, want.Slice(0, first, 0, hidden).(*mat.Dense).RawMatrix().Data); !(e <= 1e-12) {
+		t.Fatalf("a first chunk of %d tokens on an empty cache differs from chapter 05's attention by %.3g relative:\n"+
+			"project the rows at positions Len().., append k and v, attend over the cache with past = Len()", first, e)
+	}
+	c.n = first // what run does after the last layer
+	got = c.attend(0, mat.DenseCopyOf(normed.Slice(first, seq, 0, hidden)))
+	if e := relErr(got.RawMatrix().Data, mat.DenseCopyOf(want.Slice(first, seq, 0, hidden)).RawMatrix().Data); !(e <= 1e-12) {
+		t.Fatalf("the next %d tokens after %d cached differ from chapter 05's attention over the whole prompt by %.3g relative:\n"+
+			"their rows sit at positions Len().. (RoPE), and their queries see every cached key (attention.Attend with past = Len())",
+			seq-first, first, e)
+	}
+}
+
 // TestBytes checks the memory formula on Qwen3-0.6B (28*2*8*128*4 = 229376 bytes per float32
-// token) and that a cache's own allocation never exceeds Bytes(cfg, MaxLen, 8).
+// token) and on Qwen3-1.7B's shape.
 func TestBytes(t *testing.T) {
+	const formula = "layers * 2 (K and V) * KV heads * head_dim * bytes per value, per token"
 	if got := Bytes(gguf.Qwen3_0_6B(), 1, 4); got != 229376 {
-		t.Errorf("Qwen3-0.6B float32 bytes per token = %d, want 229376", got)
+		t.Fatalf("Qwen3-0.6B float32 bytes per token = %d, want 28*2*8*128*4 = 229376:\n%s", got, formula)
 	}
 	if got := Bytes(gguf.Qwen3_0_6B(), 40960, 2); got != 40960*114688 {
-		t.Errorf("Qwen3-0.6B BF16 full context = %d", got)
+		t.Fatalf("Qwen3-0.6B BF16 full context = %d, want 40960*114688:\n%s, times tokens", got, formula)
 	}
-	m := tiny(t)
+	// Qwen3-1.7B's shape: its hidden size (2048) is not KV heads * head_dim (1024), as 0.6B's is.
+	wide := gguf.Config{HiddenSize: 2048, NumHiddenLayers: 28, NumAttentionHeads: 16, NumKeyValueHeads: 8, HeadDim: 128}
+	if got := Bytes(wide, 1, 2); got != 114688 {
+		t.Fatalf("Qwen3-1.7B BF16 bytes per token = %d, want 28*2*8*128*2 = 114688:\n%s (the hidden size is not in it)", got, formula)
+	}
+}
+
+// TestMemoryWithinBytes: a cache's own allocation never exceeds Bytes(cfg, MaxLen, 8), and a full
+// cache holds exactly that.
+func TestMemoryWithinBytes(t *testing.T) {
+	m := tinymodel.Model(t)
 	c, _ := New(m, 20)
 	if c.MemoryBytes() != 0 {
 		t.Errorf("an empty cache holds %d bytes", c.MemoryBytes())

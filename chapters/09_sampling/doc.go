@@ -84,4 +84,20 @@
 //     stable ascending sort decides which tied tokens go.
 //   - Softmax without subtracting the maximum overflows for logits around 710 and above.
 //   - A filtered logit must be -Inf, not a large negative number, or its probability is not 0.
+//
+// # Exercises
+//
+// `go run ./scripts/exercise 09` copies this chapter to workspace/09_sampling with three functions
+// stubbed. Write them in this order:
+//
+//  1. [Softmax] (warp.go): subtract the maximum, exponentiate, divide by the sum.
+//  2. [TopP] (warp.go): transformers' nucleus filter: sort ascending (stable), cumulate the
+//     probabilities, drop every token whose cumulative sum is <= 1-p, keep the most likely.
+//  3. [Draw] (sample.go): the first index whose cumulative probability exceeds u, never one of
+//     probability 0.
+//
+// Then `go test ./workspace/09_sampling/` runs every exercise's tests in one go: a stub that still
+// panics fails only the tests that reach it. The tool prints each exercise's own go test command,
+// and `go run ./scripts/exercise status` shows which are done. The failures name the likely mistake
+// (no maximum subtracted, < for <=, the token that crosses p dropped, u <= c_i ...).
 package sampling

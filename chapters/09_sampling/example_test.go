@@ -41,6 +41,7 @@ func ExampleWarp() {
 	fmt.Printf("%.4f\n", sampling.Distribution(z, s))
 	// After T=0.6 the top token has 0.8113 and the next 0.1532: together 0.9646 >= 0.95, so the
 	// nucleus is these two.
+
 	// Output:
 	// [0.1589 0.0000 0.0000 0.0000 0.8411]
 }

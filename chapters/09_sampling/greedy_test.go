@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	forward "github.com/qwen3go/qwen3go/chapters/07_forward"
 	kvcache "github.com/qwen3go/qwen3go/chapters/08_kvcache"
 	"github.com/qwen3go/qwen3go/reference"
+	"github.com/qwen3go/qwen3go/reference/tinymodel"
 )
 
 // The KV cache of chapter 08 is exactly the Model that Generate needs.
@@ -26,10 +26,7 @@ type greedyRun struct {
 // identical (no tolerance: the tiny model's float64 logits are within 1e-4 of transformers'
 // float32 ones, chapter 07/08, and none of these argmaxes is that close to a tie).
 func TestGreedyGolden(t *testing.T) {
-	m, err := forward.Load(reference.TinyGGUF())
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := tinymodel.Model(t)
 	var runs []greedyRun
 	if err := reference.LoadJSON(chapter, "greedy", &runs); err != nil {
 		t.Fatal(err)
@@ -70,10 +67,7 @@ func TestGreedyGolden(t *testing.T) {
 // TestGenerateCacheFull runs the real cache out of room: the cache's error comes back wrapped,
 // with the tokens generated before it.
 func TestGenerateCacheFull(t *testing.T) {
-	m, err := forward.Load(reference.TinyGGUF())
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := tinymodel.Model(t)
 	prompt := []int{785, 6722, 315, 9625, 374}
 	cache, err := kvcache.New(m, len(prompt)+3)
 	if err != nil {

@@ -27,7 +27,8 @@ func Argmax(z []float64) int {
 // below 1 and u lands past it, the last index with a positive probability is returned. probs
 // must be non-negative with at least one positive entry; otherwise Draw returns -1.
 func Draw(probs []float64, u float64) int {
-	// exercise: sampling.Draw — walk the cumulative sum until it passes u
+	// exercise: sampling.Draw — the first index whose cumulative sum exceeds u (u < c_i), skipping probability 0
+	// tests: TestDraw TestChiSquare
 	last := -1
 	cum := 0.0
 	for i, p := range probs {
@@ -41,6 +42,22 @@ func Draw(probs []float64, u float64) int {
 		}
 	}
 	return last
+	// mistake: u <= c_i instead of u < c_i, so a u exactly on a boundary picks the token before it
+	//	- if u < cum {
+	//	+ if u <= cum {
+	// mistake: tokens of probability 0 not skipped: one may be returned when u lands past the total
+	//	- if !(p > 0) {
+	//	- continue
+	//	- }
+	// mistake: u compared with the sum before p[i] is added, which shifts every pick one token on
+	//	- cum += p
+	//	- if u < cum {
+	//	- return i
+	//	- }
+	//	+ if u < cum {
+	//	+ 	return i
+	//	+ }
+	//	+ cum += p
 	// end exercise
 }
 

@@ -72,15 +72,16 @@ func TestDraw(t *testing.T) {
 		want int
 	}{{0, 0}, {0.1999, 0}, {0.2, 2}, {0.6999, 2}, {0.7, 3}, {0.9999999, 3}} {
 		if got := Draw(p, c.u); got != c.want {
-			t.Errorf("Draw(%v, %v) = %d, want %d", p, c.u, got, c.want)
+			t.Fatalf("Draw(%v, %v) = %d, want %d: the cumulative sums are 0.2, 0.2, 0.7, 1;\n"+
+				"return the first i with u < c_i, never a token of probability 0", p, c.u, got, c.want)
 		}
 	}
 	// rounding: a total just under 1 still returns the last positive entry, never a zero one.
 	if got := Draw([]float64{0.3, 0.3, 0.3, 0}, 0.95); got != 2 {
-		t.Errorf("Draw past the total = %d, want 2", got)
+		t.Errorf("Draw([0.3 0.3 0.3 0], 0.95) = %d, want 2: past the total (0.9), the last token of positive probability", got)
 	}
 	if got := Draw([]float64{0, 0}, 0.5); got != -1 {
-		t.Errorf("Draw of all zeros = %d, want -1", got)
+		t.Errorf("Draw of all zeros = %d, want -1: no token has a positive probability", got)
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 func Softmax(z []float64) []float64 {
 	p := make([]float64, len(z))
 	// exercise: sampling.Softmax — subtract the max, exponentiate, divide by the sum
+	// tests: TestSoftmax ExampleSoftmax
 	m := math.Inf(-1)
 	for _, v := range z {
 		m = max(m, v)
@@ -29,6 +30,13 @@ func Softmax(z []float64) []float64 {
 	for i := range p {
 		p[i] /= sum
 	}
+	// mistake: exp of the raw logits, without subtracting the maximum
+	//	- p[i] = math.Exp(v - m)
+	//	+ p[i] = math.Exp(v)
+	// mistake: the exponentials never divided by their sum
+	//	- for i := range p {
+	//	- p[i] /= sum
+	//	- }
 	// end exercise
 	return p
 }
@@ -92,6 +100,7 @@ func TopP(z []float64, p float64) []float64 {
 		return out
 	}
 	// exercise: sampling.TopP — sort ascending, cumulate the softmax, drop mass <= 1-p, keep the top
+	// tests: TestFiltersHandComputed TestTiesLikeTransformers TestTopPNucleusIsMinimal TestWarpProperties ExampleTopP
 	// Tokens already at -Inf (filtered by temperature 0 or top-k) have probability 0: they would
 	// come first in the ascending order and be removed anyway, so only the others are sorted.
 	var order []int // token ids from least to most likely
@@ -116,6 +125,25 @@ func TopP(z []float64, p float64) []float64 {
 			out[id] = math.Inf(-1)
 		}
 	}
+	// mistake: mass < 1-p dropped instead of <= 1-p: a tail of exactly 1-p stays
+	//	- if cum <= 1-p {
+	//	+ if cum < 1-p {
+	// mistake: sorted descending, so the cumulative sum runs from the most likely token and drops it
+	//	- slices.SortStableFunc(order, func(a, b int) int { return -cmpDesc(z[a], z[b]) })
+	//	+ slices.SortStableFunc(order, func(a, b int) int { return cmpDesc(z[a], z[b]) })
+	// mistake: from the top down, the token whose probability crosses p dropped instead of kept
+	//	- for r, id := range order[:len(order)-1] { // the most likely token is always kept
+	//	- cum += probs[r]
+	//	- if cum <= 1-p {
+	//	- out[id] = math.Inf(-1)
+	//	- }
+	//	- }
+	//	+ for r := len(order) - 2; r >= 0; r-- {
+	//	+ 	cum += probs[r+1]
+	//	+ 	if cum+probs[r] > p {
+	//	+ 		out[order[r]] = math.Inf(-1)
+	//	+ 	}
+	//	+ }
 	// end exercise
 	return out
 }

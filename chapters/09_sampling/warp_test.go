@@ -1,6 +1,7 @@
 package sampling
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -32,11 +33,12 @@ func TestTiesLikeTransformers(t *testing.T) {
 	// top-p sorts ascending with a stable sort: ids 0, 5, 1, 2, 3, 4. Probabilities
 	// 0.074, 0.122, 0.201 x 4; cumulative 0.074, 0.196, 0.397, 0.598, ...: everything with
 	// cumulative <= 0.5 goes, which cuts the tied group and removes its LOWEST id, 1.
-	sameWarp(t, "TopP(p=0.5)", TopP(z, 0.5), []float64{inf, inf, 1, 1, 1, inf})
+	sameWarp(t, "TopP(p=0.5) (ascending stable order: ids 0, 5, 1, 2, 3, 4; drop while the cumulative sum is <= 1-p)",
+		TopP(z, 0.5), []float64{inf, inf, 1, 1, 1, inf})
 
 	u := []float64{math.Log(0.25), math.Log(0.25), math.Log(0.25), math.Log(0.25)}
 	// uniform: cumulative 0.25, 0.5, 0.75, 1; "<= 1-p" removes the exact boundary too.
-	sameWarp(t, "TopP uniform p=0.5", TopP(u, 0.5), []float64{inf, inf, u[2], u[3]})
+	sameWarp(t, "TopP uniform p=0.5 (cumulative 0.25, 0.5, ...: <= 1-p drops the exact boundary too)", TopP(u, 0.5), []float64{inf, inf, u[2], u[3]})
 	sameWarp(t, "TopP uniform p=0.6", TopP(u, 0.6), []float64{inf, u[1], u[2], u[3]})
 }
 
@@ -92,13 +94,26 @@ func countKept(z []float64) int {
 }
 
 func TestSoftmax(t *testing.T) {
+	hint := func(p []float64) string {
+		sum := 0.0
+		for _, v := range p {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return "exp(1000) overflows: subtract the maximum logit from every logit first"
+			}
+			sum += v
+		}
+		if math.Abs(sum-1) > 1e-12 {
+			return fmt.Sprintf("the probabilities sum to %.6g: divide each exp(z_i - max) by their sum", sum)
+		}
+		return "p_i = exp(z_i - max) / Σ_j exp(z_j - max)"
+	}
 	p := Softmax([]float64{1000, 1000, inf})
 	if p[0] != 0.5 || p[1] != 0.5 || p[2] != 0 {
-		t.Fatalf("Softmax([1000 1000 -Inf]) = %v, want [0.5 0.5 0] (subtract the max first)", p)
+		t.Fatalf("Softmax([1000 1000 -Inf]) = %v, want [0.5 0.5 0]: %s", p, hint(p))
 	}
 	p = Softmax([]float64{0, math.Log(3)})
 	if math.Abs(p[0]-0.25) > 1e-15 || math.Abs(p[1]-0.75) > 1e-15 {
-		t.Fatalf("Softmax([0 ln3]) = %v, want [0.25 0.75]", p)
+		t.Fatalf("Softmax([0 ln3]) = %v, want [0.25 0.75]: %s", p, hint(p))
 	}
 }
 
@@ -163,8 +178,11 @@ func TestTopPNucleusIsMinimal(t *testing.T) {
 					smallest = min(smallest, probs[j])
 				}
 			}
-			if kept < p-1e-12 || kept-smallest >= p+1e-12 {
-				t.Fatalf("row %d p=%v: kept mass %v, without its smallest %v", i, p, kept, kept-smallest)
+			if kept < p-1e-12 {
+				t.Fatalf("row %d p=%v: the kept tokens hold %.4g < p: the token whose probability makes the mass reach p stays", i, p, kept)
+			}
+			if kept-smallest >= p+1e-12 {
+				t.Fatalf("row %d p=%v: the kept tokens hold %.4g, %.4g without the least likely one: keep the SMALLEST set reaching p", i, p, kept, kept-smallest)
 			}
 		}
 	}

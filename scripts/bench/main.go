@@ -125,7 +125,7 @@ func run(path string, prefills []int, nDecode int, depths []int, threads int, pr
 		defer pprof.StopCPUProfile()
 	}
 	c := m.Config
-	kvDim := c.KVHeads * c.HeadDim
+	kvDim := c.NumKeyValueHeads * c.HeadDim
 	result := func(test string, tokens, depth int, d time.Duration, bytes, kv int64) {
 		rate := float64(tokens) / d.Seconds()
 		fmt.Printf("%-7s     %d tokens at depth %d in %.2f s = %.2f tok/s\n", test, tokens, depth, d.Seconds(), rate)
@@ -174,7 +174,7 @@ func run(path string, prefills []int, nDecode int, depths []int, threads int, pr
 			}
 			// bytes streamed per decoded token: every weight once, and the keys and values of
 			// the context (float32) at the middle of the run
-			kv := int64(2*c.Layers*kvDim*4) * int64(d+nDecode/2)
+			kv := int64(2*c.NumHiddenLayers*kvDim*4) * int64(d+nDecode/2)
 			result("decode", nDecode, d, time.Since(start), m.WeightBytes()+kv, kv)
 			filled = -1
 		}

@@ -63,7 +63,8 @@ type sourceFile struct {
 }
 
 // chapterFences reads every .go file of the chapter (subdirectories included, testdata excluded)
-// and returns those that have fences. Malformed fences are errors.
+// and returns those that have fences, which must all be in the chapter's own package. Malformed
+// fences are errors.
 func chapterFences(ch chapter) ([]sourceFile, error) {
 	var files []sourceFile
 	err := filepath.WalkDir(ch.Dir, func(path string, d fs.DirEntry, err error) error {
@@ -90,6 +91,9 @@ func chapterFences(ch chapter) ([]sourceFile, error) {
 		fences, err := findFences(filepath.Join("chapters", ch.Name, rel), src)
 		if err != nil {
 			return err
+		}
+		if len(fences) > 0 && filepath.Dir(rel) != "." {
+			return fmt.Errorf("chapters/%s/%s: exercise fences belong in the chapter's own package, not a subdirectory", ch.Name, rel)
 		}
 		if len(fences) > 0 {
 			files = append(files, sourceFile{Rel: rel, Src: src, Fences: fences})
@@ -172,22 +176,50 @@ func packageNames(root string, files []sourceFile) (func(string) string, error) 
 	}, nil
 }
 
-// writeStubbed writes into dir (a copy of the chapter) each file of files with the fences chosen
-// by stubbed(file index, fence index) replaced by panics, and the imports they alone used removed.
-// Files without a chosen fence are written back unchanged.
-func writeStubbed(dir string, files []sourceFile, nameOf func(string) string, stubbed func(fi, i int) bool) error {
-	for fi, f := range files {
-		out := stub(f.Src, f.Fences, func(i int) bool { return stubbed(fi, i) })
-		if !bytes.Equal(out, f.Src) {
-			var err error
-			out, err = removeUnusedImports(f.Rel, out, nameOf)
-			if err != nil {
-				return err
-			}
-		}
-		if err := os.WriteFile(filepath.Join(dir, f.Rel), out, 0o644); err != nil {
-			return err
+// A placedFence is a fence with the chapter file that holds it.
+type placedFence struct {
+	File string // relative to the chapter directory
+	fence
+}
+
+// listItemRE matches an item of the numbered list in a doc.go's "# Exercises" section:
+// "//  2. [Table.RotateHead] (rope.go): ..." or "//  2. normRow (rmsnorm.go): ...".
+var listItemRE = regexp.MustCompile(`^//\s+\d+\.\s+\[?([A-Za-z_][A-Za-z0-9_.]*)\]?`)
+
+// orderedFences returns the chapter's fences in the order its doc.go's "# Exercises" section lists
+// them (the order to write them in), matching "Table.RotateHead" to the fence
+// "rope.Table.RotateHead"; fences the list does not name follow in source order.
+func orderedFences(ch chapter, files []sourceFile) []placedFence {
+	var all []placedFence
+	for _, f := range files {
+		for _, fe := range f.Fences {
+			all = append(all, placedFence{File: f.Rel, fence: fe})
 		}
 	}
-	return nil
+	doc, err := os.ReadFile(filepath.Join(ch.Dir, "doc.go"))
+	if err != nil {
+		return all
+	}
+	var listed []string
+	in := false
+	for _, line := range strings.Split(string(doc), "\n") {
+		switch {
+		case strings.HasPrefix(line, "// # "):
+			in = line == "// # Exercises"
+		case in:
+			if m := listItemRE.FindStringSubmatch(line); m != nil {
+				listed = append(listed, m[1])
+			}
+		}
+	}
+	rank := func(name string) int {
+		for i, l := range listed {
+			if strings.HasSuffix(name, "."+l) {
+				return i
+			}
+		}
+		return len(listed)
+	}
+	sort.SliceStable(all, func(i, j int) bool { return rank(all[i].Name) < rank(all[j].Name) })
+	return all
 }

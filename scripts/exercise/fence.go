@@ -1,44 +1,79 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"go/ast"
-	"go/format"
-	"go/parser"
 	"go/token"
-	"sort"
-	"strconv"
+	"regexp"
 	"strings"
 )
 
-// A fence marks solution lines that a learner is asked to write:
+// A fence marks the solution lines a learner is asked to write, names the tests that check them,
+// and lists the classic mistakes made there:
 //
-//	// exercise: rope.RotateHead — rotate each (v[i], v[i+half]) pair
+//	// exercise: rope.RotateHead — rotate each (v[i], v[i+half]) pair by the angle of pair i at pos
+//	// tests: TestRotateGolden ExampleTable_Rotate
 //	... solution lines ...
+//	// mistake: adjacent pairs (2i, 2i+1), the GPT-J layout
+//	//	- a, b := v[i], v[i+half]
+//	//	+ a, b := v[2*i], v[2*i+1]
 //	// end exercise
 //
-// Lines are 1-based; Begin is the `// exercise:` line and End the `// end exercise` line.
+// Lines are 1-based.
 type fence struct {
-	Name   string // "rope.RotateHead"
-	Desc   string // "rotate each (v[i], v[i+half]) pair"
-	Begin  int
-	End    int
-	Indent string // leading white space of the `// exercise:` line
+	Name     string   // "rope.RotateHead"
+	Desc     string   // "rotate each (v[i], v[i+half]) pair by the angle of pair i at pos"
+	Tests    []string // top-level Test and Example functions that check it: "TestRotateGolden"
+	Begin    int      // line of `// exercise:`
+	End      int      // line of `// end exercise`
+	Indent   string   // leading white space of the `// exercise:` line
+	Body     []string // the solution lines, as written
+	BodyLine int      // line of Body[0]
+	Mistakes []mistake
+}
+
+// A mistake is a wrong version of a fence's solution: the solution with its hunks applied, or,
+// when its only hunk has no Old lines, the New lines alone.
+type mistake struct {
+	Desc  string // what the learner got wrong: "eps outside the square root"
+	Line  int    // line of its `// mistake:`
+	Hunks []hunk
+}
+
+// A hunk replaces Old, consecutive solution lines (compared without their leading and trailing
+// white space), by New.
+type hunk struct {
+	Old []string // trimmed
+	New []string // code as written after "+ ", its own indentation kept
 }
 
 const (
-	beginMarker = "// exercise:"
-	endMarker   = "// end exercise"
+	beginMarker   = "// exercise:"
+	testsMarker   = "// tests:"
+	mistakeMarker = "// mistake:"
+	endMarker     = "// end exercise"
 )
 
+// minMistakes is how many mistakes `exercise check` wants listed per exercise.
+const minMistakes = 2
+
+// diffLineRE matches a line of a mistake: "//", white space, "-" or "+", an optional space, code.
+var diffLineRE = regexp.MustCompile(`^//\s+([-+])(?: (.*)|())$`)
+
+// testNameRE matches the names a `// tests:` line may hold.
+var testNameRE = regexp.MustCompile(`^(Test|Example|Fuzz)[A-Za-z0-9_]*$`)
+
 // findFences returns the fences of one Go source file, in order. The file name is only used in
-// errors. A fence must be closed, must not nest, must name its exercise and must hold at least one
-// line.
+// errors. A fence must be closed, must not nest, must name its exercise, must say on its second
+// line which tests check it, must hold at least one solution line, and each of its mistakes must
+// apply to its solution.
 func findFences(file string, src []byte) ([]fence, error) {
 	var fences []fence
 	var open *fence
-	for i, line := range strings.Split(string(src), "\n") {
+	inMistakes := false
+	split := false // a "//" line ended the current hunk
+	lines := strings.Split(string(src), "\n")
+	for i, line := range lines {
 		n := i + 1
 		trimmed := strings.TrimSpace(line)
 		switch {
@@ -53,16 +88,78 @@ func findFences(file string, src []byte) ([]fence, error) {
 			}
 			indent := line[:len(line)-len(strings.TrimLeft(line, " \t"))]
 			open = &fence{Name: name, Desc: desc, Begin: n, Indent: indent}
-		case trimmed == endMarker:
-			if open == nil {
+			inMistakes = false
+		case open == nil:
+			if trimmed == endMarker {
 				return nil, fmt.Errorf("%s:%d: %q without a matching %q line above it", file, n, endMarker, beginMarker)
 			}
-			if n == open.Begin+1 {
-				return nil, fmt.Errorf("%s:%d: exercise %s fences no lines", file, open.Begin, open.Name)
+		case n == open.Begin+1:
+			if !strings.HasPrefix(trimmed, testsMarker) {
+				return nil, fmt.Errorf("%s:%d: exercise %s: the line after %q must be %q naming the tests that check it",
+					file, n, open.Name, beginMarker, testsMarker+" TestX ExampleY")
+			}
+			for _, name := range strings.FieldsFunc(strings.TrimPrefix(trimmed, testsMarker), func(r rune) bool { return r == ' ' || r == ',' || r == '\t' }) {
+				if !testNameRE.MatchString(name) {
+					return nil, fmt.Errorf("%s:%d: exercise %s: %q is not the name of a Test, Example or Fuzz function", file, n, open.Name, name)
+				}
+				open.Tests = append(open.Tests, name)
+			}
+			if len(open.Tests) == 0 {
+				return nil, fmt.Errorf("%s:%d: exercise %s: %q names no test", file, n, open.Name, testsMarker)
+			}
+		case trimmed == endMarker:
+			if len(open.Body) == 0 {
+				return nil, fmt.Errorf("%s:%d: exercise %s fences no solution lines", file, open.Begin, open.Name)
 			}
 			open.End = n
+			for _, m := range open.Mistakes {
+				if len(m.Hunks) == 0 {
+					return nil, fmt.Errorf("%s:%d: mistake %q of %s has no %q or %q lines", file, m.Line, m.Desc, open.Name, "//\t- ", "//\t+ ")
+				}
+				if _, err := open.apply(m); err != nil {
+					return nil, fmt.Errorf("%s:%d: mistake %q of %s: %w", file, m.Line, m.Desc, open.Name, err)
+				}
+			}
 			fences = append(fences, *open)
 			open = nil
+		case strings.HasPrefix(trimmed, mistakeMarker):
+			desc := strings.TrimSpace(strings.TrimPrefix(trimmed, mistakeMarker))
+			if desc == "" {
+				return nil, fmt.Errorf("%s:%d: a mistake of %s without a description (want %q)", file, n, open.Name, mistakeMarker+" what the learner got wrong")
+			}
+			open.Mistakes = append(open.Mistakes, mistake{Desc: desc, Line: n})
+			inMistakes, split = true, false
+		case inMistakes:
+			if trimmed == "//" {
+				split = true // a blank line between mistakes, or between two hunks of one
+				continue
+			}
+			m := diffLineRE.FindStringSubmatch(trimmed)
+			if m == nil {
+				return nil, fmt.Errorf("%s:%d: in the mistakes of %s: want %q, %q or %q lines up to %q",
+					file, n, open.Name, mistakeMarker+" …", "//\t- solution line", "//\t+ wrong line", endMarker)
+			}
+			cur := &open.Mistakes[len(open.Mistakes)-1]
+			code := m[2]
+			if m[1] == "-" {
+				if len(cur.Hunks) == 0 || len(cur.Hunks[len(cur.Hunks)-1].New) > 0 || split {
+					cur.Hunks = append(cur.Hunks, hunk{})
+				}
+				h := &cur.Hunks[len(cur.Hunks)-1]
+				h.Old = append(h.Old, strings.TrimSpace(code))
+			} else {
+				if len(cur.Hunks) == 0 || split {
+					cur.Hunks = append(cur.Hunks, hunk{})
+				}
+				h := &cur.Hunks[len(cur.Hunks)-1]
+				h.New = append(h.New, code)
+			}
+			split = false
+		default:
+			if len(open.Body) == 0 {
+				open.BodyLine = n
+			}
+			open.Body = append(open.Body, line)
 		}
 	}
 	if open != nil {
@@ -84,122 +181,242 @@ func parseBeginLine(rest string) (name, desc string) {
 	return name, desc
 }
 
-// stubMessage is what a stubbed exercise panics with.
+// apply returns the fence's body with mistake m made: each hunk's Old lines must occur exactly
+// once, consecutively, in the body as the hunks before it left it; they are replaced by the New
+// lines, indented like the first line they replace. A single hunk without Old lines replaces
+// the whole body.
+func (f fence) apply(m mistake) ([]string, error) {
+	if len(m.Hunks) == 1 && len(m.Hunks[0].Old) == 0 {
+		var out []string
+		for _, l := range m.Hunks[0].New {
+			out = append(out, f.Indent+l)
+		}
+		return out, nil
+	}
+	body := append([]string(nil), f.Body...)
+	for hi, h := range m.Hunks {
+		if len(h.Old) == 0 {
+			return nil, fmt.Errorf("hunk %d has only %q lines: say which solution lines they replace with %q lines above them (only a mistake of a single hunk may replace the whole body)",
+				hi+1, "+", "-")
+		}
+		var at []int
+		for p := 0; p+len(h.Old) <= len(body); p++ {
+			match := true
+			for j, old := range h.Old {
+				if strings.TrimSpace(body[p+j]) != old {
+					match = false
+					break
+				}
+			}
+			if match {
+				at = append(at, p)
+			}
+		}
+		switch {
+		case len(at) == 0:
+			return nil, fmt.Errorf("%q is not a solution line (or the lines are not consecutive)", h.Old[0])
+		case len(at) > 1:
+			return nil, fmt.Errorf("%q matches %d places of the solution: add a neighbouring line to say which", h.Old[0], len(at))
+		}
+		p := at[0]
+		indent := body[p][:len(body[p])-len(strings.TrimLeft(body[p], " \t"))]
+		var repl []string
+		for _, l := range h.New {
+			repl = append(repl, indent+l)
+		}
+		body = append(body[:p], append(repl, body[p+len(h.Old):]...)...)
+	}
+	return body, nil
+}
+
+// stubMessage is what a stubbed exercise panics with; scripts/exercise/catch recognizes it by
+// its ": not implemented" ending.
 func stubMessage(name string) string { return "exercise " + name + ": not implemented" }
 
-// stub replaces the solution lines of the fences for which keep returns false by a panic, keeping
-// both marker lines so the learner sees the task and where the code goes:
-//
-//	// exercise: rope.RotateHead — rotate each (v[i], v[i+half]) pair
-//	panic("exercise rope.RotateHead: not implemented")
-//	// end exercise
-//
-// fences must come from findFences(src). Imports that only the solution used are removed
-// afterwards by removeUnusedImports.
-func stub(src []byte, fences []fence, stubbed func(i int) bool) []byte {
+// zeroBodies returns, for each fence of a parsed file, the body of its zero-value stub: when the
+// fence ends its function (nothing but closing braces and comments follow it) and the function
+// has results, a return of their zero values; otherwise nothing at all, so the region does
+// nothing and the code after it runs on whatever the region would have set.
+func zeroBodies(fset *token.FileSet, file *ast.File, src []byte, fences []fence) ([][]string, error) {
+	lines := strings.Split(string(src), "\n")
+	out := make([][]string, len(fences))
+	for i, fe := range fences {
+		fn := enclosingFunc(fset, file, fe.Begin, fe.End)
+		if fn == nil {
+			return nil, fmt.Errorf("line %d: exercise %s is not inside a function", fe.Begin, fe.Name)
+		}
+		if fn.Results == nil || len(fn.Results.List) == 0 {
+			continue
+		}
+		closing := fset.Position(fn.Rbrace).Line
+		ends := true
+		for l := fe.End + 1; l < closing && ends; l++ {
+			t := strings.TrimSpace(lines[l-1])
+			ends = t == "" || strings.HasPrefix(t, "//") || strings.Trim(t, "}") == ""
+		}
+		if !ends {
+			continue
+		}
+		var zeros []string
+		for _, field := range fn.Results.List {
+			z := zeroValue(fset, field.Type)
+			for range max(1, len(field.Names)) {
+				zeros = append(zeros, z)
+			}
+		}
+		out[i] = []string{fe.Indent + "return " + strings.Join(zeros, ", ")}
+	}
+	return out, nil
+}
+
+// funcBody is the part of a function declaration or literal that zeroBodies needs.
+type funcBody struct {
+	Results *ast.FieldList
+	Rbrace  token.Pos
+}
+
+// enclosingFunc returns the innermost function whose body holds the lines from..to.
+func enclosingFunc(fset *token.FileSet, file *ast.File, from, to int) *funcBody {
+	var best *funcBody
+	ast.Inspect(file, func(n ast.Node) bool {
+		var typ *ast.FuncType
+		var body *ast.BlockStmt
+		switch fn := n.(type) {
+		case *ast.FuncDecl:
+			typ, body = fn.Type, fn.Body
+		case *ast.FuncLit:
+			typ, body = fn.Type, fn.Body
+		default:
+			return true
+		}
+		if body != nil && fset.Position(body.Lbrace).Line < from && fset.Position(body.Rbrace).Line > to {
+			best = &funcBody{Results: typ.Results, Rbrace: body.Rbrace}
+		}
+		return true
+	})
+	return best
+}
+
+// zeroValue writes the zero value of a type expression: 0, "", false, nil, T{} for an array, and
+// *new(T) for a named type whose kind the syntax alone does not tell.
+func zeroValue(fset *token.FileSet, typ ast.Expr) string {
+	switch t := typ.(type) {
+	case *ast.Ident:
+		switch t.Name {
+		case "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64", "uintptr",
+			"float32", "float64", "complex64", "complex128", "byte", "rune":
+			return "0"
+		case "string":
+			return `""`
+		case "bool":
+			return "false"
+		case "error", "any":
+			return "nil"
+		}
+	case *ast.StarExpr, *ast.MapType, *ast.ChanType, *ast.FuncType, *ast.InterfaceType:
+		return "nil"
+	case *ast.ArrayType:
+		if t.Len == nil {
+			return "nil"
+		}
+		return nodeString(fset, typ) + "{}"
+	}
+	return "*new(" + nodeString(fset, typ) + ")"
+}
+
+// variant names one version of an exercise that `exercise check` runs.
+type variant struct {
+	ID    string // "rope.InvFreq=mistake 2": what EXERCISE_VARIANT holds to select it
+	Label string // "panic", "zero", "mistake 2"
+	Desc  string // the mistake's description
+	Body  []string
+}
+
+// variants lists the versions of a fence that `exercise check` tries: the workspace's panic
+// stub, the zero-value stub, and each listed mistake.
+func (f fence) variants(zero []string) ([]variant, error) {
+	zeroDesc := "returns zero values"
+	if len(zero) == 0 {
+		zeroDesc = "does nothing"
+	}
+	vs := []variant{
+		{ID: f.Name + "=panic", Label: "panic", Desc: "the workspace's stub", Body: []string{f.Indent + "panic(" + quote(stubMessage(f.Name)) + ")"}},
+		{ID: f.Name + "=zero", Label: "zero", Desc: zeroDesc, Body: zero},
+	}
+	for i, m := range f.Mistakes {
+		body, err := f.apply(m)
+		if err != nil {
+			return nil, err
+		}
+		label := fmt.Sprintf("mistake %d", i+1)
+		vs = append(vs, variant{ID: f.Name + "=" + label, Label: label, Desc: m.Desc, Body: body})
+	}
+	return vs, nil
+}
+
+// ifChain writes a fence's body for the check's binary: each variant in its own branch, chosen by
+// the fence's package variable (see variantVar), and the solution in the final else.
+func (f fence) ifChain(vs []variant) []string {
+	var out []string
+	for i, v := range vs {
+		kw := "} else if"
+		if i == 0 {
+			kw = "if"
+		}
+		out = append(out, f.Indent+kw+" "+variantVar(f.Name)+" == "+quote(v.Label)+" {")
+		for _, l := range v.Body {
+			out = append(out, "\t"+l)
+		}
+	}
+	out = append(out, f.Indent+"} else {")
+	for _, l := range f.Body {
+		out = append(out, "\t"+l)
+	}
+	return append(out, f.Indent+"}")
+}
+
+// variantVar names the package variable that holds, in the check's binary, the label of the
+// variant of exercise name to run ("" for the solution): exerciseVariant_rope_InvFreq.
+func variantVar(name string) string {
+	return "exerciseVariant_" + strings.NewReplacer(".", "_").Replace(name)
+}
+
+// variantFile is the Go file that sets each fence's variantVar from EXERCISE_VARIANT, a
+// comma-separated list of name=label (rope.InvFreq=mistake 2,rope.RotateHead=panic).
+func variantFile(pkg string, names []string) []byte {
+	var b strings.Builder
+	fmt.Fprintf(&b, "package %s\n\n// Written by scripts/exercise check: the version of each exercise that runs.\n\n", pkg)
+	b.WriteString("import (\n\t\"os\"\n\t\"strings\"\n)\n\n")
+	b.WriteString("var exerciseVariants = func() map[string]string {\n\tm := map[string]string{}\n")
+	fmt.Fprintf(&b, "\tfor _, kv := range strings.Split(os.Getenv(%q), \",\") {\n", variantEnv)
+	b.WriteString("\t\tif name, label, ok := strings.Cut(kv, \"=\"); ok {\n\t\t\tm[name] = label\n\t\t}\n\t}\n\treturn m\n}()\n\n")
+	for _, n := range names {
+		fmt.Fprintf(&b, "var %s = exerciseVariants[%q]\n", variantVar(n), n)
+	}
+	return []byte(b.String())
+}
+
+// replaceBodies returns src with the body of each fence i for which body(i) returns true replaced
+// by the lines it returns. The `// exercise:`, `// tests:` and `// end exercise` lines stay, so
+// the learner sees the task, its tests and where the code goes; the mistakes go with the body.
+func replaceBodies(src []byte, fences []fence, body func(i int) ([]string, bool)) []byte {
 	lines := strings.Split(string(src), "\n")
 	var out []string
 	next := 1 // next source line (1-based) to copy
 	for i, f := range fences {
-		if !stubbed(i) {
+		repl, ok := body(i)
+		if !ok {
 			continue
 		}
-		out = append(out, lines[next-1:f.Begin]...) // up to and including the `// exercise:` line
-		out = append(out, f.Indent+"panic("+strconv.Quote(stubMessage(f.Name))+")")
+		out = append(out, lines[next-1:f.Begin+1]...) // up to and including the `// tests:` line
+		out = append(out, repl...)
 		next = f.End // resume at the `// end exercise` line
 	}
 	out = append(out, lines[next-1:]...)
 	return []byte(strings.Join(out, "\n"))
 }
 
-// removeUnusedImports deletes the import lines of src whose package is no longer referenced
-// (stubbing an exercise can remove the only use of, say, "math"). nameOf gives the package name
-// declared by an import path (it differs from the last path element for "…/chapters/03_rmsnorm").
-// Blank and dot imports are kept. When lines were removed the file is gofmt'ed again.
-func removeUnusedImports(file string, src []byte, nameOf func(path string) string) ([]byte, error) {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, file, src, parser.ParseComments)
-	if err != nil {
-		return nil, fmt.Errorf("parsing %s after stubbing: %w", file, err)
-	}
-	used := map[string]bool{}
-	ast.Inspect(f, func(n ast.Node) bool {
-		if sel, ok := n.(*ast.SelectorExpr); ok {
-			if id, ok := sel.X.(*ast.Ident); ok {
-				used[id.Name] = true
-			}
-		}
-		return true
-	})
-
-	type lineRange struct{ from, to int } // 1-based, inclusive
-	var drop []lineRange
-	for _, decl := range f.Decls {
-		gen, ok := decl.(*ast.GenDecl)
-		if !ok || gen.Tok != token.IMPORT {
-			continue
-		}
-		for _, spec := range gen.Specs {
-			is := spec.(*ast.ImportSpec)
-			path, err := strconv.Unquote(is.Path.Value)
-			if err != nil {
-				return nil, fmt.Errorf("%s: bad import path %s", file, is.Path.Value)
-			}
-			name := ""
-			if is.Name != nil {
-				name = is.Name.Name
-			} else {
-				name = nameOf(path)
-			}
-			if name == "_" || name == "." || name == "" || used[name] {
-				continue
-			}
-			node := ast.Node(is)
-			if !gen.Lparen.IsValid() { // `import "math"` on its own: drop the whole declaration
-				node = gen
-			}
-			drop = append(drop, lineRange{fset.Position(node.Pos()).Line, fset.Position(node.End()).Line})
-		}
-	}
-	if len(drop) == 0 {
-		return src, nil
-	}
-	sort.Slice(drop, func(i, j int) bool { return drop[i].from < drop[j].from })
-	lines := bytes.Split(src, []byte("\n"))
-	var out [][]byte
-	for i, line := range lines {
-		n := i + 1
-		skip := false
-		for _, r := range drop {
-			if n >= r.from && n <= r.to {
-				skip = true
-				break
-			}
-		}
-		if !skip {
-			out = append(out, line)
-		}
-	}
-	result := bytes.Join(out, []byte("\n"))
-	if formatted, err := format.Source(result); err == nil {
-		result = formatted // tidy the blank lines left behind
-	}
-	return result, nil
-}
-
-// importPaths lists the import paths of a Go source file.
-func importPaths(file string, src []byte) ([]string, error) {
-	f, err := parser.ParseFile(token.NewFileSet(), file, src, parser.ImportsOnly)
-	if err != nil {
-		return nil, err
-	}
-	var paths []string
-	for _, is := range f.Imports {
-		p, err := strconv.Unquote(is.Path.Value)
-		if err != nil {
-			return nil, fmt.Errorf("%s: bad import path %s", file, is.Path.Value)
-		}
-		paths = append(paths, p)
-	}
-	return paths, nil
+// runPattern is the `go test -run` pattern that runs exactly the tests of a fence.
+func (f fence) runPattern() string {
+	return "^(" + strings.Join(f.Tests, "|") + ")$"
 }

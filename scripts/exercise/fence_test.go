@@ -1,57 +1,133 @@
 package main
 
 import (
+	"go/parser"
+	"go/token"
+	"reflect"
 	"strings"
 	"testing"
 )
 
-func TestFindFences(t *testing.T) {
-	src := `package p
+const fencedSrc = `package p
 
-func A() int {
-	// exercise: p.A — return the answer
-	x := 41
-	return x + 1
+import "math"
+
+func A(x float64) float64 {
+	// exercise: p.A — the square root, plus one
+	// tests: TestA, ExampleA
+	r := math.Sqrt(x)
+	return r + 1
+	// mistake: the square, not the root
+	//	- r := math.Sqrt(x)
+	//	+ r := x * x
+	//
+	// mistake: forgot the one
+	//	- return r + 1
+	//	+ return r
 	// end exercise
 }
 
-func B() {
+func B(dst []float64) {
 		// exercise: p.B -- two-dash separator
-		println()
+		// tests: TestB
+		for i := range dst {
+			dst[i] = 1
+		}
+		// mistake: a different body altogether
+		//	+ dst[0] = 1
 		// end exercise
 }
 `
-	got, err := findFences("p.go", []byte(src))
+
+func TestFindFences(t *testing.T) {
+	got, err := findFences("p.go", []byte(fencedSrc))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []fence{
-		{Name: "p.A", Desc: "return the answer", Begin: 4, End: 7, Indent: "\t"},
-		{Name: "p.B", Desc: "two-dash separator", Begin: 11, End: 13, Indent: "\t\t"},
+		{Name: "p.A", Desc: "the square root, plus one", Tests: []string{"TestA", "ExampleA"}, Begin: 6, End: 17, Indent: "\t",
+			Body: []string{"\tr := math.Sqrt(x)", "\treturn r + 1"}, BodyLine: 8,
+			Mistakes: []mistake{
+				{Desc: "the square, not the root", Line: 10, Hunks: []hunk{{Old: []string{"r := math.Sqrt(x)"}, New: []string{"r := x * x"}}}},
+				{Desc: "forgot the one", Line: 14, Hunks: []hunk{{Old: []string{"return r + 1"}, New: []string{"return r"}}}},
+			}},
+		{Name: "p.B", Desc: "two-dash separator", Tests: []string{"TestB"}, Begin: 21, End: 28, Indent: "\t\t",
+			Body: []string{"\t\tfor i := range dst {", "\t\t\tdst[i] = 1", "\t\t}"}, BodyLine: 23,
+			Mistakes: []mistake{{Desc: "a different body altogether", Line: 26, Hunks: []hunk{{New: []string{"dst[0] = 1"}}}}}},
 	}
-	if len(got) != len(want) {
-		t.Fatalf("got %d fences %+v, want %d", len(got), got, len(want))
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("findFences:\n got %+v\nwant %+v", got, want)
 	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("fence %d = %+v, want %+v", i, got[i], want[i])
+}
+
+func TestApplyMistakes(t *testing.T) {
+	fences, err := findFences("p.go", []byte(fencedSrc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := fences[0], fences[1]
+	cases := []struct {
+		f    fence
+		m    int
+		want []string
+	}{
+		{a, 0, []string{"\tr := x * x", "\treturn r + 1"}},
+		{a, 1, []string{"\tr := math.Sqrt(x)", "\treturn r"}},
+		{b, 0, []string{"\t\tdst[0] = 1"}},
+	}
+	for _, c := range cases {
+		got, err := c.f.apply(c.f.Mistakes[c.m])
+		if err != nil {
+			t.Fatal(err)
 		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s mistake %d: %q, want %q", c.f.Name, c.m+1, got, c.want)
+		}
+	}
+	// Several hunks in one mistake, and a hunk that replaces two lines by one.
+	f := fence{Name: "p.C", Indent: "\t", Body: []string{"\tx := 1", "\ty := 2", "\tz := 3", "\treturn x + y + z"}}
+	got, err := f.apply(mistake{Hunks: []hunk{
+		{Old: []string{"x := 1", "y := 2"}, New: []string{"x, y := 2, 1"}},
+		{Old: []string{"return x + y + z"}, New: []string{"return x - y", "\t// (an indented comment)"}},
+	}})
+	want := []string{"\tx, y := 2, 1", "\tz := 3", "\treturn x - y", "\t\t// (an indented comment)"}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("two hunks: %q, %v; want %q", got, err, want)
 	}
 }
 
 func TestFindFencesErrors(t *testing.T) {
+	const head = "// exercise: p.A — x\n// tests: TestA\n"
 	cases := []struct {
 		name, src, wantErr string
 	}{
-		{"unclosed", "package p\n// exercise: p.A — x\nx := 1\n", "p.go:2: exercise p.A is never closed"},
+		{"unclosed", "package p\n" + head + "x := 1\n", "p.go:2: exercise p.A is never closed"},
 		{"end without begin", "package p\n// end exercise\n", "p.go:2: \"// end exercise\" without a matching"},
-		{"nested", "// exercise: p.A\na\n// exercise: p.B\nb\n// end exercise\n// end exercise\n", "p.go:3: exercise fence opened inside the fence of p.A"},
+		{"nested", head + "a\n// exercise: p.B\nb\n// end exercise\n// end exercise\n", "p.go:4: exercise fence opened inside the fence of p.A"},
 		{"no name", "// exercise:\na\n// end exercise\n", "p.go:1: exercise fence without a name"},
-		{"empty", "// exercise: p.A — x\n// end exercise\n", "p.go:1: exercise p.A fences no lines"},
+		{"no tests line", "// exercise: p.A — x\na\n// end exercise\n", "p.go:2: exercise p.A: the line after \"// exercise:\" must be \"// tests: TestX ExampleY\""},
+		{"empty tests line", "// exercise: p.A — x\n// tests:\na\n// end exercise\n", "p.go:2: exercise p.A: \"// tests:\" names no test"},
+		{"not a test name", "// exercise: p.A — x\n// tests: helper\na\n// end exercise\n", `"helper" is not the name of a Test`},
+		{"empty", head + "// end exercise\n", "p.go:1: exercise p.A fences no solution lines"},
+		{"mistake without lines", head + "a\n// mistake: oops\n// end exercise\n", "p.go:4: mistake \"oops\" of p.A has no"},
+		{"mistake without a description", head + "a\n// mistake:\n//\t+ b\n// end exercise\n", "p.go:4: a mistake of p.A without a description"},
+		{"stray line among mistakes", head + "a\n// mistake: oops\n//\t- a\n//\t+ b\nc\n// end exercise\n", "p.go:7: in the mistakes of p.A"},
+		{"old line not in the solution", head + "a\n// mistake: oops\n//\t- z\n//\t+ b\n// end exercise\n", `p.go:4: mistake "oops" of p.A: "z" is not a solution line`},
+		{"old line ambiguous", head + "}\n}\n// mistake: oops\n//\t- }\n//\t+ b\n// end exercise\n", `"}" matches 2 places of the solution`},
+		{"two hunks", head + "a\nb\n// mistake: oops\n//\t- a\n//\t+ x\n//\t+ y\n//\t- b\n//\t+ z\n// end exercise\n", ""},
+		{"two deletions split by //", head + "a\nb\nc\n// mistake: oops\n//\t- a\n//\n//\t- c\n// end exercise\n", ""},
+		{"two deletions not split", head + "a\nb\nc\n// mistake: oops\n//\t- a\n//\t- c\n// end exercise\n", `"a" is not a solution line (or the lines are not consecutive)`},
+		{"a hunk of + lines after another", head + "a\nb\n// mistake: oops\n//\t- a\n//\t+ x\n//\n//\t+ y\n// end exercise\n", "hunk 2 has only"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := findFences("p.go", []byte(c.src))
+			if c.wantErr == "" {
+				if err != nil {
+					t.Fatalf("unexpected error %v", err)
+				}
+				return
+			}
 			if err == nil {
 				t.Fatalf("no error, want one containing %q", c.wantErr)
 			}
@@ -72,142 +148,114 @@ func TestFindFencesIgnoresLookalikes(t *testing.T) {
 	}
 }
 
-func TestStub(t *testing.T) {
+func TestZeroBodies(t *testing.T) {
 	src := `package p
 
-import (
-	"fmt"
-	"math"
-	"strings"
-)
+type T struct{}
 
-func A(x float64) float64 {
-	// exercise: p.A — square root
-	return math.Sqrt(x)
+func A() (int, *T, []byte, [4]rune, T, error, string, bool) {
+	// exercise: p.A — ends its function
+	// tests: TestA
+	return 1, nil, nil, [4]rune{}, T{}, nil, "", true
 	// end exercise
 }
 
-func B(s string) string {
-	// exercise: p.B — upper case
-	u := strings.ToUpper(s)
-	return u
+func B(x []float64) []float64 {
+	// exercise: p.B — code follows
+	// tests: TestB
+	x[0] = 1
 	// end exercise
+	return x
 }
 
-func C() { fmt.Println() }
+func C() (n, m int) {
+	f := func() {
+		// exercise: p.C — in a closure without results
+		// tests: TestC
+		n = 1
+		// end exercise
+	}
+	f()
+	if n > 0 {
+		// exercise: p.D — nested, but only braces follow
+		// tests: TestD
+		return 1, 2
+		// end exercise
+	}
+}
 `
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
 	fences, err := findFences("p.go", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	nameOf := func(path string) string { return path }
-
-	cases := []struct {
-		name    string
-		stubbed func(i int) bool
-		want    string
-	}{
-		{
-			name:    "none",
-			stubbed: func(int) bool { return false },
-			want:    src,
-		},
-		{
-			name:    "only B; strings goes, math stays",
-			stubbed: func(i int) bool { return i == 1 },
-			want: `package p
-
-import (
-	"fmt"
-	"math"
-)
-
-func A(x float64) float64 {
-	// exercise: p.A — square root
-	return math.Sqrt(x)
-	// end exercise
-}
-
-func B(s string) string {
-	// exercise: p.B — upper case
-	panic("exercise p.B: not implemented")
-	// end exercise
-}
-
-func C() { fmt.Println() }
-`,
-		},
-		{
-			name:    "all",
-			stubbed: func(int) bool { return true },
-			want: `package p
-
-import (
-	"fmt"
-)
-
-func A(x float64) float64 {
-	// exercise: p.A — square root
-	panic("exercise p.A: not implemented")
-	// end exercise
-}
-
-func B(s string) string {
-	// exercise: p.B — upper case
-	panic("exercise p.B: not implemented")
-	// end exercise
-}
-
-func C() { fmt.Println() }
-`,
-		},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			out := stub([]byte(src), fences, c.stubbed)
-			out, err := removeUnusedImports("p.go", out, nameOf)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(out) != c.want {
-				t.Errorf("got:\n%s\nwant:\n%s", out, c.want)
-			}
-		})
-	}
-}
-
-func TestRemoveUnusedImportsNames(t *testing.T) {
-	// The package name of a chapter differs from its directory; a named import uses its own name;
-	// blank imports stay; a single-line import declaration goes as a whole.
-	src := `package p
-
-import "os"
-
-import (
-	_ "embed"
-	rn "example.com/m/chapters/03_rmsnorm"
-	"example.com/m/chapters/04_rope"
-)
-
-func F() { rope.Use(); _ = rn.X }
-`
-	names := map[string]string{"example.com/m/chapters/04_rope": "rope", "os": "os"}
-	out, err := removeUnusedImports("p.go", []byte(src), func(p string) string { return names[p] })
+	got, err := zeroBodies(fset, file, []byte(src), fences)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `package p
+	want := [][]string{
+		{"\treturn 0, nil, nil, [4]rune{}, *new(T), nil, \"\", false"},
+		nil,
+		nil,
+		{"\t\treturn 0, 0"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("zeroBodies = %q, want %q", got, want)
+	}
+}
 
-import (
-	_ "embed"
-	rn "example.com/m/chapters/03_rmsnorm"
-	"example.com/m/chapters/04_rope"
-)
-
-func F() { rope.Use(); _ = rn.X }
+func TestReplaceBodiesAndIfChain(t *testing.T) {
+	fences, err := findFences("p.go", []byte(fencedSrc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := fences[0]
+	vs, err := a.variants([]string{"\treturn 0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var labels []string
+	for _, v := range vs {
+		labels = append(labels, v.ID)
+	}
+	if want := []string{"p.A=panic", "p.A=zero", "p.A=mistake 1", "p.A=mistake 2"}; !reflect.DeepEqual(labels, want) {
+		t.Fatalf("variants %q, want %q", labels, want)
+	}
+	out := string(replaceBodies([]byte(fencedSrc), fences, func(i int) ([]string, bool) {
+		if i == 0 {
+			return a.ifChain(vs), true
+		}
+		return nil, false
+	}))
+	want := `func A(x float64) float64 {
+	// exercise: p.A — the square root, plus one
+	// tests: TestA, ExampleA
+	if exerciseVariant_p_A == "panic" {
+		panic("exercise p.A: not implemented")
+	} else if exerciseVariant_p_A == "zero" {
+		return 0
+	} else if exerciseVariant_p_A == "mistake 1" {
+		r := x * x
+		return r + 1
+	} else if exerciseVariant_p_A == "mistake 2" {
+		r := math.Sqrt(x)
+		return r
+	} else {
+		r := math.Sqrt(x)
+		return r + 1
+	}
+	// end exercise
+}
 `
-	if string(out) != want {
-		t.Errorf("got:\n%s\nwant:\n%s", out, want)
+	if !strings.Contains(out, want) {
+		t.Errorf("if-chain:\n%s\nwant it to contain:\n%s", out, want)
+	}
+	if _, err := parser.ParseFile(token.NewFileSet(), "p.go", out, 0); err != nil {
+		t.Errorf("the if-chain does not parse: %v", err)
 	}
 }
 

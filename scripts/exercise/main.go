@@ -1,36 +1,96 @@
-// Command exercise turns the course's chapters into exercises, and checks that every exercise is
-// worth doing.
+// Command exercise turns the course's chapters into exercises, shows a learner's progress, and
+// checks that every exercise is worth doing.
 //
-// In a chapter's solution code, the lines a learner is asked to write are fenced:
+// # Fences
 //
-//	// exercise: rope.RotateHead — rotate each (v[i], v[i+half]) pair by the angle of pair i
-//	... solution lines ...
+// In a chapter's solution code, the lines a learner is asked to write are fenced. The fence names
+// the exercise and its task, then the tests that check it, then holds the solution, then lists
+// the classic mistakes made there (at least two):
+//
+//	// exercise: rmsnorm.normRow — mean of squares, eps inside the square root, then scale by the weight
+//	// tests: TestRMSNormGolden TestEpsInsideSqrt ExampleRMSNorm
+//	var ss float64
+//	for _, v := range src {
+//		ss += v * v
+//	}
+//	inv := 1 / math.Sqrt(ss/float64(len(src))+eps)
+//	for i, v := range src {
+//		dst[i] = v * inv * w[i]
+//	}
+//	// mistake: eps added outside the square root
+//	//	- inv := 1 / math.Sqrt(ss/float64(len(src))+eps)
+//	//	+ inv := 1/math.Sqrt(ss/float64(len(src))) + eps
+//	// mistake: the root of the sum of squares, not of their mean
+//	//	- inv := 1 / math.Sqrt(ss/float64(len(src))+eps)
+//	//	+ inv := 1 / math.Sqrt(ss+eps)
 //	// end exercise
 //
-// Usage, from anywhere in the repository:
+// The second line, "// tests:", names the top-level Test and Example functions of the chapter
+// that check the exercise (separated by spaces or commas); together they are the exercise's
+// `go test -run` pattern. They may use the exercises listed before this one in the "# Exercises"
+// section of the chapter's doc.go (the order to write them in), not the ones after it.
 //
-//	go run ./scripts/exercise NN          copy chapters/NN_name to workspace/NN_name with every fenced
-//	                                      region replaced by panic("exercise rope.RotateHead: not implemented");
-//	                                      then fill them in and run: go test ./workspace/NN_name/
+// A mistake starts with "// mistake:" and what the learner got wrong, followed by lines of a
+// diff against the solution: "//<tab>- line" lines name consecutive solution lines (compared
+// without their indentation; together they must occur exactly once), and the "//<tab>+ line"
+// lines after them replace them (indented like the first line they replace; gofmt tidies the
+// rest). One mistake may hold several such hunks; a line "//" alone ends a hunk, so that two
+// runs of "-" lines can be two hunks. A mistake of "+" lines alone replaces the whole solution.
+// The tool swaps each mistake in for the solution, and the exercise's tests must then fail,
+// saying what went wrong. A mistake may use only what the file already imports.
+//
+// Everything between the "// tests:" line and "// end exercise" is the solution: a learner's
+// workspace gets none of it, mistakes included.
+//
+// # Usage
+//
+// From anywhere in the repository:
+//
+//	go run ./scripts/exercise NN          copy chapters/NN_name to workspace/NN_name with each fenced
+//	                                      solution replaced by panic("exercise rope.RotateHead: not implemented"),
+//	                                      and print each exercise's `go test -run` command
 //	go run ./scripts/exercise NN -force   the same, replacing an existing workspace/NN_name
-//	go run ./scripts/exercise list [NN..] list the exercises
-//	go run ./scripts/exercise check [-timeout D] [NN..]
-//	                                      for each chapter with exercises (default: all): the solution's
-//	                                      tests must pass, and stubbing any ONE exercise must make at least
-//	                                      one test fail. Exits non-zero otherwise (CI runs this).
+//	go run ./scripts/exercise list [NN..] list the exercises, where they are and their tests
+//	go run ./scripts/exercise status      run the tests of every chapter in workspace/ and show each
+//	                                      exercise as done, failing or still the stub
+//	go run ./scripts/exercise check [-v] [-j N] [-timeout D] [-keep] [NN..]
+//	                                      check every chapter with exercises (default: all); exits
+//	                                      non-zero if anything is wrong (CI runs this)
 //
 // NN is a chapter number ("4", "04") or directory name ("04_rope"). The workspace lives inside the
 // module (git ignores workspace/), so it keeps importing the solutions of earlier chapters, and its
-// tests are the chapter's own tests.
+// tests are the chapter's own tests. Every file that imported the chapter (its examples) imports
+// the workspace instead, and every test, subtest and example starts with a deferred call of
+// package catch (scripts/exercise/catch): a stub's panic fails the tests that reach it, not the
+// whole test binary, so one run shows the state of every exercise of the chapter.
+//
+// # What check checks
+//
+// For each chapter: the solution passes all its tests; every example has an output comment (or
+// go test never runs it); a fresh workspace (every exercise a panicking stub) compiles, runs to
+// the end, and prints at most 15 lines per failing test. For each exercise, on the tests its
+// fence names: the workspace's panic stub fails every one of them; the zero-value stub (a return
+// of the zero values when the fence ends its function, nothing at all otherwise) and each listed
+// mistake fail at least one, in at most 15 lines; and they pass while only the exercises after it
+// in doc.go's order are stubs. It prints the table exercise | variants tried | caught (-v adds,
+// per variant, the test that caught it and the first lines it printed).
+//
+// One test binary per chapter serves every run: its copy of the chapter holds each exercise as an
+// if-chain over the variants, chosen by the environment variable EXERCISE_VARIANT (a list of
+// name=variant; the solutions when unset). So a chapter compiles twice (that binary and the fresh
+// workspace) however many mistakes it lists, and the runs go on in parallel (-j, default the
+// number of CPUs).
 package main
 
 import (
+	"bufio"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -45,17 +105,19 @@ func main() {
 
 const usage = `usage:
   go run ./scripts/exercise NN [-force]            write workspace/NN_name with the exercises stubbed
-  go run ./scripts/exercise list [NN...]           list the exercises
-  go run ./scripts/exercise check [-timeout D] [NN...]
-                                                   check the solutions pass and every stub is caught
+  go run ./scripts/exercise list [NN...]           list the exercises and their tests
+  go run ./scripts/exercise status                 show which exercises of workspace/ are done
+  go run ./scripts/exercise check [-v] [-j N] [-timeout D] [-keep] [NN...]
+                                                   check that the solutions pass and that every stub
+                                                   and listed mistake is caught
 NN is a chapter number (4, 04) or directory name (04_rope).`
 
 func run(args []string, stdout io.Writer) error {
-	root, err := moduleRoot()
+	mod, err := findModule()
 	if err != nil {
 		return err
 	}
-	chs, err := listChapters(root)
+	chs, err := listChapters(mod.Root)
 	if err != nil {
 		return err
 	}
@@ -69,9 +131,19 @@ func run(args []string, stdout io.Writer) error {
 			return err
 		}
 		return list(stdout, selected)
+	case "status":
+		if len(args) > 1 {
+			return fmt.Errorf("status takes no arguments\n%s", usage)
+		}
+		return status(stdout, mod, chs)
 	case "check":
 		fl := flag.NewFlagSet("check", flag.ContinueOnError)
-		timeout := fl.Duration("timeout", 10*time.Minute, "time limit for each `go test` run")
+		fl.SetOutput(io.Discard)
+		var opts checkOptions
+		fl.DurationVar(&opts.Timeout, "timeout", 5*time.Minute, "time limit for each run of a chapter's tests")
+		fl.IntVar(&opts.Jobs, "j", runtime.NumCPU(), "compilations and test runs at once")
+		fl.BoolVar(&opts.Verbose, "v", false, "print, for each variant, the test that caught it and its first line")
+		fl.BoolVar(&opts.Keep, "keep", false, "keep the chapter copies under workspace/_check-*")
 		if err := fl.Parse(args[1:]); err != nil {
 			return fmt.Errorf("%v\n%s", err, usage)
 		}
@@ -79,7 +151,7 @@ func run(args []string, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		return check(stdout, root, selected, *timeout)
+		return check(stdout, mod, selected, opts)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprintln(stdout, usage)
 		return nil
@@ -104,21 +176,32 @@ func run(args []string, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		return makeWorkspace(stdout, root, ch, force)
+		return makeWorkspace(stdout, mod, ch, force)
 	}
 }
 
-// moduleRoot is the directory of the go.mod that governs the current directory.
-func moduleRoot() (string, error) {
+// findModule returns the Go module that governs the current directory.
+func findModule() (module, error) {
 	out, err := exec.Command("go", "env", "GOMOD").Output()
 	if err != nil {
-		return "", fmt.Errorf("go env GOMOD: %w", err)
+		return module{}, fmt.Errorf("go env GOMOD: %w", err)
 	}
 	gomod := strings.TrimSpace(string(out))
 	if gomod == "" || gomod == os.DevNull {
-		return "", fmt.Errorf("not inside a Go module: run this from the course repository")
+		return module{}, fmt.Errorf("not inside a Go module: run this from the course repository")
 	}
-	return filepath.Dir(gomod), nil
+	f, err := os.Open(gomod)
+	if err != nil {
+		return module{}, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "module "); ok {
+			return module{Root: filepath.Dir(gomod), Path: strings.Trim(strings.TrimSpace(rest), `"`)}, nil
+		}
+	}
+	return module{}, fmt.Errorf("%s: no module line", gomod)
 }
 
 func selectChapters(chs []chapter, args []string) ([]chapter, error) {
@@ -138,23 +221,21 @@ func selectChapters(chs []chapter, args []string) ([]chapter, error) {
 
 func list(stdout io.Writer, chs []chapter) error {
 	tw := tabwriter.NewWriter(stdout, 0, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "CHAPTER\tEXERCISE\tWHERE\tTASK")
+	fmt.Fprintln(tw, "EXERCISE\tWHERE\tMISTAKES\tTESTS")
 	for _, ch := range chs {
 		files, err := chapterFences(ch)
 		if err != nil {
 			return err
 		}
-		for _, f := range files {
-			for _, fe := range f.Fences {
-				fmt.Fprintf(tw, "%s\t%s\t%s:%d\t%s\n", ch.Name, fe.Name, f.Rel, fe.Begin, fe.Desc)
-			}
+		for _, fe := range orderedFences(ch, files) {
+			fmt.Fprintf(tw, "%s\tchapters/%s/%s:%d\t%d\t%s\n", fe.Name, ch.Name, fe.File, fe.Begin, len(fe.Mistakes), strings.Join(fe.Tests, " "))
 		}
 	}
 	return tw.Flush()
 }
 
 // makeWorkspace writes workspace/NN_name: the chapter with every exercise stubbed.
-func makeWorkspace(stdout io.Writer, root string, ch chapter, force bool) error {
+func makeWorkspace(stdout io.Writer, mod module, ch chapter, force bool) error {
 	files, err := chapterFences(ch)
 	if err != nil {
 		return err
@@ -162,7 +243,7 @@ func makeWorkspace(stdout io.Writer, root string, ch chapter, force bool) error 
 	if len(files) == 0 {
 		return fmt.Errorf("chapter %s has no exercises", ch.Name)
 	}
-	dst := filepath.Join(root, "workspace", ch.Name)
+	dst := filepath.Join(mod.Root, "workspace", ch.Name)
 	rel := filepath.ToSlash(filepath.Join("workspace", ch.Name))
 	if _, err := os.Stat(dst); err == nil {
 		if !force {
@@ -172,23 +253,21 @@ func makeWorkspace(stdout io.Writer, root string, ch chapter, force bool) error 
 			return err
 		}
 	}
-	nameOf, err := packageNames(root, files)
-	if err != nil {
+	if _, err := writeCopy(mod, ch, files, dst, stubbed); err != nil {
 		return err
 	}
-	if err := copyDir(ch.Dir, dst); err != nil {
-		return fmt.Errorf("copying %s: %w", ch.Name, err)
-	}
-	if err := writeStubbed(dst, files, nameOf, func(int, int) bool { return true }); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "Wrote %s/ with these exercises stubbed:\n", rel)
+	n := 0
 	for _, f := range files {
-		for _, fe := range f.Fences {
-			fmt.Fprintf(stdout, "  %-28s %s:%d  %s\n", fe.Name, filepath.ToSlash(filepath.Join(rel, f.Rel)), fe.Begin, fe.Desc)
-		}
+		n += len(f.Fences)
 	}
-	fmt.Fprintf(stdout, "\nReplace each panic(\"exercise ...\") by your code, then run:\n  go test ./%s/\n", rel)
-	fmt.Fprintf(stdout, "(The tests are the chapter's own; read chapters/%s/doc.go for the story.)\n", ch.Name)
+	fmt.Fprintf(stdout, "Wrote %s/ with %d exercises to write, in this order:\n\n", rel, n)
+	for _, fe := range orderedFences(ch, files) {
+		fmt.Fprintf(stdout, "  %s  (%s:%d)\n      %s\n      go test -run '%s' ./%s/\n\n",
+			fe.Name, filepath.ToSlash(filepath.Join(rel, fe.File)), fe.Begin, fe.Desc, fe.runPattern(), rel)
+	}
+	fmt.Fprintf(stdout, "Replace each panic(\"exercise ...\") by your code. Every exercise's tests at once:\n  go test ./%s/\n", rel)
+	fmt.Fprintf(stdout, "Your progress over the course:\n  go run ./scripts/exercise status\n")
+	fmt.Fprintf(stdout, "(The tests are the chapter's own, begun with a deferred catch.Panic so that one unwritten\n"+
+		"exercise fails only its tests; chapters/%s/doc.go tells the story.)\n", ch.Name)
 	return nil
 }

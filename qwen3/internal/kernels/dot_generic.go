@@ -1,6 +1,6 @@
 package kernels
 
-import "math"
+import gguf "github.com/qwen3go/qwen3go/chapters/01_gguf"
 
 // Q8_0 block layout: a float16 scale d, then 32 signed 8-bit quants; weight j of the block is d·q[j].
 const (
@@ -8,29 +8,10 @@ const (
 	Q8BlockBytes = 34 // bytes per block
 )
 
-// bf16 widens raw bfloat16 bits to float32: bfloat16 is the top 16 bits of a float32.
-func bf16(h uint16) float32 { return math.Float32frombits(uint32(h) << 16) }
-
-// f16 converts raw IEEE 754 half-precision bits to float32 (normals, subnormals, Inf and NaN).
-func f16(h uint16) float32 {
-	sign := uint32(h>>15) << 31
-	exp := uint32(h>>10) & 0x1f
-	mant := uint32(h) & 0x3ff
-	switch {
-	case exp == 0x1f: // Inf or NaN
-		return math.Float32frombits(sign | 0x7f800000 | mant<<13)
-	case exp != 0: // normal: rebias the exponent from 15 to 127
-		return math.Float32frombits(sign | (exp+112)<<23 | mant<<13)
-	case mant == 0:
-		return math.Float32frombits(sign)
-	}
-	// subnormal half: mant · 2^-24, exact in float32
-	v := float32(mant) * (1.0 / (1 << 24))
-	if sign != 0 {
-		v = -v
-	}
-	return v
-}
+// bf16 and f16 widen raw bfloat16 and IEEE half bits to float32 with chapter 01's conversions,
+// the course's one definition of each (exact: normals, subnormals, Inf and NaN).
+func bf16(h uint16) float32 { return gguf.BF16ToF32(h) }
+func f16(h uint16) float32  { return gguf.F16ToF32(h) }
 
 func dotF32Generic(w, x []float32) float32 {
 	x = x[:len(w)]

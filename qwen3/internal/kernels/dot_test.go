@@ -170,16 +170,6 @@ func TestF16Table(t *testing.T) {
 	}
 }
 
-func TestF16Conversion(t *testing.T) {
-	// every half value, against chapter 01's converter
-	for h := 0; h < 1<<16; h++ {
-		got, want := f16(uint16(h)), gguf.F16ToF32(uint16(h))
-		if math.Float32bits(got) != math.Float32bits(want) && !(got != got && want != want) {
-			t.Fatalf("f16(%#04x) = %v, chapter 01 gives %v", h, got, want)
-		}
-	}
-}
-
 func TestPanicsOnShortInput(t *testing.T) {
 	for name, f := range map[string]func(){
 		"F32":                func() { DotF32(make([]float32, 8), make([]float32, 7)) },

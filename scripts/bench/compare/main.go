@@ -83,6 +83,7 @@ func main() {
 	prefill := flag.String("prefill", "128,512,2048", "prompt lengths")
 	depth := flag.String("depth", "0,2048", "decode depths")
 	out := flag.String("json", "", "write the results as JSON here")
+	extra := flag.String("builds", "", "other builds of scripts/bench to run too: name=path,name=path")
 	flag.IntVar(&c.threads, "threads", runtime.NumCPU(), "threads for every engine")
 	flag.IntVar(&c.decode, "decode", 64, "tokens to decode per depth")
 	flag.StringVar(&c.bench, "bench", "", "the qwen3 bench binary (go build ./scripts/bench)")
@@ -99,7 +100,14 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: compare -synth DIR -bench BIN [-llama DIR] [-python PY] [-reps 3] [-json FILE]", err)
 		os.Exit(2)
 	}
-	runners := []runner{ours{&c}}
+	runners := []runner{ours{&c, "qwen3", c.bench}}
+	var builds []string
+	for _, b := range strings.Split(*extra, ",") {
+		if name, path, ok := strings.Cut(strings.TrimSpace(b), "="); ok {
+			runners = append(runners, ours{&c, name, path})
+			builds = append(builds, name)
+		}
+	}
 	if c.llamaDir != "" {
 		runners = append(runners, llama{&c})
 	}
@@ -154,6 +162,9 @@ func main() {
 		r.peers["pytorch"] = torchVersion(c.python)
 	}
 	r.print(os.Stdout, weights, c)
+	if len(builds) > 0 {
+		r.printBuilds(os.Stdout, weights, append(builds, "qwen3"))
+	}
 	if *out != "" {
 		if err := r.writeJSON(*out, weights, c); err != nil {
 			fmt.Fprintln(os.Stderr, "compare:", err)
@@ -238,12 +249,17 @@ func joinInts(v []int) string {
 
 // --- the engines ---------------------------------------------------------------------------
 
-type ours struct{ c *config }
+// ours runs a build of scripts/bench: the current one ("qwen3") or, with -builds, others (e.g.
+// the engine at earlier commits, to measure what each change bought).
+type ours struct {
+	c          *config
+	label, bin string
+}
 
-func (ours) name() string { return "qwen3" }
+func (e ours) name() string { return e.label }
 
 func (e ours) run(file string) (map[key]sample, int64, error) {
-	out, rss, err := runTool(e.c.verbose, e.c.bench, "-model", file, "-threads", strconv.Itoa(e.c.threads),
+	out, rss, err := runTool(e.c.verbose, e.bin, "-model", file, "-threads", strconv.Itoa(e.c.threads),
 		"-prefill", joinInts(e.c.prefill), "-decode", strconv.Itoa(e.c.decode), "-depth", joinInts(e.c.depth))
 	if err != nil {
 		return nil, 0, err
@@ -536,6 +552,34 @@ func (r *results) print(w *os.File, weights []string, c config) {
 				}
 				fmt.Fprintf(w, "| F32 | %v | qwen3 / pytorch %s | %s |\n", k, ratio, fmtStats(p, 1))
 			}
+		}
+	}
+}
+
+// printBuilds prints every build's speed and its ratio to llama.cpp, side by side.
+func (r *results) printBuilds(w *os.File, weights, builds []string) {
+	fmt.Fprintf(w, "\nbuilds (tok/s, and ratio to llama.cpp):\n| weights | test | %s | llama.cpp |\n|---|---|%s---|\n",
+		strings.Join(builds, " | "), strings.Repeat("---|", len(builds)))
+	for _, wt := range weights {
+		for _, k := range r.keys(wt) {
+			b, _, okB := r.speed("llama.cpp", wt, k)
+			var cells []string
+			for _, name := range builds {
+				a, _, ok := r.speed(name, wt, k)
+				switch {
+				case ok && okB:
+					cells = append(cells, fmt.Sprintf("%.1f (%.2fx)", a.med, a.med/b.med))
+				case ok:
+					cells = append(cells, fmt.Sprintf("%.1f", a.med))
+				default:
+					cells = append(cells, "-")
+				}
+			}
+			lb := "-"
+			if okB {
+				lb = fmt.Sprintf("%.1f", b.med)
+			}
+			fmt.Fprintf(w, "| %s | %v | %s | %s |\n", wt, k, strings.Join(cells, " | "), lb)
 		}
 	}
 }

@@ -1,0 +1,50 @@
+package batching
+
+// Positions returns the RoPE position of every column of a padded batch (real is B x T, true for
+// a prompt token), computed as transformers' generate() computes position_ids from the attention
+// mask:
+//
+//	position_ids = cumsum(attention_mask, -1) - 1,  then 0 wherever attention_mask is 0
+//
+// so each prompt's first real token is at position 0, whatever column it sits in, and a padding
+// column gets position 0. (transformers 5 fills padding with 0; 4.x filled it with 1. The value is
+// never seen by a real token, because the mask hides padding keys; it only has to be a valid
+// position.) With left padding a prompt of n tokens in a batch of width T reads
+//
+//	columns   0 .. T-n-1  |  T-n  T-n+1 ...  T-1
+//	positions 0 ...    0  |   0     1   ...  n-1
+//
+// exactly the positions the prompt has when it runs alone, which is why batching changes nothing.
+func Positions(real [][]bool) [][]int {
+	out := make([][]int, len(real))
+	for b, row := range real {
+		pos := make([]int, len(row))
+		// exercise: batching.Positions — count real tokens from each prompt's first one; padding gets 0
+		// tests: TestPositionsGolden ExamplePositions
+		seen := 0 // real tokens in columns 0..t
+		for t, r := range row {
+			if r {
+				seen++
+				pos[t] = seen - 1
+			}
+		}
+		// mistake: the column index, counted from the first pad instead of the first real token
+		//	- pos[t] = seen - 1
+		//	+ pos[t] = t
+		// mistake: cumsum without the -1, so the first real token is at position 1
+		//	- pos[t] = seen - 1
+		//	+ pos[t] = seen
+		// mistake: cumsum - 1 in every column, so the padding before the prompt gets position -1
+		//	- if r {
+		//	- seen++
+		//	- pos[t] = seen - 1
+		//	- }
+		//	+ if r {
+		//	+ 	seen++
+		//	+ }
+		//	+ pos[t] = seen - 1
+		// end exercise
+		out[b] = pos
+	}
+	return out
+}

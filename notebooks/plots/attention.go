@@ -1,0 +1,134 @@
+package plots
+
+import (
+	"fmt"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+)
+
+// AttentionGrid draws a model's attention maps in one picture: maps[l][h] is layer l's
+// probabilities for query head h (seq x seq, row = query token, column = key token, as in
+// chapter 07's Trace.Attn), one cell per layer (rows) and head (columns). Masked cells (a query's
+// future keys) are grey, and one colour bar (probability 0 .. 1) serves every cell. A small grid
+// (at most 6 layers and 8 heads, like the course's tiny model) has a title per cell and the
+// tokens under the bottom row (keys) and left of the first column (queries). A larger one (28 x
+// 16 for Qwen3-0.6B) has cells too small for text: they get no axes, the rows and columns are
+// named "layer l" and "head h" around the grid, and AttentionHeads shows chosen heads with tokens.
+func AttentionGrid(title string, maps [][]*mat.Dense, tokens []string) Grid {
+	cols := 0
+	for l := range maps {
+		cols = max(cols, len(maps[l]))
+	}
+	if len(maps) <= 6 && cols <= 8 {
+		var picks [][2]int
+		for l := range maps {
+			for h := range maps[l] {
+				picks = append(picks, [2]int{l, h})
+			}
+		}
+		return AttentionHeads(title, maps, tokens, picks, cols)
+	}
+	g := Grid{
+		Title:    title,
+		Bar:      ColorBar(Sequential(0, 1), "attention probability"),
+		Swatches: []Swatch{{Color: MaskColor, Label: "masked"}},
+		Pad:      vg.Points(3),
+	}
+	for l := range maps {
+		row := make([]*plot.Plot, cols)
+		for h, m := range maps[l] {
+			p := Heat{Data: m, Masked: Causal(0), Colors: Sequential(0, 1)}.Plot()
+			p.HideAxes()
+			p.Title.Text = ""
+			row[h] = p
+		}
+		g.Cells = append(g.Cells, row)
+		g.RowLabels = append(g.RowLabels, fmt.Sprintf("layer %d", l))
+	}
+	for h := range cols {
+		g.ColLabels = append(g.ColLabels, fmt.Sprintf("head %d", h))
+	}
+	return g
+}
+
+// AttentionHeads is AttentionGrid for chosen maps only: picks lists (layer, head) pairs, drawn in
+// that order, cols per row.
+func AttentionHeads(title string, maps [][]*mat.Dense, tokens []string, picks [][2]int, cols int) Grid {
+	if cols <= 0 || len(picks) == 0 {
+		panic("plots: AttentionHeads needs at least one map and one column")
+	}
+	rows := (len(picks) + cols - 1) / cols
+	cells := make([][]*plot.Plot, rows)
+	for i := range cells {
+		cells[i] = make([]*plot.Plot, cols)
+	}
+	var last Heat
+	for i, pk := range picks {
+		r, c := i/cols, i%cols
+		l, h := pk[0], pk[1]
+		heat := Heat{
+			Title:  fmt.Sprintf("layer %d, head %d", l, h),
+			Data:   maps[l][h],
+			Masked: Causal(0),
+			Colors: Sequential(0, 1),
+		}
+		// Token names on the outer edges only: keys under the bottom cell of each column, queries
+		// left of the first column.
+		bottom := i+cols >= len(picks)
+		if bottom {
+			heat.XNames, heat.XLabel = tokens, "key token"
+		}
+		if c == 0 {
+			heat.YNames, heat.YLabel = tokens, "query token"
+		}
+		p := heat.Plot()
+		if !bottom {
+			p.X.Tick.Label.Font.Size = 0
+		}
+		if c != 0 {
+			p.Y.Tick.Label.Font.Size = 0
+		}
+		cells[r][c] = p
+		last = heat
+	}
+	return Grid{
+		Title:    title,
+		Cells:    cells,
+		Bar:      last.ColorBar("attention probability"),
+		Swatches: []Swatch{{Color: MaskColor, Label: "masked"}},
+	}
+}
+
+// HeadScores measures two patterns of trained attention heads on maps[l][h] (as in
+// AttentionGrid), averaged over the query tokens 2 .. seq-1 (token 0 can only see itself and
+// token 1 only tokens 0 and 1, so they say nothing):
+//
+//	sink[l][h] = mean_r P[r][0]      the first-token "sink": attention parked on token 0
+//	prev[l][h] = mean_r P[r][r-1]    a previous-token head: each token reads the one before it
+//
+// Both are layers x heads matrices of values in 0 .. 1. A prompt of fewer than 3 tokens is an error.
+func HeadScores(maps [][]*mat.Dense) (sink, prev *mat.Dense, err error) {
+	if len(maps) == 0 || len(maps[0]) == 0 {
+		return nil, nil, fmt.Errorf("plots: no attention maps")
+	}
+	sink = mat.NewDense(len(maps), len(maps[0]), nil)
+	prev = mat.NewDense(len(maps), len(maps[0]), nil)
+	for l := range maps {
+		for h, p := range maps[l] {
+			seq, _ := p.Dims()
+			if seq < 3 {
+				return nil, nil, fmt.Errorf("plots: layer %d head %d: %d tokens, need at least 3", l, h, seq)
+			}
+			var s, v float64
+			for r := 2; r < seq; r++ {
+				s += p.At(r, 0)
+				v += p.At(r, r-1)
+			}
+			sink.Set(l, h, s/float64(seq-2))
+			prev.Set(l, h, v/float64(seq-2))
+		}
+	}
+	return sink, prev, nil
+}

@@ -1,0 +1,30 @@
+// Package plots is the one helper package of the course notebooks (notebooks/*.ipynb): every
+// notebook imports it, and no notebook defines a helper of its own.
+//
+// It draws with gonum/plot and shows the result under a GoNB cell:
+//
+//   - New makes a plot with title, axis labels and plain tick labels; Show renders it as a PNG
+//     and displays it; Grid puts several plots, a colour bar and a colour key into one picture
+//     with a title (ShowTiles is the short form). Must and Must2 turn (value, error) into the
+//     value or a panic, which fails the cell.
+//   - Heat draws a matrix as coloured cells, row 0 at the top as in a printed matrix, with
+//     IntTicks (integers or names such as tokens, never fractions), masked cells in their own
+//     colour (MaskColor) and a colour bar; its Text writes a label in each cell (a token, say),
+//     in black or white to suit the cell's colour.
+//   - Sequential is the palette for magnitudes (dark = low, yellow = high); Cyclic is the palette
+//     for angles, whose two ends are the same colour, so 0 and 2π look alike as they should;
+//     Categorical gives kinds (visible, padding, ...) their own colours, named by Grid.Swatches.
+//   - Ticks and LogTicks label linear and logarithmic axes cleanly; log-axis labels are centred
+//     on the data area (gonum alone shrinks such plots).
+//   - AttentionGrid and AttentionHeads draw a model's attention probabilities (chapter 07's
+//     Trace.Attn), layers x heads, with the prompt's tokens on both axes (TokenLabels makes
+//     them printable in the plot font); HeadScores measures two patterns trained heads show: a
+//     first-token sink and previous-token attention.
+//   - TinyTokenizer and GoldenAttentionLayer load reference data that notebooks use; LoadBench
+//     reads notebooks/data/bench.json (measured speeds), ReadGoBench and Medians the output of
+//     `go test -bench`; TopIndices ranks a vector.
+//
+// Everything here is tested in plots_test.go: the PNGs decode, masked cells get the mask colour,
+// cell labels are drawn in the readable colour and inside their cells, the cyclic palette closes,
+// ticks and labels are what the axes need.
+package plots

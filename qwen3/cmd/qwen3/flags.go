@@ -1,0 +1,190 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	sampling "github.com/qwen3go/qwen3go/chapters/09_sampling"
+	"github.com/qwen3go/qwen3go/qwen3"
+	"github.com/qwen3go/qwen3go/reference"
+)
+
+// common are the flags of run and chat.
+type common struct {
+	name               string // "run" or "chat"
+	model, system      string
+	temperature, topP  float64
+	minP               float64
+	topK, maxTokens    int
+	seed               uint64
+	think, stats       bool
+	threads, ctxTokens int
+	set                map[string]bool // the flags given on the command line
+	path               string          // the checkpoint loaded
+}
+
+func (c *common) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.model, "model", "", "GGUF file or Hugging Face directory (default: the built-in tiny reference checkpoint)")
+	fs.Float64Var(&c.temperature, "temperature", 0, "sampling temperature; 0 is greedy (default: the model's recommendation)")
+	fs.IntVar(&c.topK, "top-k", 0, "keep the k most likely tokens; 0 is off (default: the model's)")
+	fs.Float64Var(&c.topP, "top-p", 0, "nucleus: keep the most likely tokens up to this mass, in (0,1]; 1 is off (default: the model's)")
+	fs.Float64Var(&c.minP, "min-p", 0, "drop tokens less likely than min-p times the top one, in [0,1]; 0 is off (default: the model's)")
+	fs.Uint64Var(&c.seed, "seed", 0, "random seed: the same seed gives the same text")
+	fs.IntVar(&c.maxTokens, "max-tokens", 256, "most new tokens per reply")
+	fs.BoolVar(&c.think, "think", true, "let Qwen3 think (<think>...</think>) before answering (chat turns only)")
+	fs.BoolVar(&c.stats, "stats", false, "print the prompt and new tokens, time to first token, prefill and decode speed, peak memory")
+	fs.IntVar(&c.threads, "threads", runtime.NumCPU(), "cores to use")
+	fs.IntVar(&c.ctxTokens, "ctx", 0, "context length (KV cache size) in tokens (default: 4096, or the model's context if shorter)")
+	fs.StringVar(&c.system, "system", "", "system prompt (chat turns only)")
+}
+
+// parse parses args, flags and arguments in any order ("--" ends the flags), and remembers which
+// flags were given. -h prints the usage to stdout and returns flag.ErrHelp; a bad flag is a
+// usageError.
+func (c *common) parse(fs *flag.FlagSet, args []string, synopsis string, stdout io.Writer) ([]string, error) {
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	var positional []string
+	if i := slices.Index(args, "--"); i >= 0 {
+		args, positional = args[:i], slices.Clone(args[i+1:])
+	}
+	var rest []string
+	for {
+		if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintf(stdout, "usage: %s\n\nflags:\n", synopsis)
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
+			return nil, flag.ErrHelp
+		} else if err != nil {
+			return nil, usagef("%v (see 'qwen3 %s -h')", err, c.name)
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		rest = append(rest, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	c.set = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { c.set[f.Name] = true })
+	return append(rest, positional...), c.check()
+}
+
+// check rejects values out of range before anything is loaded, naming the flag.
+func (c *common) check() error {
+	if c.set["ctx"] && c.ctxTokens < 1 {
+		return usagef("-ctx %d: the context must hold at least 1 token", c.ctxTokens)
+	}
+	if most := 4 * runtime.NumCPU(); c.threads < 1 || c.threads > most {
+		return usagef("-threads %d: must be in 1..%d (this machine has %d cores)", c.threads, most, runtime.NumCPU())
+	}
+	if c.maxTokens < 1 {
+		return usagef("-max-tokens %d: must be at least 1", c.maxTokens)
+	}
+	// Each sampling flag given is checked alone, on settings that are otherwise off.
+	set := map[string]func(*sampling.Settings){
+		"temperature": func(s *sampling.Settings) { s.Temperature = c.temperature },
+		"top-k":       func(s *sampling.Settings) { s.TopK = c.topK },
+		"top-p":       func(s *sampling.Settings) { s.TopP = c.topP },
+		"min-p":       func(s *sampling.Settings) { s.MinP = c.minP },
+	}
+	for _, name := range []string{"temperature", "top-k", "top-p", "min-p"} {
+		if c.set[name] {
+			s := sampling.Neutral(0)
+			set[name](&s)
+			if err := s.Validate(); err != nil {
+				return usagef("-%s: %v", name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// sampling is the sampling the flags ask for: the flags given replace the checkpoint's settings.
+func (c *common) sampling() qwen3.Sampling {
+	s := qwen3.Sampling{Seed: c.seed}
+	if c.set["temperature"] {
+		s.Temperature = &c.temperature
+	}
+	if c.set["top-k"] {
+		s.TopK = &c.topK
+	}
+	if c.set["top-p"] {
+		s.TopP = &c.topP
+	}
+	if c.set["min-p"] {
+		s.MinP = &c.minP
+	}
+	return s
+}
+
+// load opens the model (the built-in tiny checkpoint without -model), with a progress line on a
+// terminal for big files, and checks -ctx against the model's context.
+func (c *common) load(e *env) (*qwen3.Model, error) {
+	path := c.model
+	if path == "" {
+		path = reference.TinyGGUF()
+		if _, err := os.Stat(path); err != nil {
+			return nil, fmt.Errorf("the built-in tiny checkpoint is missing (%v); pass -model", err)
+		}
+		fmt.Fprintln(e.stderr, "note: no -model given, using the built-in tiny reference checkpoint: random weights, its text is meaningless")
+	}
+	opts := []qwen3.Option{qwen3.WithThreads(c.threads)}
+	if st, err := os.Stat(path); err == nil && e.stderrTTY && (st.IsDir() || st.Size() > 100<<20) {
+		bar := newMeter(e.stderr, "loading "+filepath.Base(path), "MB", 1<<20)
+		opts = append(opts, qwen3.WithPrefault(func(done, total int64) {
+			bar.update(done, total)
+			if done == total {
+				bar.finish(fmt.Sprintf("loaded %s: %d MB in %.1f s", filepath.Base(path), total>>20, time.Since(bar.start).Seconds()))
+			}
+		}))
+	}
+	m, err := qwen3.Load(path, opts...)
+	if err != nil {
+		return nil, err
+	}
+	c.path = path
+	if c.ctxTokens > m.Config.MaxPositionEmbeddings {
+		m.Close()
+		return nil, usagef("-ctx %d: the model's context is %d tokens", c.ctxTokens, m.Config.MaxPositionEmbeddings)
+	}
+	if !c.set["ctx"] {
+		c.ctxTokens = min(4096, m.Config.MaxPositionEmbeddings)
+	}
+	return m, nil
+}
+
+// options are the reply options the flags ask for, with prefill progress through meter.
+func (c *common) options(meter *prefillMeter) qwen3.Options {
+	return qwen3.Options{Sampling: c.sampling(), MaxNewTokens: c.maxTokens, MaxContext: c.ctxTokens, Progress: meter.progress()}
+}
+
+// contextHint turns a full-context error into one that says which flag to change.
+func (c *common) contextHint(err error, maxContext int) error {
+	if errors.Is(err, qwen3.ErrContextFull) {
+		return fmt.Errorf("%w; raise -ctx (now %d, at most %d for this model)", err, c.ctxTokens, maxContext)
+	}
+	return err
+}
+
+func formatStats(st qwen3.Stats) string {
+	return fmt.Sprintf("[%d prompt tokens in %v (%.1f tok/s); first token after %v; %d new tokens at %.1f tok/s; finish: %s; peak memory %s]",
+		st.PromptTokens, st.Prefill.Round(time.Millisecond), st.PrefillRate(), st.FirstToken.Round(time.Millisecond),
+		st.NewTokens, st.DecodeRate(), st.Finish, peakMemory())
+}
+
+// short shows s on one line of at most n characters (a system prompt in /show).
+func short(s string, n int) string {
+	s = strings.ReplaceAll(s, "\n", `\n`)
+	if r := []rune(s); len(r) > n {
+		s = string(r[:n]) + "..."
+	}
+	return s
+}

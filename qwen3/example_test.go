@@ -1,0 +1,137 @@
+package qwen3_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	sampling "github.com/qwen3go/qwen3go/chapters/09_sampling"
+	"github.com/qwen3go/qwen3go/qwen3"
+	"github.com/qwen3go/qwen3go/reference"
+)
+
+// The examples run on the course's tiny reference checkpoint: its weights are random, so its text
+// is meaningless, but it goes through exactly the code the real Qwen3-0.6B does. They decode
+// greedily so that the text printed is the same on every run. README.md's Go snippets are copied
+// from here (TestREADMESnippets checks it).
+
+// ask is the README's first snippet: load a checkpoint, start a chat, stream one reply.
+func ask(ctx context.Context, path, question string) (string, error) {
+	m, err := qwen3.Load(path) // a GGUF file or a Hugging Face directory
+	if err != nil {
+		return "", err
+	}
+	defer m.Close()
+	// Thinking is off unless Thinking: true; temperature 0 is greedy decoding.
+	chat, err := m.NewChat(qwen3.ChatOptions{
+		System:  "You are terse.",
+		Options: qwen3.Options{Sampling: qwen3.Sampling{Temperature: new(0.0)}, MaxNewTokens: 12},
+	})
+	if err != nil {
+		return "", err
+	}
+	return chat.Send(ctx, question, func(piece string) error {
+		fmt.Print(piece) // the reply, piece by piece, as it is generated
+		return nil
+	})
+}
+
+func Example() {
+	reply, err := ask(context.Background(), reference.TinyGGUF(), "What is 2+2?")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("\n%d bytes\n", len(reply))
+	// Output:
+	// 越多$page Brunswickofire.packet bipཙ En speculative Vand speculative/right
+	// 78 bytes
+}
+
+// Close on the nil Model that a failed Load returns does nothing, so an early `defer m.Close()`
+// cannot panic.
+func Example_missingFile() {
+	m, err := qwen3.Load("no-such-model.gguf")
+	defer m.Close()
+	fmt.Println(errors.Is(err, os.ErrNotExist))
+	// Output: true
+}
+
+func ExampleModel_Generate() {
+	m, err := qwen3.Load(reference.TinyGGUF())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer m.Close()
+	opts := qwen3.Options{Sampling: qwen3.Sampling{Temperature: new(0.0)}, MaxNewTokens: 8}
+	text, stats, err := m.Generate(context.Background(), "The capital of France is", opts, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%q\n%d prompt tokens, %d new tokens, finish: %s\n", text, stats.PromptTokens, stats.NewTokens, stats.Finish)
+	// Output:
+	// "xlabelטר武装武装生命力_CONTROLทดสอบ放下"
+	// 5 prompt tokens, 8 new tokens, finish: length
+}
+
+// The zero Sampling is the checkpoint's recommendation; each field set replaces one setting.
+func ExampleSampling() {
+	m, err := qwen3.Load(reference.TinyGGUF())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer m.Close()
+	for _, s := range []qwen3.Sampling{
+		{},
+		{Temperature: new(0.7), Seed: 42},
+		{Temperature: new(0.0)},
+		qwen3.SamplingFrom(sampling.QwenNonThinking(1)),
+		{TopP: new(0.0)},
+	} {
+		settings, err := m.Settings(s)
+		if err != nil {
+			fmt.Println(strings.TrimPrefix(err.Error(), "qwen3: "))
+			continue
+		}
+		fmt.Printf("%+v greedy=%v\n", settings, settings.IsGreedy())
+	}
+	// Output:
+	// {Temperature:0.6 TopK:20 TopP:0.95 MinP:0 Seed:0} greedy=false
+	// {Temperature:0.7 TopK:20 TopP:0.95 MinP:0 Seed:42} greedy=false
+	// {Temperature:0 TopK:20 TopP:0.95 MinP:0 Seed:0} greedy=true
+	// {Temperature:0.7 TopK:20 TopP:0.8 MinP:0 Seed:1} greedy=false
+	// invalid sampling settings: top_p 0 must be in (0, 1] (1 = off)
+}
+
+// A chat keeps the conversation; Reset starts a new one with the same system prompt.
+func ExampleChat_Reset() {
+	m, err := qwen3.Load(reference.TinyGGUF())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer m.Close()
+	chat, err := m.NewChat(qwen3.ChatOptions{
+		System:  "You are terse.",
+		Options: qwen3.Options{Sampling: qwen3.Sampling{Temperature: new(0.0)}, MaxNewTokens: 4},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ctx := context.Background()
+	first, _ := chat.Send(ctx, "Hi", nil)
+	chat.Send(ctx, "And again?", nil)
+	fmt.Println(len(chat.Messages()), "messages")
+	chat.Reset()
+	again, _ := chat.Send(ctx, "Hi", nil)
+	fmt.Println(len(chat.Messages()), "messages; same first reply:", again == first, "; system prompt tokens reused:", chat.Reused > 0)
+	// Output:
+	// 5 messages
+	// 3 messages; same first reply: true ; system prompt tokens reused: true
+}

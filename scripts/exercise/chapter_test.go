@@ -1,0 +1,58 @@
+package main
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestOrderedFences(t *testing.T) {
+	dir := t.TempDir()
+	doc := `// Package p.
+//
+// # Exercises
+//
+//  1. [Mask] (a.go): first.
+//  2. Cache.attend (b.go): second,
+//     continued.
+//  3. [Table.Rotate]: third.
+//
+// # Another section
+//
+//  1. [Softmax] is not an exercise order.
+package p
+`
+	if err := os.WriteFile(filepath.Join(dir, "doc.go"), []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ch := chapter{Num: "05", Name: "05_p", Dir: dir}
+	fe := func(name string) fence { return fence{Name: name} }
+	files := []sourceFile{
+		{Rel: "a.go", Fences: []fence{fe("p.Softmax"), fe("p.Table.Rotate"), fe("p.Mask")}},
+		{Rel: "b.go", Fences: []fence{fe("p.Cache.attend"), fe("p.Other")}},
+	}
+	var got []string
+	for _, pf := range orderedFences(ch, files) {
+		got = append(got, pf.File+":"+pf.Name)
+	}
+	want := []string{"a.go:p.Mask", "b.go:p.Cache.attend", "a.go:p.Table.Rotate", "a.go:p.Softmax", "b.go:p.Other"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("orderedFences = %q, want %q (listed ones first, in the doc's order; the rest in source order)", got, want)
+	}
+}
+
+func TestVariantFileParses(t *testing.T) {
+	src := variantFile("rope", []string{"rope.InvFreq", "rope.Table.RotateHead"})
+	if _, err := parser.ParseFile(token.NewFileSet(), "v.go", src, 0); err != nil {
+		t.Fatalf("%v\n%s", err, src)
+	}
+	for _, want := range []string{`var exerciseVariant_rope_InvFreq = exerciseVariants["rope.InvFreq"]`, `os.Getenv("EXERCISE_VARIANT")`} {
+		if !strings.Contains(string(src), want) {
+			t.Errorf("the variant file lacks %q:\n%s", want, src)
+		}
+	}
+}
