@@ -33,6 +33,9 @@ func cpuid(eax, ecx uint32) (a, b, c, d uint32)
 func dotF32AVX2(w *float32, stride, rows int, x *float32, n int, out *float32)
 
 //go:noescape
+func dotF32x4AVX2(w *float32, stride, rows int, x *float32, n int, out *float32)
+
+//go:noescape
 func dotBF16AVX2(w *uint16, stride, rows int, x *float32, n int, out *float32)
 
 //go:noescape

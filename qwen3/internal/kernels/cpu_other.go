@@ -66,3 +66,7 @@ func expSubAVX2(x *float32, n int, m float32) float32 { panic("unreachable") }
 func siluMulAVX2(dst, gate, u *float32, n int)        { panic("unreachable") }
 func maxAVX2(x *float32, n int) float32               { panic("unreachable") }
 func scaleAVX2(dst, x *float32, a float32, n int)     { panic("unreachable") }
+
+func dotF32x4AVX2(w *float32, stride, rows int, x *float32, n int, out *float32) {
+	panic("unreachable")
+}

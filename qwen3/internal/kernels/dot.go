@@ -30,6 +30,13 @@ func DotF16(w []uint16, x []float32) float32 {
 // pass in one call. x must hold at least cols values.
 func DotF32Rows(out, w []float32, cols int, x []float32) {
 	checkRows("DotF32Rows", len(out), len(w), cols, len(x))
+	if four := len(out) &^ 3; useAVX2 && four > 0 && cols%16 == 0 && cols > 0 {
+		dotF32x4AVX2(unsafe.SliceData(w), 4*cols, four, unsafe.SliceData(x), cols, unsafe.SliceData(out))
+		if four == len(out) {
+			return
+		}
+		out, w = out[four:], w[four*cols:]
+	}
 	n := 0
 	if useAVX2 && cols >= 8 && len(out) > 0 {
 		n = cols &^ 7

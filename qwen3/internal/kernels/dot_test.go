@@ -287,8 +287,8 @@ func FuzzDotF32(f *testing.F) {
 func TestDotRows(t *testing.T) {
 	r := rand.New(rand.NewPCG(33, 34))
 	eachLevel(t, func(t *testing.T) {
-		for _, cols := range []int{1, 8, 12, 64, 1000} {
-			const rows = 5
+		for _, cols := range []int{1, 8, 12, 64, 1000, 1024} {
+			const rows = 7 // F32: four rows at once, then three one by one
 			wf, x := randX(r, rows*cols), randX(r, cols)
 			wh := make([]uint16, rows*cols)
 			for i := range wh {

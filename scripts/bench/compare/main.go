@@ -584,6 +584,8 @@ func (r *results) printBuilds(w *os.File, weights, builds []string) {
 	}
 }
 
+// jsonRow is a row of notebooks/data/bench.json, in the schema the notebooks read (the plots
+// package refuses unknown fields): the median speed; the spread is in the printed table.
 type jsonRow struct {
 	Engine        string  `json:"engine"`
 	Weights       string  `json:"weights"`
@@ -592,30 +594,29 @@ type jsonRow struct {
 	Depth         int     `json:"depth"`
 	Batch         int     `json:"batch,omitempty"`
 	TokS          float64 `json:"tok_s"`
-	TokSMin       float64 `json:"tok_s_min"`
-	TokSMax       float64 `json:"tok_s_max"`
-	Runs          int     `json:"runs"`
-	BytesPerToken int64   `json:"bytes_per_token,omitempty"`
-	PeakRSSMiB    float64 `json:"peak_rss_mib,omitempty"`
+	BytesPerToken int64   `json:"bytes_per_token"`
+	PeakRSSMiB    float64 `json:"peak_rss_mib"`
 }
 
 func (r *results) writeJSON(path string, weights []string, c config) error {
 	read, _ := statsOf(r.read)
 	doc := struct {
-		Machine  string            `json:"machine"`
-		Date     string            `json:"date"`
-		Threads  int               `json:"threads"`
-		Source   string            `json:"source"`
-		ReadBW   float64           `json:"read_bandwidth_gbs"`
-		ReadBWLo float64           `json:"read_bandwidth_gbs_min"`
-		ReadBWHi float64           `json:"read_bandwidth_gbs_max"`
-		Peers    map[string]string `json:"peers"`
-		Rows     []jsonRow         `json:"rows"`
+		Machine string            `json:"machine"`
+		Date    string            `json:"date"`
+		Threads int               `json:"threads"`
+		Source  string            `json:"source"`
+		ReadBW  float64           `json:"read_bandwidth_gbs"`
+		Peers   map[string]string `json:"peers"`
+		Rows    []jsonRow         `json:"rows"`
 	}{
 		Machine: machine(), Date: time.Now().Format("2006-01-02"), Threads: c.threads,
-		Source: fmt.Sprintf("scripts/bench.sh: synthetic Qwen3-0.6B GGUF files, engines interleaved, median of %d runs each; prefill from an empty context, decode %d tokens at each depth",
-			len(r.read)-1, c.decode),
-		ReadBW: round(read.med, 2), ReadBWLo: round(read.lo, 2), ReadBWHi: round(read.hi, 2), Peers: r.peers,
+		Source: fmt.Sprintf("scripts/bench.sh: the synthetic Qwen3-0.6B GGUF files of scripts/make_synthetic.py (Q4_K_M, Q4_0 "+
+			"and Q6_K made from the F32 one by llama-quantize), engines interleaved, tok_s the median of %d runs each; prefill "+
+			"from an empty context, decode %d tokens at each depth; bytes_per_token = weights + KV cache streamed per decoded token "+
+			"(0 for prefill); read bandwidth: a 1 GiB AVX2 read stream with all cores, median of %d measurements (%.1f-%.1f GB/s); "+
+			"peak RSS: the largest resident set of the engine's process over its run",
+			len(r.read)-1, c.decode, len(r.read), read.lo, read.hi),
+		ReadBW: round(read.med, 2), Peers: r.peers,
 	}
 	for _, engine := range []string{"qwen3", "llama.cpp", "pytorch"} {
 		for _, wt := range weights {
@@ -628,8 +629,7 @@ func (r *results) writeJSON(path string, weights []string, c config) error {
 					b = 0
 				}
 				rss, _ := r.peakRSS(engine, wt)
-				doc.Rows = append(doc.Rows, jsonRow{engine, wt, k.Test, k.Tokens, k.Depth, k.Batch, round(st.med, 3),
-					round(st.lo, 3), round(st.hi, 3), len(r.samples[engine][wt][k]), b, math.Round(rss.med)})
+				doc.Rows = append(doc.Rows, jsonRow{engine, wt, k.Test, k.Tokens, k.Depth, k.Batch, round(st.med, 3), b, math.Round(rss.med)})
 			}
 		}
 	}
