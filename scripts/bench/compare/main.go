@@ -295,25 +295,34 @@ func (e llama) run(file string) (map[key]sample, int64, error) {
 			return nil, 0, err
 		}
 		peak = max(peak, rss)
-		var rows []struct {
-			NPrompt int     `json:"n_prompt"`
-			NGen    int     `json:"n_gen"`
-			NDepth  int     `json:"n_depth"`
-			AvgTS   float64 `json:"avg_ts"`
-		}
-		if err := json.Unmarshal(out, &rows); err != nil {
-			return nil, 0, fmt.Errorf("llama-bench output: %v", err)
-		}
-		for _, r := range rows {
-			switch {
-			case r.NPrompt > 0 && r.NGen == 0:
-				s[key{Test: "prefill", Tokens: r.NPrompt, Depth: r.NDepth}] = sample{tokS: r.AvgTS}
-			case r.NGen > 0 && r.NPrompt == 0:
-				s[key{Test: "decode", Tokens: r.NGen, Depth: r.NDepth}] = sample{tokS: r.AvgTS}
-			}
+		if err := parseLlama(out, s); err != nil {
+			return nil, 0, err
 		}
 	}
 	return s, peak, nil
+}
+
+// parseLlama adds the tests of llama-bench's JSON output (-o json) to s: a prompt test
+// (n_prompt > 0, n_gen 0) is a prefill, a generation test (n_gen > 0, n_prompt 0) a decode.
+func parseLlama(out []byte, s map[key]sample) error {
+	var rows []struct {
+		NPrompt int     `json:"n_prompt"`
+		NGen    int     `json:"n_gen"`
+		NDepth  int     `json:"n_depth"`
+		AvgTS   float64 `json:"avg_ts"`
+	}
+	if err := json.Unmarshal(out, &rows); err != nil {
+		return fmt.Errorf("llama-bench output: %v", err)
+	}
+	for _, r := range rows {
+		switch {
+		case r.NPrompt > 0 && r.NGen == 0:
+			s[key{Test: "prefill", Tokens: r.NPrompt, Depth: r.NDepth}] = sample{tokS: r.AvgTS}
+		case r.NGen > 0 && r.NPrompt == 0:
+			s[key{Test: "decode", Tokens: r.NGen, Depth: r.NDepth}] = sample{tokS: r.AvgTS}
+		}
+	}
+	return nil
 }
 
 // llamaVersion is the VERSION line scripts/bench/llamacpp.sh leaves beside the binaries (the
