@@ -84,6 +84,7 @@ func main() {
 	depth := flag.String("depth", "0,2048", "decode depths")
 	out := flag.String("json", "", "write the results as JSON here")
 	extra := flag.String("builds", "", "other builds of scripts/bench to run too: name=path,name=path")
+	outBuilds := flag.String("json-builds", "", "write every build's results (engine = build name) and llama.cpp's as JSON here")
 	flag.IntVar(&c.threads, "threads", runtime.NumCPU(), "threads for every engine")
 	flag.IntVar(&c.decode, "decode", 64, "tokens to decode per depth")
 	flag.StringVar(&c.bench, "bench", "", "the qwen3 bench binary (go build ./scripts/bench)")
@@ -165,8 +166,15 @@ func main() {
 	if len(builds) > 0 {
 		r.printBuilds(os.Stdout, weights, append(builds, "qwen3"))
 	}
+	if *outBuilds != "" {
+		if err := r.writeJSON(*outBuilds, weights, c, append(builds, "qwen3", "llama.cpp")...); err != nil {
+			fmt.Fprintln(os.Stderr, "compare:", err)
+			os.Exit(1)
+		}
+		fmt.Fprintln(os.Stderr, "compare: wrote", *outBuilds)
+	}
 	if *out != "" {
-		if err := r.writeJSON(*out, weights, c); err != nil {
+		if err := r.writeJSON(*out, weights, c, "qwen3", "llama.cpp", "pytorch"); err != nil {
 			fmt.Fprintln(os.Stderr, "compare:", err)
 			os.Exit(1)
 		}
@@ -607,7 +615,8 @@ type jsonRow struct {
 	PeakRSSMiB    float64 `json:"peak_rss_mib"`
 }
 
-func (r *results) writeJSON(path string, weights []string, c config) error {
+// writeJSON writes the results of the engines named (in that order) as bench.json does.
+func (r *results) writeJSON(path string, weights []string, c config, engines ...string) error {
 	read, _ := statsOf(r.read)
 	doc := struct {
 		Machine string            `json:"machine"`
@@ -627,7 +636,7 @@ func (r *results) writeJSON(path string, weights []string, c config) error {
 			len(r.read)-1, c.decode, len(r.read), read.lo, read.hi),
 		ReadBW: round(read.med, 2), Peers: r.peers,
 	}
-	for _, engine := range []string{"qwen3", "llama.cpp", "pytorch"} {
+	for _, engine := range engines {
 		for _, wt := range weights {
 			for _, k := range r.keys(wt) {
 				st, b, ok := r.speed(engine, wt, k)
