@@ -25,12 +25,11 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"slices"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/qwen3go/qwen3go/qwen3"
+	"github.com/qwen3go/qwen3go/scripts/bench/internal/ints"
 )
 
 func main() {
@@ -46,8 +45,8 @@ func main() {
 		fmt.Printf("READ %.2f\n", readBandwidth(*threads)/1e9)
 		return
 	}
-	prefills, err1 := ints(*prefill)
-	depths, err2 := ints(*depth)
+	prefills, err1 := ints.Parse(*prefill)
+	depths, err2 := ints.Parse(*depth)
 	if *model == "" || err1 != nil || err2 != nil || *decode < 0 || *threads < 1 {
 		fmt.Fprintln(os.Stderr, "usage: bench -model PATH [-prefill 128,512] [-decode 64] [-depth 0,2048] [-threads N] | -measure-read")
 		for _, err := range []error{err1, err2} {
@@ -61,22 +60,6 @@ func main() {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
-}
-
-// ints parses a comma-separated list of non-negative integers.
-func ints(s string) ([]int, error) {
-	var out []int
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f == "" {
-			continue
-		}
-		n, err := strconv.Atoi(f)
-		if err != nil || n < 0 {
-			return nil, fmt.Errorf("%q is not a list of non-negative integers", s)
-		}
-		out = append(out, n)
-	}
-	return out, nil
 }
 
 func run(path string, prefills []int, nDecode int, depths []int, threads int, profile string) error {

@@ -42,15 +42,7 @@ func DotF32Rows(out, w []float32, cols int, x []float32) {
 		n = cols &^ 7
 		dotF32AVX2(unsafe.SliceData(w), 4*cols, len(out), unsafe.SliceData(x), n, unsafe.SliceData(out))
 	}
-	for r := range out {
-		if n < cols || n == 0 {
-			s := dotF32Generic(w[r*cols+n:(r+1)*cols], x[n:cols])
-			if n > 0 {
-				s += out[r]
-			}
-			out[r] = s
-		}
-	}
+	finishRows(out, cols, n, func(r int) float32 { return dotF32Generic(w[r*cols+n:(r+1)*cols], x[n:cols]) })
 }
 
 // DotBF16Rows is DotF32Rows for raw bfloat16 weights.
@@ -61,15 +53,7 @@ func DotBF16Rows(out []float32, w []uint16, cols int, x []float32) {
 		n = cols &^ 7
 		dotBF16AVX2(unsafe.SliceData(w), 2*cols, len(out), unsafe.SliceData(x), n, unsafe.SliceData(out))
 	}
-	for r := range out {
-		if n < cols || n == 0 {
-			s := dotBF16Generic(w[r*cols+n:(r+1)*cols], x[n:cols])
-			if n > 0 {
-				s += out[r]
-			}
-			out[r] = s
-		}
-	}
+	finishRows(out, cols, n, func(r int) float32 { return dotBF16Generic(w[r*cols+n:(r+1)*cols], x[n:cols]) })
 }
 
 // DotF16Rows is DotF32Rows for raw half-precision weights.
@@ -80,14 +64,21 @@ func DotF16Rows(out []float32, w []uint16, cols int, x []float32) {
 		n = cols &^ 7
 		dotF16AVX2(unsafe.SliceData(w), 2*cols, len(out), unsafe.SliceData(x), n, unsafe.SliceData(out))
 	}
+	finishRows(out, cols, n, func(r int) float32 { return dotF16Generic(w[r*cols+n:(r+1)*cols], x[n:cols]) })
+}
+
+// finishRows completes a multi-row dot after the assembly kernel did the first n columns of every
+// row (n = 0: none, or no AVX2): tail(r) is row r's dot over the other columns, in plain Go.
+func finishRows(out []float32, cols, n int, tail func(r int) float32) {
+	if n == cols && n > 0 {
+		return
+	}
 	for r := range out {
-		if n < cols || n == 0 {
-			s := dotF16Generic(w[r*cols+n:(r+1)*cols], x[n:cols])
-			if n > 0 {
-				s += out[r]
-			}
-			out[r] = s
+		s := tail(r)
+		if n > 0 {
+			s += out[r]
 		}
+		out[r] = s
 	}
 }
 

@@ -28,6 +28,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/qwen3go/qwen3go/scripts/bench/internal/ints"
 )
 
 // key identifies one measurement of one engine on one file.
@@ -94,8 +96,8 @@ func main() {
 	flag.BoolVar(&c.verbose, "v", false, "print every run's output")
 	flag.Parse()
 	var err error
-	if c.prefill, err = ints(*prefill); err == nil {
-		c.depth, err = ints(*depth)
+	if c.prefill, err = ints.Parse(*prefill); err == nil {
+		c.depth, err = ints.Parse(*depth)
 	}
 	if err != nil || *synth == "" || c.bench == "" || *reps < 1 {
 		fmt.Fprintln(os.Stderr, "usage: compare -synth DIR -bench BIN [-llama DIR] [-python PY] [-reps 3] [-json FILE]", err)
@@ -182,21 +184,6 @@ func main() {
 	}
 }
 
-func ints(s string) ([]int, error) {
-	var out []int
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f == "" {
-			continue
-		}
-		n, err := strconv.Atoi(f)
-		if err != nil || n < 0 {
-			return nil, fmt.Errorf("%q is not a list of non-negative integers", s)
-		}
-		out = append(out, n)
-	}
-	return out, nil
-}
-
 // runTool runs a program and returns its standard output and its peak resident memory in bytes.
 func runTool(verbose bool, name string, args ...string) ([]byte, int64, error) {
 	cmd := exec.Command(name, args...)
@@ -247,14 +234,6 @@ func parseResults(out []byte) map[key]sample {
 	return s
 }
 
-func joinInts(v []int) string {
-	var s []string
-	for _, n := range v {
-		s = append(s, strconv.Itoa(n))
-	}
-	return strings.Join(s, ",")
-}
-
 // --- the engines ---------------------------------------------------------------------------
 
 // ours runs a build of scripts/bench: the current one ("qwen3") or, with -builds, others (e.g.
@@ -268,7 +247,7 @@ func (e ours) name() string { return e.label }
 
 func (e ours) run(file string) (map[key]sample, int64, error) {
 	out, rss, err := runTool(e.c.verbose, e.bin, "-model", file, "-threads", strconv.Itoa(e.c.threads),
-		"-prefill", joinInts(e.c.prefill), "-decode", strconv.Itoa(e.c.decode), "-depth", joinInts(e.c.depth))
+		"-prefill", ints.Join(e.c.prefill), "-decode", strconv.Itoa(e.c.decode), "-depth", ints.Join(e.c.depth))
 	if err != nil {
 		return nil, 0, err
 	}
@@ -285,7 +264,7 @@ func (llama) name() string { return "llama.cpp" }
 func (e llama) run(file string) (map[key]sample, int64, error) {
 	bin := filepath.Join(e.c.llamaDir, "llama-bench")
 	common := []string{"-m", file, "-t", strconv.Itoa(e.c.threads), "-r", "1", "-o", "json"}
-	calls := [][]string{append(slices.Clone(common), "-p", joinInts(e.c.prefill), "-n", strconv.Itoa(e.c.decode))}
+	calls := [][]string{append(slices.Clone(common), "-p", ints.Join(e.c.prefill), "-n", strconv.Itoa(e.c.decode))}
 	var deep []int
 	for _, d := range e.c.depth {
 		if d > 0 {
@@ -293,7 +272,7 @@ func (e llama) run(file string) (map[key]sample, int64, error) {
 		}
 	}
 	if len(deep) > 0 && e.c.decode > 0 {
-		calls = append(calls, append(slices.Clone(common), "-p", "0", "-n", strconv.Itoa(e.c.decode), "-d", joinInts(deep)))
+		calls = append(calls, append(slices.Clone(common), "-p", "0", "-n", strconv.Itoa(e.c.decode), "-d", ints.Join(deep)))
 	}
 	s := map[key]sample{}
 	var peak int64
@@ -351,7 +330,7 @@ func (torch) name() string { return "pytorch" }
 
 func (e torch) run(string) (map[key]sample, int64, error) {
 	out, rss, err := runTool(e.c.verbose, e.c.python, e.c.torchPy, "--threads", strconv.Itoa(e.c.threads),
-		"--prefill", joinInts(e.c.prefill), "--decode", strconv.Itoa(e.c.decode), "--depth", joinInts(e.c.depth))
+		"--prefill", ints.Join(e.c.prefill), "--decode", strconv.Itoa(e.c.decode), "--depth", ints.Join(e.c.depth))
 	if err != nil {
 		return nil, 0, err
 	}
