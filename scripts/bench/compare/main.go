@@ -534,7 +534,14 @@ func (r *results) print(w *os.File, weights []string, c config) {
 			if okA && okB {
 				ratio = fmt.Sprintf("%.2fx", a.med/b.med)
 			}
-			fmt.Fprintf(w, "| %s | peak RSS MiB (lower is better) | %s | %.0f | %.0f | | |\n", wt, ratio, a.med, b.med)
+			sa, sb := "-", "-"
+			if okA {
+				sa = fmt.Sprintf("%.0f", a.med)
+			}
+			if okB {
+				sb = fmt.Sprintf("%.0f", b.med)
+			}
+			fmt.Fprintf(w, "| %s | peak RSS MiB (lower is better) | %s | %s | %s | | |\n", wt, ratio, sa, sb)
 		}
 	}
 	if rows := r.samples["pytorch"]["F32"]; len(rows) > 0 {
