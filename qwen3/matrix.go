@@ -198,25 +198,23 @@ func (m *Matrix) dotRows(r0 int, out, x []float32, a *kernels.Act) {
 // Row decodes row r into dst (len Cols) as float32: the embedding lookup, and prompt packing.
 func (m *Matrix) Row(r int, dst []float32) {
 	c := m.Cols
+	rb := m.Type.rowBytes(c)
+	dst, raw := dst[:c], m.raw[r*rb:(r+1)*rb]
 	switch m.Type {
 	case F32:
 		copy(dst, m.f32[r*c:(r+1)*c])
 	case BF16:
-		kernels.WidenBF16(dst[:c], m.u16[r*c:(r+1)*c])
+		kernels.WidenBF16(dst, m.u16[r*c:(r+1)*c])
 	case F16:
-		kernels.WidenF16(dst[:c], m.u16[r*c:(r+1)*c])
+		kernels.WidenF16(dst, m.u16[r*c:(r+1)*c])
 	case Q8_0:
-		rb := m.Type.rowBytes(c)
-		kernels.DecodeQ8_0(dst[:c], m.raw[r*rb:(r+1)*rb])
+		kernels.DecodeQ8_0(dst, raw)
 	case Q4_0:
-		rb := m.Type.rowBytes(c)
-		kernels.DecodeQ4_0(dst[:c], m.raw[r*rb:(r+1)*rb])
+		kernels.DecodeQ4_0(dst, raw)
 	case Q4_K:
-		rb := m.Type.rowBytes(c)
-		kernels.DecodeQ4_K(dst[:c], m.raw[r*rb:(r+1)*rb])
+		kernels.DecodeQ4_K(dst, raw)
 	case Q6_K:
-		rb := m.Type.rowBytes(c)
-		kernels.DecodeQ6_K(dst[:c], m.raw[r*rb:(r+1)*rb])
+		kernels.DecodeQ6_K(dst, raw)
 	default:
 		panic(fmt.Sprintf("qwen3: Row on %v", m.Type))
 	}
