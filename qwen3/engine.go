@@ -45,16 +45,21 @@ type Session struct {
 	maxLen int
 	tokens []int // the ids whose keys and values are cached, in order
 
-	keys, values [][]float32 // per layer: maxLen x kvDim
+	keys, values [][]float32 // per layer and key/value head: the layouts of attention.go
 
 	// buffers for a chunk of up to maxChunk tokens, row t at t*width
 	x, xb, q, k, v, att, hb []float32
 	cos, sin                []float32 // per token: HeadDim/2
-	scores                  []float32 // per query head: maxLen
 	final                   []float32 // the last position after the final norm
 	logits                  []float32 // Vocab
 	invFreq                 []float64
 	scratch                 []tileScratch // per worker, for prompt chunks (matmul.go)
+	attn                    []attnScratch // per worker (attention.go)
+
+	// The inputs of the decoding passes rounded to int16 blocks for the quantized matrices
+	// (kernels.Act), one per token of a chunk too short for tiles; nil when no matrix is quantized.
+	xbAct, attAct, hbAct []*kernels.Act
+	finalAct             *kernels.Act
 
 	// progress, when not nil, is called by Prefill after each chunk with the prompt tokens done
 	// and the total (generate.go sets it from Options.Progress, for long prompts).
@@ -80,6 +85,9 @@ func (m *Model) NewSession(maxLen int) (*Session, error) {
 	if maxLen < 1 || maxLen > c.MaxContext {
 		return nil, fmt.Errorf("qwen3: session length %d outside 1..%d (the model's context)", maxLen, c.MaxContext)
 	}
+	if err := checkAttention(c); err != nil {
+		return nil, err
+	}
 	padded := maxChunk + kernels.TileTokens - 1 // the inputs of a matrix pass: tiles read up to TileTokens-1 rows past the chunk
 	s := &Session{
 		m: m, c: c, maxLen: maxLen,
@@ -95,20 +103,28 @@ func (m *Model) NewSession(maxLen int) (*Session, error) {
 		hb:      make([]float32, padded*c.Intermediate),
 		cos:     make([]float32, maxChunk*c.HeadDim/2),
 		sin:     make([]float32, maxChunk*c.HeadDim/2),
-		scores:  make([]float32, c.Heads*maxLen),
 		final:   make([]float32, c.Hidden),
 		logits:  make([]float32, c.Vocab),
 		invFreq: rope.InvFreq(c.HeadDim, c.Theta),
 	}
 	for i := range s.keys {
-		s.keys[i] = make([]float32, maxLen*c.kvDim())
-		s.values[i] = make([]float32, maxLen*c.kvDim())
+		s.keys[i] = make([]float32, c.KVHeads*keyBlocks(maxLen)*kernels.AttnLanes*c.HeadDim)
+		s.values[i] = make([]float32, c.KVHeads*maxLen*c.HeadDim)
+	}
+	if m.quantized() {
+		for range minTileTokens - 1 {
+			s.xbAct = append(s.xbAct, kernels.NewAct(c.Hidden))
+			s.attAct = append(s.attAct, kernels.NewAct(c.qDim()))
+			s.hbAct = append(s.hbAct, kernels.NewAct(c.Intermediate))
+		}
+		s.finalAct = kernels.NewAct(c.Hidden)
 	}
 	widest := max(c.Hidden, c.Intermediate, c.qDim())
 	for range m.pool.workers() {
 		s.scratch = append(s.scratch, newTileScratch(widest))
+		s.attn = append(s.attn, newAttnScratch(c.HeadDim))
 	}
-	s.qkvBody, s.attnBody, s.oBody = s.qkvRows, s.attendHeads, s.oRows
+	s.qkvBody, s.attnBody, s.oBody = s.qkvRows, s.attend, s.oRows
 	s.gateUpBody, s.downBody, s.headBody = s.gateUpRows, s.downRows, s.headRows
 	s.qkvTileBody, s.oTileBody = s.qkvTiles, s.oTiles
 	s.gateUpTileBody, s.downTileBody = s.gateUpTiles, s.downTiles
@@ -201,13 +217,17 @@ func (s *Session) forward(ids []int, wantLogits bool) {
 		if tiles {
 			p.run(blocks(c.qDim())+2*blocks(c.kvDim()), 1, s.qkvTileBody)
 		} else {
+			s.quantize(s.xbAct, s.xb, H)
 			p.run(c.qDim()+2*c.kvDim(), 32, s.qkvBody)
 		}
-		s.normRotateStore()
-		p.run(c.Heads, 1, s.attnBody)
+		s.normRotate()
+		s.storeKV()
+		_, _, perHead := s.attentionItems()
+		p.run(c.KVHeads*perHead, 1, s.attnBody)
 		if tiles {
 			p.run(blocks(H), 1, s.oTileBody)
 		} else {
+			s.quantize(s.attAct, s.att, c.qDim())
 			p.run(H, 16, s.oBody)
 		}
 		// MLP block
@@ -218,7 +238,9 @@ func (s *Session) forward(ids []int, wantLogits bool) {
 			p.run(blocks(c.Intermediate), 1, s.gateUpTileBody)
 			p.run(blocks(H), 1, s.downTileBody)
 		} else {
+			s.quantize(s.xbAct, s.xb, H)
 			p.run(c.Intermediate, 32, s.gateUpBody)
+			s.quantize(s.hbAct, s.hb, c.Intermediate)
 			p.run(H, 16, s.downBody)
 		}
 	}
@@ -226,7 +248,21 @@ func (s *Session) forward(ids []int, wantLogits bool) {
 	if wantLogits {
 		last := s.x[(s.n-1)*H : s.n*H]
 		rmsnorm(s.final, last, s.m.norm, c.Eps)
+		if s.finalAct != nil {
+			s.finalAct.Quantize(s.final)
+		}
 		p.run(c.Vocab, 256, s.headBody)
+	}
+}
+
+// quantize rounds each token's input row (width values of x) into its Act, for the quantized
+// matrices of a decoding pass; it does nothing when the model has none.
+func (s *Session) quantize(acts []*kernels.Act, x []float32, width int) {
+	if acts == nil {
+		return
+	}
+	for t := 0; t < s.n; t++ {
+		acts[t].Quantize(x[t*width : (t+1)*width])
 	}
 }
 
@@ -243,9 +279,8 @@ func (s *Session) ropeAngles() {
 	}
 }
 
-// normRotateStore applies QK-norm and RoPE to every head of q and k, then appends k and v to
-// the current layer's cache.
-func (s *Session) normRotateStore() {
+// normRotate applies QK-norm and RoPE to every head of q and k.
+func (s *Session) normRotate() {
 	c := s.c
 	d, half := c.HeadDim, c.HeadDim/2
 	for t := 0; t < s.n; t++ {
@@ -261,51 +296,10 @@ func (s *Session) normRotateStore() {
 			rotate(head, cos, sin)
 		}
 	}
-	kvd := c.kvDim()
-	copy(s.keys[s.li][s.pos*kvd:(s.pos+s.n)*kvd], s.k[:s.n*kvd])
-	copy(s.values[s.li][s.pos*kvd:(s.pos+s.n)*kvd], s.v[:s.n*kvd])
-}
-
-// attendHeads runs causal attention for query heads [lo, hi) and every token of the chunk.
-func (s *Session) attendHeads(_, lo, hi int) {
-	c := s.c
-	d, qd, kvd := c.HeadDim, c.qDim(), c.kvDim()
-	scale := float32(1 / math.Sqrt(float64(d)))
-	keys, values := s.keys[s.li], s.values[s.li]
-	for h := lo; h < hi; h++ {
-		g := h / (c.Heads / c.KVHeads) // the KV head this query head reads
-		scores := s.scores[h*s.maxLen : (h+1)*s.maxLen]
-		for t := 0; t < s.n; t++ {
-			q := s.q[t*qd+h*d : t*qd+(h+1)*d]
-			n := s.pos + t + 1 // keys 0 .. pos+t: the causal mask
-			maxScore := float32(math.Inf(-1))
-			for j := 0; j < n; j++ {
-				sc := kernels.DotF32(keys[j*kvd+g*d:j*kvd+(g+1)*d], q) * scale
-				scores[j] = sc
-				maxScore = max(maxScore, sc)
-			}
-			var sum float32
-			for j := 0; j < n; j++ {
-				e := float32(math.Exp(float64(scores[j] - maxScore)))
-				scores[j] = e
-				sum += e
-			}
-			out := s.att[t*qd+h*d : t*qd+(h+1)*d]
-			clear(out)
-			inv := 1 / sum
-			for j := 0; j < n; j++ {
-				kernels.Axpy(out, scores[j]*inv, values[j*kvd+g*d:j*kvd+(g+1)*d])
-			}
-		}
-	}
 }
 
 // headRows computes logits [lo, hi) for the last position.
-func (s *Session) headRows(_, lo, hi int) {
-	for r := lo; r < hi; r++ {
-		s.logits[r] = s.m.head.Dot(r, s.final)
-	}
-}
+func (s *Session) headRows(_, lo, hi int) { s.m.head.dotRows(lo, s.logits[lo:hi], s.final, s.finalAct) }
 
 // rmsnorm writes x / sqrt(mean(x²) + eps) · w into dst (dst may be x). The sum of squares is
 // accumulated in float64: it is one pass, and it keeps the norm exact to float32 rounding.

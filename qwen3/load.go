@@ -213,24 +213,6 @@ func build(cfg gguf.Config, src gguf.TensorSource) (*Model, error) {
 	return m, nil
 }
 
-// matrixType maps a weight's stored type, as chapter 01 names it for both file kinds (GGUF's ggml
-// types; safetensors dtypes map onto the same names), to the Matrix type the kernels read in place.
-// A stored type without one is widened to F32 while loading. This switch is the one place to
-// extend when the kernels learn a new type.
-func matrixType(t gguf.GGMLType) (DType, bool) {
-	switch t {
-	case gguf.TypeF32:
-		return F32, true
-	case gguf.TypeF16:
-		return F16, true
-	case gguf.TypeBF16:
-		return BF16, true
-	case gguf.TypeQ8_0:
-		return Q8_0, true
-	}
-	return 0, false
-}
-
 // loadMatrix reads a 2-D weight as stored when the kernels read its type, widened to F32 otherwise.
 func loadMatrix(src gguf.TensorSource, name string, rows, cols int) (*Matrix, error) {
 	r, err := src.TensorRaw(name)
@@ -240,7 +222,7 @@ func loadMatrix(src gguf.TensorSource, name string, rows, cols int) (*Matrix, er
 	if len(r.Shape) != 2 || r.Shape[0] != rows || r.Shape[1] != cols {
 		return nil, fmt.Errorf("qwen3: tensor %q has shape %v, the config needs [%d %d]", name, r.Shape, rows, cols)
 	}
-	if t, ok := matrixType(r.Type); ok {
+	if t, ok := dtypeOf(r.Type); ok { // the storage types the kernels read: matrix.go's table
 		return newMatrix(name, t, rows, cols, r.Data)
 	}
 	v, err := r.Float32()

@@ -1,8 +1,6 @@
 package qwen3
 
 import (
-	"math"
-
 	"github.com/qwen3go/qwen3go/qwen3/internal/kernels"
 )
 
@@ -109,10 +107,7 @@ func (s *Session) gateUpTiles(worker, lo, hi int) {
 		s.blockTimes(sc, s.l.gate, r0, s.xb, H, sc.out)
 		s.blockTimes(sc, s.l.up, r0, s.xb, H, sc.out2)
 		for t := 0; t < s.n; t++ {
-			g, u := sc.out[t*kernels.TileRows:], sc.out2[t*kernels.TileRows:]
-			for i := 0; i < rows; i++ {
-				s.hb[t*I+r0+i] = silu(g[i]) * u[i]
-			}
+			kernels.SiLUMul(s.hb[t*I+r0:t*I+r0+rows], sc.out[t*kernels.TileRows:], sc.out2[t*kernels.TileRows:])
 		}
 	}
 }
@@ -130,53 +125,73 @@ func (s *Session) downTiles(worker, lo, hi int) {
 
 // --- one token: dot products ----------------------------------------------------------------
 
-// qkvRows computes rows [lo, hi) of the fused [Q; K; V] projection.
+// rowChunk is the most rows a decoding pass computes into a stack buffer at once.
+const rowChunk = 64
+
+// qkvRows computes rows [lo, hi) of the fused [Q; K; V] projection, one kernel call per matrix.
 func (s *Session) qkvRows(_, lo, hi int) {
 	c := s.c
 	qd, kvd, H := c.qDim(), c.kvDim(), c.Hidden
-	for r := lo; r < hi; r++ {
-		w, out, width, row := s.l.q, s.q, qd, r
-		if r >= qd+kvd {
-			w, out, width, row = s.l.v, s.v, kvd, r-qd-kvd
-		} else if r >= qd {
-			w, out, width, row = s.l.k, s.k, kvd, r-qd
+	for t := 0; t < s.n; t++ {
+		xb, a := s.xb[t*H:(t+1)*H], s.act(s.xbAct, t)
+		for r := lo; r < hi; {
+			w, out, width, first, end := s.l.q, s.q, qd, 0, qd
+			if r >= qd+kvd {
+				w, out, width, first, end = s.l.v, s.v, kvd, qd+kvd, qd+2*kvd
+			} else if r >= qd {
+				w, out, width, first, end = s.l.k, s.k, kvd, qd, qd+kvd
+			}
+			end = min(end, hi)
+			w.dotRows(r-first, out[t*width+r-first:t*width+end-first], xb, a)
+			r = end
 		}
-		for t := 0; t < s.n; t++ {
-			out[t*width+row] = w.Dot(row, s.xb[t*H:(t+1)*H])
+	}
+}
+
+// addRows computes rows [lo, hi) of w times each token's input (width values per token) and adds
+// them to the residual stream: the output and down projections.
+func (s *Session) addRows(w *Matrix, lo, hi int, in []float32, width int, acts []*kernels.Act) {
+	H := s.c.Hidden
+	var y [rowChunk]float32
+	for t := 0; t < s.n; t++ {
+		x, a := in[t*width:(t+1)*width], s.act(acts, t)
+		for r0 := lo; r0 < hi; r0 += rowChunk {
+			r1 := min(hi, r0+rowChunk)
+			w.dotRows(r0, y[:r1-r0], x, a)
+			for i, v := range y[:r1-r0] {
+				s.x[t*H+r0+i] += v
+			}
 		}
 	}
 }
 
 // oRows computes rows [lo, hi) of the output projection and adds them to the residual stream.
-func (s *Session) oRows(_, lo, hi int) {
-	H, qd := s.c.Hidden, s.c.qDim()
-	for r := lo; r < hi; r++ {
-		for t := 0; t < s.n; t++ {
-			s.x[t*H+r] += s.l.o.Dot(r, s.att[t*qd:(t+1)*qd])
-		}
-	}
+func (s *Session) oRows(_, lo, hi int) { s.addRows(s.l.o, lo, hi, s.att, s.c.qDim(), s.attAct) }
+
+// downRows computes rows [lo, hi) of the down projection and adds them to the residual stream.
+func (s *Session) downRows(_, lo, hi int) {
+	s.addRows(s.l.down, lo, hi, s.hb, s.c.Intermediate, s.hbAct)
 }
 
 // gateUpRows computes rows [lo, hi) of silu(gate)·up.
 func (s *Session) gateUpRows(_, lo, hi int) {
 	H, I := s.c.Hidden, s.c.Intermediate
-	for r := lo; r < hi; r++ {
-		for t := 0; t < s.n; t++ {
-			xb := s.xb[t*H : (t+1)*H]
-			s.hb[t*I+r] = silu(s.l.gate.Dot(r, xb)) * s.l.up.Dot(r, xb)
+	var g, u [rowChunk]float32
+	for t := 0; t < s.n; t++ {
+		xb, a := s.xb[t*H:(t+1)*H], s.act(s.xbAct, t)
+		for r0 := lo; r0 < hi; r0 += rowChunk {
+			r1 := min(hi, r0+rowChunk)
+			s.l.gate.dotRows(r0, g[:r1-r0], xb, a)
+			s.l.up.dotRows(r0, u[:r1-r0], xb, a)
+			kernels.SiLUMul(s.hb[t*I+r0:t*I+r1], g[:r1-r0], u[:r1-r0])
 		}
 	}
 }
 
-// downRows computes rows [lo, hi) of the down projection and adds them to the residual stream.
-func (s *Session) downRows(_, lo, hi int) {
-	H, I := s.c.Hidden, s.c.Intermediate
-	for r := lo; r < hi; r++ {
-		for t := 0; t < s.n; t++ {
-			s.x[t*H+r] += s.l.down.Dot(r, s.hb[t*I:(t+1)*I])
-		}
+// act is token t's Act, or nil when the model has no quantized matrix.
+func (s *Session) act(acts []*kernels.Act, t int) *kernels.Act {
+	if acts == nil {
+		return nil
 	}
+	return acts[t]
 }
-
-// silu(g) = g·sigmoid(g) = g / (1 + e^-g).
-func silu(g float32) float32 { return g / (1 + float32(math.Exp(float64(-g)))) }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"unsafe"
 
+	gguf "github.com/qwen3go/qwen3go/chapters/01_gguf"
 	"github.com/qwen3go/qwen3go/qwen3/internal/kernels"
 )
 
@@ -15,35 +16,56 @@ const (
 	F32 DType = iota
 	F16
 	BF16
-	Q8_0
+	Q8_0 // the first block-quantized type: every type from here on is dotted with an Act when decoding
+	Q4_0
+	Q4_K
+	Q6_K
 )
 
+// dtypes is the one table of storage types: name, GGUF type, values per block, bytes per block.
+var dtypes = [...]struct {
+	name         string
+	ggml         gguf.GGMLType
+	block, bytes int
+}{
+	F32:  {"F32", gguf.TypeF32, 1, 4},
+	F16:  {"F16", gguf.TypeF16, 1, 2},
+	BF16: {"BF16", gguf.TypeBF16, 1, 2},
+	Q8_0: {"Q8_0", gguf.TypeQ8_0, kernels.Q8BlockSize, kernels.Q8BlockBytes},
+	Q4_0: {"Q4_0", gguf.TypeQ4_0, kernels.Q4BlockSize, kernels.Q4BlockBytes},
+	Q4_K: {"Q4_K", gguf.TypeQ4_K, kernels.QKSize, kernels.Q4KBytes},
+	Q6_K: {"Q6_K", gguf.TypeQ6_K, kernels.QKSize, kernels.Q6KBytes},
+}
+
 func (t DType) String() string {
-	switch t {
-	case F32:
-		return "F32"
-	case F16:
-		return "F16"
-	case BF16:
-		return "BF16"
-	case Q8_0:
-		return "Q8_0"
+	if int(t) < len(dtypes) {
+		return dtypes[t].name
 	}
 	return fmt.Sprintf("DType(%d)", uint8(t))
 }
 
-// rowBytes is the size of one row of cols weights.
-func (t DType) rowBytes(cols int) int {
-	switch t {
-	case F32:
-		return 4 * cols
-	case F16, BF16:
-		return 2 * cols
-	case Q8_0:
-		return cols / kernels.Q8BlockSize * kernels.Q8BlockBytes
+// dtypeOf returns the storage type of a stored tensor type, as chapter 01 names it for both file
+// kinds (safetensors dtypes map onto the same names), or false if the kernels do not read it and
+// the weight is widened to F32 while loading. dtypes is the one place to extend when the kernels
+// learn a new type.
+func dtypeOf(g gguf.GGMLType) (DType, bool) {
+	for t, d := range dtypes {
+		if d.ggml == g {
+			return DType(t), true
+		}
 	}
-	panic(fmt.Sprintf("qwen3: rowBytes of %v", t))
+	return 0, false
 }
+
+// ggml is the GGUF type of t.
+func (t DType) ggml() gguf.GGMLType { return dtypes[t].ggml }
+
+// quantized reports whether t is block-quantized: decoding dots its rows with an Act
+// (activations rounded to int16 blocks, kernels/quant.go) instead of float32 values.
+func (t DType) quantized() bool { return t >= Q8_0 }
+
+// rowBytes is the size of one row of cols weights (cols a whole number of blocks).
+func (t DType) rowBytes(cols int) int { return cols / dtypes[t].block * dtypes[t].bytes }
 
 // Matrix is a weight matrix in Hugging Face orientation, Rows x Cols = [out][in], stored row-major
 // in its file's precision. Row r dotted with an input vector gives output r: y = W x.
@@ -54,15 +76,18 @@ type Matrix struct {
 
 	f32 []float32 // F32
 	u16 []uint16  // F16, BF16
-	raw []byte    // Q8_0 blocks; for every type, the bytes as stored
+	raw []byte    // quantized blocks; for every type, the bytes as stored
 }
 
 // newMatrix wraps raw bytes as a rows x cols matrix of type t. Mapped bytes are used in place when
 // their address suits the element type; otherwise (a safetensors buffer at an odd offset) they are
 // copied once.
 func newMatrix(name string, t DType, rows, cols int, raw []byte) (*Matrix, error) {
-	if t == Q8_0 && cols%kernels.Q8BlockSize != 0 {
-		return nil, fmt.Errorf("qwen3: %s: Q8_0 rows of %d values are not whole 32-value blocks", name, cols)
+	if int(t) >= len(dtypes) {
+		return nil, fmt.Errorf("qwen3: %s: unknown storage type %v", name, t)
+	}
+	if b := dtypes[t].block; cols%b != 0 {
+		return nil, fmt.Errorf("qwen3: %s: %v rows of %d values are not whole %d-value blocks", name, t, cols, b)
 	}
 	if want := rows * t.rowBytes(cols); len(raw) != want {
 		return nil, fmt.Errorf("qwen3: %s: %d bytes for a %dx%d %v matrix, want %d", name, len(raw), rows, cols, t, want)
@@ -101,7 +126,8 @@ func matrixFromFloats(rows, cols int, v []float32) *Matrix {
 // Bytes is the matrix's size in memory: what one pass over it streams.
 func (m *Matrix) Bytes() int64 { return int64(m.Rows) * int64(m.Type.rowBytes(m.Cols)) }
 
-// Dot returns row r of the matrix dotted with x (len(x) >= Cols).
+// Dot returns row r of the matrix dotted with float32 values x (len(x) >= Cols). Decoding uses it
+// for the float types; quantized types go through DotAct (Dot on them is the exact reference).
 func (m *Matrix) Dot(r int, x []float32) float32 {
 	c := m.Cols
 	switch m.Type {
@@ -115,22 +141,80 @@ func (m *Matrix) Dot(r int, x []float32) float32 {
 		rb := m.Type.rowBytes(c)
 		return kernels.DotQ8_0(m.raw[r*rb:(r+1)*rb], x)
 	}
-	panic(fmt.Sprintf("qwen3: Dot on %v", m.Type))
+	row := make([]float32, c) // the other quantized types: decode, then dot (tests only)
+	m.Row(r, row)
+	return kernels.DotF32(row, x)
+}
+
+// DotAct returns row r of a quantized matrix dotted with the activations a (a.Len() >= Cols).
+func (m *Matrix) DotAct(r int, a *kernels.Act) float32 {
+	rb := m.Type.rowBytes(m.Cols)
+	w := m.raw[r*rb : (r+1)*rb]
+	switch m.Type {
+	case Q8_0:
+		return kernels.DotQ8_0Act(w, a)
+	case Q4_0:
+		return kernels.DotQ4_0Act(w, a)
+	case Q4_K:
+		return kernels.DotQ4_KAct(w, a)
+	case Q6_K:
+		return kernels.DotQ6_KAct(w, a)
+	}
+	panic(fmt.Sprintf("qwen3: DotAct on %v", m.Type))
+}
+
+// dotRows writes out[i] = row r0+i times the input of a decoding pass, which is given both as
+// floats and as an Act: quantized types read the Act (a is nil when no matrix of the model is
+// quantized). One kernel call covers all the rows.
+func (m *Matrix) dotRows(r0 int, out, x []float32, a *kernels.Act) {
+	c := m.Cols
+	switch m.Type {
+	case F32:
+		kernels.DotF32Rows(out, m.f32[r0*c:], c, x)
+		return
+	case BF16:
+		kernels.DotBF16Rows(out, m.u16[r0*c:], c, x)
+		return
+	case F16:
+		kernels.DotF16Rows(out, m.u16[r0*c:], c, x)
+		return
+	}
+	rb := m.Type.rowBytes(c)
+	w := m.raw[r0*rb : (r0+len(out))*rb]
+	switch m.Type {
+	case Q8_0:
+		kernels.DotQ8_0ActRows(out, w, rb, a)
+	case Q4_0:
+		kernels.DotQ4_0ActRows(out, w, rb, a)
+	case Q4_K:
+		kernels.DotQ4_KActRows(out, w, rb, a)
+	case Q6_K:
+		kernels.DotQ6_KActRows(out, w, rb, a)
+	default:
+		panic(fmt.Sprintf("qwen3: dotRows on %v", m.Type))
+	}
 }
 
 // Row decodes row r into dst (len Cols) as float32: the embedding lookup, and prompt packing.
 func (m *Matrix) Row(r int, dst []float32) {
 	c := m.Cols
+	rb := m.Type.rowBytes(c)
+	dst, raw := dst[:c], m.raw[r*rb:(r+1)*rb]
 	switch m.Type {
 	case F32:
 		copy(dst, m.f32[r*c:(r+1)*c])
 	case BF16:
-		kernels.WidenBF16(dst[:c], m.u16[r*c:(r+1)*c])
+		kernels.WidenBF16(dst, m.u16[r*c:(r+1)*c])
 	case F16:
-		kernels.WidenF16(dst[:c], m.u16[r*c:(r+1)*c])
+		kernels.WidenF16(dst, m.u16[r*c:(r+1)*c])
 	case Q8_0:
-		rb := m.Type.rowBytes(c)
-		kernels.DecodeQ8_0(dst[:c], m.raw[r*rb:(r+1)*rb])
+		kernels.DecodeQ8_0(dst, raw)
+	case Q4_0:
+		kernels.DecodeQ4_0(dst, raw)
+	case Q4_K:
+		kernels.DecodeQ4_K(dst, raw)
+	case Q6_K:
+		kernels.DecodeQ6_K(dst, raw)
 	default:
 		panic(fmt.Sprintf("qwen3: Row on %v", m.Type))
 	}

@@ -82,6 +82,19 @@ func (m *Model) WeightBytes() int64 {
 	return n + m.head.Bytes()
 }
 
+// quantized reports whether any weight matrix is block-quantized (decoding then rounds the
+// matrices' inputs to int16 blocks, kernels.Act).
+func (m *Model) quantized() bool {
+	for _, l := range m.layers {
+		for _, w := range []*Matrix{l.q, l.k, l.v, l.o, l.gate, l.up, l.down} {
+			if w.Type.quantized() {
+				return true
+			}
+		}
+	}
+	return m.head.Type.quantized()
+}
+
 // Close stops the worker goroutines and unmaps the file. The model must not be used afterwards.
 // Close on a nil Model (what Load returns with an error) does nothing.
 func (m *Model) Close() error {

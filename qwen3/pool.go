@@ -9,39 +9,89 @@ import (
 // so a pool of n uses n-1 extra goroutines. Work is handed out in chunks of grain iterations from
 // an atomic counter, so a slow core takes fewer chunks instead of holding everybody up.
 //
-// run allocates nothing: the loop body is a func value the engine created once, the job lives in
-// the pool, and waking a worker is a send of an empty struct.
+// Decoding a token runs about 141 loops (five per layer and the LM head), each a fraction of a
+// millisecond, with short serial steps between them. Waking a parked goroutine costs several
+// microseconds, so between loops the workers spin on the job counter for a while (spinWait checks,
+// about 50 µs) before they park, and run's caller spins the same way for the last worker to finish.
+// A pool that is not used parks its workers, so an idle model costs no CPU.
+//
+// run allocates nothing: the loop body is a func value the engine created once and the job lives in
+// the pool.
 type pool struct {
-	mu   sync.Mutex // one loop at a time: sessions of one model may run on different goroutines
-	wake []chan struct{}
-	done sync.WaitGroup
+	mu    sync.Mutex // one loop at a time: sessions of one model may run on different goroutines
+	extra []*worker  // the extra goroutines
 
-	// the current job, written by run before the workers are woken
+	gen     atomic.Uint64 // job number: a worker runs each new job once
+	pending atomic.Int64  // extra workers still in the current job
+	waiting atomic.Bool   // run's caller is parked on done
+	done    chan struct{} // the last worker's signal to a parked caller (buffer 1)
+	closed  atomic.Bool
+
+	// the current job, written by run before gen moves on
 	body  func(worker, lo, hi int)
 	total int64
 	grain int64
 	next  atomic.Int64
 }
 
+// worker is one extra goroutine's parking place.
+type worker struct {
+	parked atomic.Bool
+	wake   chan struct{} // buffer 1: run's signal to a parked worker
+}
+
+// spinWait is how many times a waiting goroutine checks for its event before parking.
+const spinWait = 1 << 15
+
 func newPool(workers int) *pool {
-	if workers < 1 {
-		workers = 1
-	}
-	p := &pool{wake: make([]chan struct{}, workers-1)}
-	for i := range p.wake {
-		p.wake[i] = make(chan struct{})
-		go func(c chan struct{}, worker int) {
-			for range c {
-				p.work(worker)
-				p.done.Done()
-			}
-		}(p.wake[i], i+1)
+	p := &pool{done: make(chan struct{}, 1)}
+	for i := 1; i < workers; i++ {
+		w := &worker{wake: make(chan struct{}, 1)}
+		p.extra = append(p.extra, w)
+		go p.loop(w, i)
 	}
 	return p
 }
 
 // workers is the number of goroutines that run a loop, the caller's included.
-func (p *pool) workers() int { return len(p.wake) + 1 }
+func (p *pool) workers() int { return len(p.extra) + 1 }
+
+// loop is an extra worker: wait for a job, do chunks of it, report.
+func (p *pool) loop(w *worker, id int) {
+	var seen uint64
+	for {
+		seen = p.await(w, seen)
+		if p.closed.Load() {
+			return
+		}
+		p.work(id)
+		if p.pending.Add(-1) == 0 && p.waiting.CompareAndSwap(true, false) {
+			p.done <- struct{}{}
+		}
+	}
+}
+
+// await returns the next job number after seen: it spins, then parks until run wakes it.
+func (p *pool) await(w *worker, seen uint64) uint64 {
+	for range spinWait {
+		if g := p.gen.Load(); g != seen {
+			return g
+		}
+	}
+	for {
+		w.parked.Store(true)
+		if g := p.gen.Load(); g != seen {
+			if !w.parked.CompareAndSwap(true, false) {
+				<-w.wake // run saw us parked and sent a signal: take it
+			}
+			return g
+		}
+		<-w.wake
+		if g := p.gen.Load(); g != seen {
+			return g
+		}
+	}
+}
 
 // run calls body(worker, lo, hi) over [0, total) in chunks of grain, on every worker, and returns
 // when all chunks are done. worker (0 .. workers()-1) tells which goroutine runs the chunk, so that
@@ -53,7 +103,7 @@ func (p *pool) run(total, grain int, body func(worker, lo, hi int)) {
 	if grain < 1 {
 		grain = 1
 	}
-	if total <= grain || len(p.wake) == 0 {
+	if total <= grain || len(p.extra) == 0 {
 		body(0, 0, total)
 		return
 	}
@@ -61,13 +111,30 @@ func (p *pool) run(total, grain int, body func(worker, lo, hi int)) {
 	defer p.mu.Unlock()
 	p.body, p.total, p.grain = body, int64(total), int64(grain)
 	p.next.Store(0)
-	p.done.Add(len(p.wake))
-	for _, c := range p.wake {
-		c <- struct{}{}
+	p.pending.Store(int64(len(p.extra)))
+	p.gen.Add(1)
+	for _, w := range p.extra {
+		if w.parked.CompareAndSwap(true, false) {
+			w.wake <- struct{}{}
+		}
 	}
 	p.work(0)
-	p.done.Wait()
+	p.wait()
 	p.body = nil
+}
+
+// wait returns when every extra worker has finished the current job.
+func (p *pool) wait() {
+	for range spinWait {
+		if p.pending.Load() == 0 {
+			return
+		}
+	}
+	p.waiting.Store(true)
+	if p.pending.Load() == 0 && p.waiting.CompareAndSwap(true, false) {
+		return
+	}
+	<-p.done
 }
 
 func (p *pool) work(worker int) {
@@ -83,8 +150,16 @@ func (p *pool) work(worker int) {
 
 // close stops the workers.
 func (p *pool) close() {
-	for _, c := range p.wake {
-		close(c)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed.Swap(true) {
+		return
 	}
-	p.wake = nil
+	p.gen.Add(1)
+	for _, w := range p.extra {
+		if w.parked.CompareAndSwap(true, false) {
+			w.wake <- struct{}{}
+		}
+	}
+	p.extra = nil
 }

@@ -1,83 +1,101 @@
-// Command bench measures the qwen3 engine on one checkpoint: prefill and decode speed, each also
-// as a fraction of the memory-bandwidth bound measured in the same run, and peak memory.
+// Command bench measures the qwen3 engine on one checkpoint: prompt processing (prefill) at
+// several lengths, decoding at several context depths, and peak memory, in one process.
 //
-//	go run ./scripts/bench -model /tmp/qwen3-synth/qwen3-0.6b-q8_0.gguf [-prefill 128] [-decode 64]
+//	go run ./scripts/bench -model DIR/qwen3-0.6b-q8_0.gguf [-prefill 128,512,2048] [-decode 64] [-depth 0,2048]
+//	go run ./scripts/bench -measure-read
 //
-// The bound: decoding one token streams every layer matrix and the LM head from memory once
-// (Model.WeightBytes), so decode can be no faster than bandwidth / WeightBytes tokens per second.
-// Bandwidth is measured here, with all cores, as a copy of two 512 MB buffers counted STREAM's way
-// (bytes read + bytes written per second, best of 10). Run one checkpoint per process so that the
-// peak resident memory belongs to that checkpoint (scripts/bench.sh does).
+// Each prefill test starts from an empty cache; decoding at depth D first fills the cache with D
+// tokens (reusing a prefill test of D tokens when there is one) and then times -decode steps.
+// Every test prints a line for people and a RESULT line that scripts/bench/compare reads:
+//
+//	RESULT test=decode tokens=64 depth=2048 tok_s=8.1 bytes_per_token=... kv_bytes_per_token=...
+//
+// -measure-read prints the read bandwidth of all cores (one pass over 1 GiB, best of 5): decoding a
+// token streams every weight once, so bandwidth / bytes per token bounds decode speed. A read
+// stream, not a copy: a copy also writes, and its figure overstates what a read-only pass gets.
 package main
 
 import (
 	"context"
+	"encoding/binary"
 	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"runtime"
-	"runtime/debug"
 	"runtime/pprof"
 	"slices"
-	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/qwen3go/qwen3go/qwen3"
+	"github.com/qwen3go/qwen3go/scripts/bench/internal/ints"
 )
 
 func main() {
 	model := flag.String("model", "", "GGUF file or Hugging Face directory")
-	prefill := flag.Int("prefill", 128, "prompt tokens")
-	decode := flag.Int("decode", 64, "decoded tokens")
+	prefill := flag.String("prefill", "128", "prompt lengths to time, comma-separated (empty: none)")
+	decode := flag.Int("decode", 64, "tokens to decode per depth (0: none)")
+	depth := flag.String("depth", "0", "context depths to decode at, comma-separated")
 	threads := flag.Int("threads", runtime.NumCPU(), "cores")
-	profile := flag.String("cpuprofile", "", "write a CPU profile of prefill and decode to this file")
-	bwFlag := flag.Float64("bandwidth", 0, "copy bandwidth in GB/s to compute the bound with (default: measure it)")
-	bwOnly := flag.Bool("measure-bandwidth", false, "only measure and print the copy bandwidth")
+	profile := flag.String("cpuprofile", "", "write a CPU profile of the timed tests to this file")
+	readOnly := flag.Bool("measure-read", false, "only measure and print the read bandwidth")
 	flag.Parse()
-	if *bwOnly {
-		fmt.Printf("BANDWIDTH %.2f\n", copyBandwidth(*threads)/1e9)
+	if *readOnly {
+		fmt.Printf("READ %.2f\n", readBandwidth(*threads)/1e9)
 		return
 	}
-	if *model == "" || *prefill < 1 || *decode < 1 {
-		fmt.Fprintln(os.Stderr, "usage: bench -model PATH [-prefill N] [-decode N] [-threads N]")
+	prefills, err1 := ints.Parse(*prefill)
+	depths, err2 := ints.Parse(*depth)
+	if *model == "" || err1 != nil || err2 != nil || *decode < 0 || *threads < 1 {
+		fmt.Fprintln(os.Stderr, "usage: bench -model PATH [-prefill 128,512] [-decode 64] [-depth 0,2048] [-threads N] | -measure-read")
+		for _, err := range []error{err1, err2} {
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "bench:", err)
+			}
+		}
 		os.Exit(2)
 	}
-	if err := run(*model, *prefill, *decode, *threads, *profile, *bwFlag*1e9); err != nil {
+	if err := run(*model, prefills, *decode, depths, *threads, *profile); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(path string, nPrefill, nDecode, threads int, profile string, bw float64) error {
-	if bw <= 0 {
-		bw = copyBandwidth(threads)
-		resetPeakRSS() // the bandwidth buffers are not the model's memory
-	}
+func run(path string, prefills []int, nDecode int, depths []int, threads int, profile string) error {
 	loadStart := time.Now()
 	m, err := qwen3.Load(path, qwen3.WithThreads(threads), qwen3.WithPrefault(nil))
 	if err != nil {
 		return err
 	}
 	defer m.Close()
-	load := time.Since(loadStart)
-	s, err := m.NewSession(nPrefill + nDecode + 1)
+	fmt.Printf("model       %s (%s, %v weights, %d threads), loaded in %.2f s\n", path, m.Source, m.Type, threads, time.Since(loadStart).Seconds())
+	longest := nDecode + 1
+	for _, n := range prefills {
+		longest = max(longest, n)
+	}
+	for _, d := range depths {
+		longest = max(longest, d+nDecode+1)
+	}
+	s, err := m.NewSession(longest)
 	if err != nil {
 		return err
 	}
 	r := rand.New(rand.NewPCG(1, 2))
-	prompt := make([]int, nPrefill)
+	prompt := make([]int, longest)
 	for i := range prompt {
 		prompt[i] = r.IntN(150000)
 	}
 	ctx := context.Background()
-	// warm-up: one short prefill, then start over
-	if _, err := s.Prefill(ctx, prompt[:min(8, nPrefill)]); err != nil {
+	// warm-up: one short prefill and a few steps, then start over
+	if _, err := s.Prefill(ctx, prompt[:8]); err != nil {
 		return err
 	}
-	s.Reset()
+	for i := 0; i < 4; i++ {
+		if _, err := s.Step(prompt[8+i]); err != nil {
+			return err
+		}
+	}
 	if profile != "" {
 		f, err := os.Create(profile)
 		if err != nil {
@@ -89,95 +107,108 @@ func run(path string, nPrefill, nDecode, threads int, profile string, bw float64
 		}
 		defer pprof.StopCPUProfile()
 	}
-	start := time.Now()
-	if _, err := s.Prefill(ctx, prompt); err != nil {
-		return err
+	c := m.Config
+	kvDim := c.NumKeyValueHeads * c.HeadDim
+	result := func(test string, tokens, depth int, d time.Duration, bytes, kv int64) {
+		rate := float64(tokens) / d.Seconds()
+		fmt.Printf("%-7s     %d tokens at depth %d in %.2f s = %.2f tok/s\n", test, tokens, depth, d.Seconds(), rate)
+		fmt.Printf("RESULT test=%s tokens=%d depth=%d tok_s=%.3f bytes_per_token=%d kv_bytes_per_token=%d type=%v\n",
+			test, tokens, depth, rate, bytes, kv, m.Type)
 	}
-	prefill := time.Since(start)
-	// Decode in three rounds from the same prompt and keep the median round: the machine's
-	// noise moves single rounds by 10-20%.
-	var rounds []time.Duration
-	for range 3 {
-		s.Truncate(nPrefill)
-		start = time.Now()
-		for i := 0; i < nDecode; i++ {
-			if _, err := s.Step(prompt[i%nPrefill]); err != nil {
-				return err
-			}
+	filled := -1 // the session's length after the last prefill test, to reuse for a decode depth
+	for _, n := range prefills {
+		if n == 0 {
+			continue
 		}
-		rounds = append(rounds, time.Since(start))
+		s.Reset()
+		start := time.Now()
+		if _, err := s.Prefill(ctx, prompt[:n]); err != nil {
+			return err
+		}
+		result("prefill", n, 0, time.Since(start), 0, 0)
+		filled = n
 	}
-	slices.Sort(rounds)
-	decode := rounds[1]
-
-	bytesPerToken := float64(m.WeightBytes())
-	decodeRate := float64(nDecode) / decode.Seconds()
-	prefillRate := float64(nPrefill) / prefill.Seconds()
-	bound := bw / bytesPerToken
-	fmt.Printf("model       %s (%s, %v weights, %d threads)\n", path, m.Source, m.Type, threads)
-	fmt.Printf("load        %.2f s (mapped, every page touched)\n", load.Seconds())
-	fmt.Printf("bandwidth   %.2f GB/s copy (read+write, all cores, best measured)\n", bw/1e9)
-	fmt.Printf("stream      %.3f GB per decoded token -> bound %.2f tok/s\n", bytesPerToken/1e9, bound)
-	fmt.Printf("prefill     %d tokens in %.2f s = %.2f tok/s\n", nPrefill, prefill.Seconds(), prefillRate)
-	fmt.Printf("decode      %d tokens in %.2f s (median of 3 rounds) = %.2f tok/s = %.2f of the bandwidth bound\n", nDecode, decode.Seconds(), decodeRate, decodeRate/bound)
-	fmt.Printf("peak RSS    %.0f MB\n", peakRSS()/1e6)
-	fmt.Printf("RESULT type=%v prefill_tps=%.3f decode_tps=%.3f bound_tps=%.3f fraction=%.3f rss_mb=%.0f bw_gbs=%.2f\n",
-		m.Type, prefillRate, decodeRate, bound, decodeRate/bound, peakRSS()/1e6, bw/1e9)
+	if nDecode > 0 {
+		// the depth the last prefill test left in the cache first, so that its fill is reused
+		order := slices.Clone(depths)
+		slices.SortStableFunc(order, func(a, b int) int {
+			if (a == filled) != (b == filled) {
+				if a == filled {
+					return -1
+				}
+				return 1
+			}
+			return a - b
+		})
+		for _, d := range order {
+			if filled != d {
+				s.Reset()
+				if d > 0 {
+					if _, err := s.Prefill(ctx, prompt[:d]); err != nil {
+						return err
+					}
+				}
+			}
+			start := time.Now()
+			for i := 0; i < nDecode; i++ {
+				if _, err := s.Step(prompt[d+i]); err != nil {
+					return err
+				}
+			}
+			// bytes streamed per decoded token: every weight once, and the keys and values of
+			// the context (float32) at the middle of the run
+			kv := int64(2*c.NumHiddenLayers*kvDim*4) * int64(d+nDecode/2)
+			result("decode", nDecode, d, time.Since(start), m.WeightBytes()+kv, kv)
+			filled = -1
+		}
+	}
 	return nil
 }
 
-// copyBandwidth copies a 512 MB buffer into another with all cores, ten times, and returns the
-// best rate in bytes per second, counting the bytes read and the bytes written. Taking the best
-// copy makes the bound as high (and the fraction as low) as this machine allows.
-func copyBandwidth(threads int) float64 {
-	const size = 512 << 20
-	src, dst := make([]byte, size), make([]byte, size)
-	for i := range src {
-		src[i] = byte(i)
+// readBandwidth reads a 1 GiB buffer with all cores, five times, and returns the best rate in
+// bytes per second. The reads are AVX2 loads with a software prefetch 4 KB ahead, as the engine's
+// dot products make: a single core keeps too few reads in flight without it (read_amd64.s).
+func readBandwidth(threads int) float64 {
+	const size = 1 << 30
+	buf := make([]byte, size)
+	for i := range buf {
+		buf[i] = byte(i)
 	}
-	copy(dst, src) // fault in the pages
 	best := 0.0
-	for rep := 0; rep < 10; rep++ {
+	var sink uint64
+	for rep := 0; rep < 5; rep++ {
 		start := time.Now()
 		var wg sync.WaitGroup
+		sums := make([]uint64, threads)
 		for w := 0; w < threads; w++ {
-			lo, hi := w*size/threads, (w+1)*size/threads
+			part := buf[w*size/threads : (w+1)*size/threads]
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				copy(dst[lo:hi], src[lo:hi])
+				sums[w] = read(part)
 			}()
 		}
 		wg.Wait()
-		best = max(best, 2*size/time.Since(start).Seconds())
+		best = max(best, size/time.Since(start).Seconds())
+		for _, v := range sums {
+			sink ^= v
+		}
+	}
+	if sink == 1 { // keep the reads alive
+		fmt.Print("")
 	}
 	return best
 }
 
-// resetPeakRSS returns the bandwidth buffers to the OS and resets Linux's peak-RSS counter
-// (writing 5 to /proc/self/clear_refs), so that peakRSS measures the model alone.
-func resetPeakRSS() {
-	runtime.GC()
-	debug.FreeOSMemory()
-	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
-		fmt.Fprintln(os.Stderr, "bench: cannot reset the peak RSS counter:", err)
+// readGo xors b eight bytes at a time (the portable read).
+func readGo(b []byte) uint64 {
+	var s uint64
+	for len(b) >= 8 {
+		s ^= binary.LittleEndian.Uint64(b)
+		b = b[8:]
 	}
-}
-
-// peakRSS is the process's peak resident set size in bytes since resetPeakRSS: VmHWM from
-// /proc/self/status, or getrusage's ru_maxrss (since the start) where that file is missing.
-func peakRSS() float64 {
-	if b, err := os.ReadFile("/proc/self/status"); err == nil {
-		for _, line := range strings.Split(string(b), "\n") {
-			var kb float64
-			if _, err := fmt.Sscanf(line, "VmHWM: %f kB", &kb); err == nil {
-				return kb * 1024
-			}
-		}
+	for _, v := range b {
+		s ^= uint64(v)
 	}
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return float64(ru.Maxrss) * 1024
+	return s
 }

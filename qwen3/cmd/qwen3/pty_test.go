@@ -197,7 +197,9 @@ func TestChatOnATerminal(t *testing.T) {
 // TestRunOnATerminal: on a terminal, a long prompt's prefill shows its progress on one line,
 // erased before the reply; Ctrl-C during it exits 130 with the stats of what was done.
 func TestRunOnATerminal(t *testing.T) {
-	term := startTerminal(t, nil, "run", "-stats", "-ctx", "8000", strings.Repeat(" word", 6000))
+	// 24,000 tokens (an argument is limited to 128 KB): long enough for the meter to show a rate,
+	// after half a second, on a fast engine
+	term := startTerminal(t, nil, "run", "-stats", "-ctx", "26000", strings.Repeat(" word", 24000))
 	term.expect("prompt: ")
 	term.expect("tokens/s")
 	term.expect("left")

@@ -2,12 +2,24 @@ package kernels
 
 import "golang.org/x/sys/cpu"
 
-// useAVX2 selects the assembly kernels: they need AVX2 (8-lane integer widening), FMA and F16C
-// (half-precision conversion). Every x86-64 CPU since 2013-2015 has all three.
-var useAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X86.HasAVX && x86HasF16C()
+// cpuLevel is what this CPU runs: AVX2 needs AVX2 (8-lane integer widening), FMA and F16C
+// (half-precision conversion); AVX512 needs AVX-512 F and BW on top.
+var cpuLevel = func() Level {
+	switch {
+	case !(cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X86.HasAVX && x86HasF16C()):
+		return Generic
+	case cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW:
+		return AVX512
+	}
+	return AVX2
+}()
 
-// useAVX512 selects the 16-lane Q8_0 kernel (AVX-512 F and BW, on top of the AVX2 set).
-var useAVX512 = useAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW
+// useAVX2 and useAVX512 select the assembly kernels (set once at start; Limit changes them in tests).
+var useAVX2, useAVX512 bool
+
+func init() { setLevel(levelFromEnv(cpuLevel)) }
+
+func setLevel(l Level) { useAVX2, useAVX512 = l >= AVX2, l >= AVX512 }
 
 // x86HasF16C reports F16C (CPUID.1:ECX bit 29), which x/sys/cpu does not expose.
 func x86HasF16C() bool {
@@ -18,13 +30,16 @@ func x86HasF16C() bool {
 func cpuid(eax, ecx uint32) (a, b, c, d uint32)
 
 //go:noescape
-func dotF32AVX2(w, x *float32, n int) float32
+func dotF32AVX2(w *float32, stride, rows int, x *float32, n int, out *float32)
 
 //go:noescape
-func dotBF16AVX2(w *uint16, x *float32, n int) float32
+func dotF32x4AVX2(w *float32, stride, rows int, x *float32, n int, out *float32)
 
 //go:noescape
-func dotF16AVX2(w *uint16, x *float32, n int) float32
+func dotBF16AVX2(w *uint16, stride, rows int, x *float32, n int, out *float32)
+
+//go:noescape
+func dotF16AVX2(w *uint16, stride, rows int, x *float32, n int, out *float32)
 
 //go:noescape
 func dotQ8_0AVX2(w *byte, x *float32, nblocks int, f16 *[65536]float32) float32
@@ -33,7 +48,7 @@ func dotQ8_0AVX2(w *byte, x *float32, nblocks int, f16 *[65536]float32) float32
 func dotQ8_0AVX512(w *byte, x *float32, nblocks int, f16 *[65536]float32) float32
 
 //go:noescape
-func tile16x6AVX2(pack, x *float32, xstride, k int, out *float32, packStride, outStride int)
+func tile16x6AVX2(pack, x *float32, xstride, k int, out *float32, packStride, outStride, acc int)
 
 //go:noescape
 func axpyAVX2(y *float32, a float32, x *float32, n int)
@@ -52,3 +67,42 @@ func widenF16AVX2(dst *float32, src *uint16, n int)
 
 //go:noescape
 func decodeQ8_0AVX2(dst *float32, src *byte, nblocks int, f16 *[65536]float32)
+
+//go:noescape
+func quantizeActAVX2(q *int16, scale, sum *float32, sum16 *int32, x *float32, nblocks int)
+
+//go:noescape
+func dotQ8_0ActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
+
+//go:noescape
+func dotQ4_0ActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
+
+//go:noescape
+func dotQ4_KActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
+
+//go:noescape
+func dotQ6_KActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
+
+//go:noescape
+func decodeQ4_0AVX2(dst *float32, src *byte, nblocks int, f16 *[65536]float32)
+
+//go:noescape
+func decodeQ4_KAVX2(dst *float32, src *byte, nb int, f16 *[65536]float32)
+
+//go:noescape
+func decodeQ6_KAVX2(dst *float32, src *byte, nb int, f16 *[65536]float32)
+
+//go:noescape
+func tile16x2AVX2(pack, x *float32, xstride, k int, out *float32, packStride, outStride, acc int)
+
+//go:noescape
+func expSubAVX2(x *float32, n int, m float32) float32
+
+//go:noescape
+func siluMulAVX2(dst, gate, u *float32, n int)
+
+//go:noescape
+func maxAVX2(x *float32, n int) float32
+
+//go:noescape
+func scaleAVX2(dst, x *float32, a float32, n int)

@@ -1,18 +1,25 @@
-// Package kernels holds the inner loops of the qwen3 engine: dot products of one weight row, stored
-// in the file's precision, with a float32 activation vector.
+// Package kernels holds the inner loops of the qwen3 engine.
 //
-//	DotF32(w, x)   = Σ w[i]·x[i]                 w float32
-//	DotBF16(w, x)  = Σ bf16(w[i])·x[i]           w raw bfloat16 bits (the top half of a float32)
-//	DotF16(w, x)   = Σ f16(w[i])·x[i]            w raw IEEE half bits
-//	DotQ8_0(w, x)  = Σ_b d_b · Σ_j q_bj·x_bj     w Q8_0 blocks: {f16 d; int8 q[32]} = 34 bytes per 32 weights
+// Decoding one token multiplies every weight row, stored in the file's precision, with the same
+// input vector:
+//
+//	DotF32Rows, DotBF16Rows, DotF16Rows      Σ w[i]·x[i], float32 inputs x
+//	DotQ8_0ActRows, DotQ4_0ActRows,           Σ_b d_b·s_b·Σ_j q_bj·a_bj, the inputs rounded once per
+//	DotQ4_KActRows, DotQ6_KActRows            matrix pass to int16 blocks (Act, quant.go)
 //
 // The weights are never widened into a float32 copy: decoding them inside the loop keeps the bytes
-// streamed from memory per token at the file's size (BF16 half of F32, Q8_0 about a quarter), and
-// decode speed on a CPU is bounded by exactly that stream.
+// streamed from memory per token at the file's size (BF16 half of F32, Q8_0 about a quarter,
+// Q4_K under a sixth), and decode speed on a CPU is bounded by exactly that stream. The
+// quantized types multiply integers (VPMADDWD) instead of widening each weight to float; the int16
+// inputs are 128 times finer than llama.cpp's int8 ones, and the engine's tests give these types
+// their own tolerance against chapter 07.
 //
-// Each function has a plain Go version (dot_generic.go, the specification) and, on amd64 with AVX2,
-// FMA and F16C, an assembly version (dot_amd64.s) that does 8 lanes per instruction. The tests and
-// fuzz targets check the two against each other and against chapter 01's dequantizers, in float64.
-// Activations stay float32 in every kernel (no int8 activation quantization as llama.cpp does), so
-// the engine's numbers stay within 1e-4 of the float64 chapters.
+// Prompts are arithmetic-bound: Tile multiplies 32 packed weight rows (decoded to float32 by
+// Transpose8, WidenBF16, DecodeQ8_0, DecodeQ4_K, ...) with 12 tokens, and AttnTile does the same
+// for attention's scores and value sums, with ExpSub (e^x) for the online softmax.
+//
+// Each function has a plain Go version (the specification) and, on amd64 with AVX2, FMA and F16C,
+// an assembly version; a few also have an AVX-512 one. Limit (and QWEN3_KERNELS at start) lowers
+// the level the dispatch uses, so tests run every path a machine has. The tests and fuzz targets
+// check every path against chapter 01's dequantizers, in float64.
 package kernels

@@ -7,50 +7,85 @@ import (
 
 // DotF32 returns Σ w[i]·x[i]. x must be at least as long as w.
 func DotF32(w, x []float32) float32 {
-	if len(x) < len(w) {
-		panic(fmt.Sprintf("kernels: DotF32 with %d weights and %d inputs", len(w), len(x)))
-	}
-	if useAVX2 && len(w) >= 8 {
-		n := len(w) &^ 7
-		s := dotF32AVX2(unsafe.SliceData(w), unsafe.SliceData(x), n)
-		if n < len(w) {
-			s += dotF32Generic(w[n:], x[n:])
-		}
-		return s
-	}
-	return dotF32Generic(w, x)
+	var out [1]float32
+	DotF32Rows(out[:], w, len(w), x)
+	return out[0]
 }
 
 // DotBF16 returns Σ bf16(w[i])·x[i] for raw bfloat16 weights. x must be at least as long as w.
 func DotBF16(w []uint16, x []float32) float32 {
-	if len(x) < len(w) {
-		panic(fmt.Sprintf("kernels: DotBF16 with %d weights and %d inputs", len(w), len(x)))
-	}
-	if useAVX2 && len(w) >= 8 {
-		n := len(w) &^ 7
-		s := dotBF16AVX2(unsafe.SliceData(w), unsafe.SliceData(x), n)
-		if n < len(w) {
-			s += dotBF16Generic(w[n:], x[n:])
-		}
-		return s
-	}
-	return dotBF16Generic(w, x)
+	var out [1]float32
+	DotBF16Rows(out[:], w, len(w), x)
+	return out[0]
 }
 
 // DotF16 returns Σ f16(w[i])·x[i] for raw half-precision weights. x must be at least as long as w.
 func DotF16(w []uint16, x []float32) float32 {
-	if len(x) < len(w) {
-		panic(fmt.Sprintf("kernels: DotF16 with %d weights and %d inputs", len(w), len(x)))
-	}
-	if useAVX2 && len(w) >= 8 {
-		n := len(w) &^ 7
-		s := dotF16AVX2(unsafe.SliceData(w), unsafe.SliceData(x), n)
-		if n < len(w) {
-			s += dotF16Generic(w[n:], x[n:])
+	var out [1]float32
+	DotF16Rows(out[:], w, len(w), x)
+	return out[0]
+}
+
+// DotF32Rows writes out[r] = Σ_i w[r*cols+i]·x[i] for r < len(out): a chunk of rows of a matrix
+// pass in one call. x must hold at least cols values.
+func DotF32Rows(out, w []float32, cols int, x []float32) {
+	checkRows("DotF32Rows", len(out), len(w), cols, len(x))
+	if four := len(out) &^ 3; useAVX2 && four > 0 && cols%16 == 0 && cols > 0 {
+		dotF32x4AVX2(unsafe.SliceData(w), 4*cols, four, unsafe.SliceData(x), cols, unsafe.SliceData(out))
+		if four == len(out) {
+			return
 		}
-		return s
+		out, w = out[four:], w[four*cols:]
 	}
-	return dotF16Generic(w, x)
+	n := 0
+	if useAVX2 && cols >= 8 && len(out) > 0 {
+		n = cols &^ 7
+		dotF32AVX2(unsafe.SliceData(w), 4*cols, len(out), unsafe.SliceData(x), n, unsafe.SliceData(out))
+	}
+	finishRows(out, cols, n, func(r int) float32 { return dotF32Generic(w[r*cols+n:(r+1)*cols], x[n:cols]) })
+}
+
+// DotBF16Rows is DotF32Rows for raw bfloat16 weights.
+func DotBF16Rows(out []float32, w []uint16, cols int, x []float32) {
+	checkRows("DotBF16Rows", len(out), len(w), cols, len(x))
+	n := 0
+	if useAVX2 && cols >= 8 && len(out) > 0 {
+		n = cols &^ 7
+		dotBF16AVX2(unsafe.SliceData(w), 2*cols, len(out), unsafe.SliceData(x), n, unsafe.SliceData(out))
+	}
+	finishRows(out, cols, n, func(r int) float32 { return dotBF16Generic(w[r*cols+n:(r+1)*cols], x[n:cols]) })
+}
+
+// DotF16Rows is DotF32Rows for raw half-precision weights.
+func DotF16Rows(out []float32, w []uint16, cols int, x []float32) {
+	checkRows("DotF16Rows", len(out), len(w), cols, len(x))
+	n := 0
+	if useAVX2 && cols >= 8 && len(out) > 0 {
+		n = cols &^ 7
+		dotF16AVX2(unsafe.SliceData(w), 2*cols, len(out), unsafe.SliceData(x), n, unsafe.SliceData(out))
+	}
+	finishRows(out, cols, n, func(r int) float32 { return dotF16Generic(w[r*cols+n:(r+1)*cols], x[n:cols]) })
+}
+
+// finishRows completes a multi-row dot after the assembly kernel did the first n columns of every
+// row (n = 0: none, or no AVX2): tail(r) is row r's dot over the other columns, in plain Go.
+func finishRows(out []float32, cols, n int, tail func(r int) float32) {
+	if n == cols && n > 0 {
+		return
+	}
+	for r := range out {
+		s := tail(r)
+		if n > 0 {
+			s += out[r]
+		}
+		out[r] = s
+	}
+}
+
+func checkRows(name string, rows, weights, cols, inputs int) {
+	if cols < 0 || weights < rows*cols || inputs < cols {
+		panic(fmt.Sprintf("kernels: %s of %d rows of %d weights (%d given) with %d inputs", name, rows, cols, weights, inputs))
+	}
 }
 
 // DotQ8_0 returns Σ_b d_b·Σ_j q_bj·x_bj over the Q8_0 blocks of w (34 bytes per 32 weights).

@@ -25,12 +25,20 @@ TEXT ·cpuid(SB), NOSPLIT, $0-24
 // Q8_0 and BF16 loops consume bytes more slowly, so they need the longer lead).
 // (A prefetch past the end of the data is harmless: it is a hint and never faults.)
 
-// func dotF32AVX2(w, x *float32, n int) float32
-// n is a multiple of 8. Four accumulators hide the FMA latency.
-TEXT ·dotF32AVX2(SB), NOSPLIT, $0-28
-	MOVQ w+0(FP), SI
-	MOVQ x+8(FP), DI
-	MOVQ n+16(FP), CX
+// The float dot kernels take several rows at once (one call per chunk of a matrix pass):
+//	func dotXAVX2(w *T, stride, rows int, x *float32, n int, out *float32)
+// out[r] = Σ_{i<n} w_r[i]·x[i] for each row r (stride bytes after the previous one), n a multiple of 8.
+
+// func dotF32AVX2(w *float32, stride, rows int, x *float32, n int, out *float32)
+// Four accumulators hide the FMA latency.
+TEXT ·dotF32AVX2(SB), NOSPLIT, $0-48
+	MOVQ w+0(FP), R12
+	XORQ R13, R13
+
+f32row:
+	MOVQ   R12, SI
+	MOVQ   x+24(FP), DI
+	MOVQ   n+32(FP), CX
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -69,17 +77,26 @@ f32done:
 	VADDPS Y3, Y2, Y2
 	VADDPS Y2, Y0, Y0
 	REDUCE
+	MOVQ   out+40(FP), AX
+	VMOVSS X0, (AX)(R13*4)
+	ADDQ   stride+8(FP), R12
+	INCQ   R13
+	CMPQ   R13, rows+16(FP)
+	JLT    f32row
 	VZEROUPPER
-	MOVSS X0, ret+24(FP)
 	RET
 
-// func dotBF16AVX2(w *uint16, x *float32, n int) float32
-// n is a multiple of 8. A bfloat16 is the top half of a float32: zero-extend each 16-bit value
+// func dotBF16AVX2(w *uint16, stride, rows int, x *float32, n int, out *float32)
+// A bfloat16 is the top half of a float32: zero-extend each 16-bit value
 // to 32 bits and shift it left by 16.
-TEXT ·dotBF16AVX2(SB), NOSPLIT, $0-28
-	MOVQ w+0(FP), SI
-	MOVQ x+8(FP), DI
-	MOVQ n+16(FP), CX
+TEXT ·dotBF16AVX2(SB), NOSPLIT, $0-48
+	MOVQ w+0(FP), R12
+	XORQ R13, R13
+
+bf16row:
+	MOVQ   R12, SI
+	MOVQ   x+24(FP), DI
+	MOVQ   n+32(FP), CX
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -122,16 +139,25 @@ bf16done:
 	VADDPS Y3, Y2, Y2
 	VADDPS Y2, Y0, Y0
 	REDUCE
+	MOVQ   out+40(FP), AX
+	VMOVSS X0, (AX)(R13*4)
+	ADDQ   stride+8(FP), R12
+	INCQ   R13
+	CMPQ   R13, rows+16(FP)
+	JLT    bf16row
 	VZEROUPPER
-	MOVSS X0, ret+24(FP)
 	RET
 
-// func dotF16AVX2(w *uint16, x *float32, n int) float32
-// n is a multiple of 8. VCVTPH2PS (F16C) converts 8 halves to 8 floats exactly.
-TEXT ·dotF16AVX2(SB), NOSPLIT, $0-28
-	MOVQ w+0(FP), SI
-	MOVQ x+8(FP), DI
-	MOVQ n+16(FP), CX
+// func dotF16AVX2(w *uint16, stride, rows int, x *float32, n int, out *float32)
+// VCVTPH2PS (F16C) converts 8 halves to 8 floats exactly.
+TEXT ·dotF16AVX2(SB), NOSPLIT, $0-48
+	MOVQ w+0(FP), R12
+	XORQ R13, R13
+
+f16row:
+	MOVQ   R12, SI
+	MOVQ   x+24(FP), DI
+	MOVQ   n+32(FP), CX
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -169,8 +195,13 @@ f16done:
 	VADDPS Y3, Y2, Y2
 	VADDPS Y2, Y0, Y0
 	REDUCE
+	MOVQ   out+40(FP), AX
+	VMOVSS X0, (AX)(R13*4)
+	ADDQ   stride+8(FP), R12
+	INCQ   R13
+	CMPQ   R13, rows+16(FP)
+	JLT    f16row
 	VZEROUPPER
-	MOVSS X0, ret+24(FP)
 	RET
 
 // func dotQ8_0AVX2(w *byte, x *float32, nblocks int, f16 *[65536]float32) float32
@@ -288,4 +319,68 @@ q8zdone:
 	REDUCE
 	VZEROUPPER
 	MOVSS X0, ret+32(FP)
+	RET
+
+// func dotF32x4AVX2(w *float32, stride, rows int, x *float32, n int, out *float32)
+// dotF32AVX2 for rows a multiple of 4 and n a multiple of 16, four rows at a time: each step
+// loads 16 inputs once for four rows, and the four rows stream from memory side by side, which
+// keeps more reads in flight than one row after another (F32 decoding is bound by them).
+TEXT ·dotF32x4AVX2(SB), NOSPLIT, $0-48
+	MOVQ w+0(FP), R12
+	MOVQ stride+8(FP), R10
+	LEAQ (R10)(R10*2), R11          // 3 strides
+	XORQ R13, R13
+
+f4row:
+	MOVQ   R12, SI
+	MOVQ   x+24(FP), DI
+	MOVQ   n+32(FP), CX
+	SHRQ   $4, CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+
+f4loop:
+	PREFETCHT0  4096(SI)
+	PREFETCHT0  4096(SI)(R10*1)
+	PREFETCHT0  4096(SI)(R10*2)
+	PREFETCHT0  4096(SI)(R11*1)
+	VMOVUPS     (DI), Y8
+	VMOVUPS     32(DI), Y9
+	VFMADD231PS (SI), Y8, Y0
+	VFMADD231PS 32(SI), Y9, Y1
+	VFMADD231PS (SI)(R10*1), Y8, Y2
+	VFMADD231PS 32(SI)(R10*1), Y9, Y3
+	VFMADD231PS (SI)(R10*2), Y8, Y4
+	VFMADD231PS 32(SI)(R10*2), Y9, Y5
+	VFMADD231PS (SI)(R11*1), Y8, Y6
+	VFMADD231PS 32(SI)(R11*1), Y9, Y7
+	ADDQ        $64, SI
+	ADDQ        $64, DI
+	DECQ        CX
+	JNE         f4loop
+
+	MOVQ out+40(FP), AX
+	LEAQ (AX)(R13*4), AX
+	VADDPS Y1, Y0, Y0
+	VADDPS Y3, Y2, Y2
+	VADDPS Y5, Y4, Y4
+	VADDPS Y7, Y6, Y6
+	// four horizontal sums at once: lanes of Y0, Y2, Y4, Y6 into the four floats of X0
+	VHADDPS Y2, Y0, Y0              // r0 01 23, r2... per 128-bit half
+	VHADDPS Y6, Y4, Y4
+	VHADDPS Y4, Y0, Y0              // [r0 r1 r2 r3 | r0 r1 r2 r3] partial sums
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS  X1, X0, X0
+	VMOVUPS X0, (AX)
+	LEAQ    (R12)(R10*4), R12
+	ADDQ    $4, R13
+	CMPQ    R13, rows+16(FP)
+	JLT     f4row
+	VZEROUPPER
 	RET

@@ -79,7 +79,9 @@ func TestDotF32(t *testing.T) {
 				return float32(want)
 			}
 			m := n &^ 7
-			return dotF32AVX2(&w[0], &x[0], m) + dotF32Generic(w[m:], x[m:])
+			var out float32
+			dotF32AVX2(&w[0], 4*n, 1, &x[0], m, &out)
+			return out + dotF32Generic(w[m:], x[m:])
 		})
 	}
 }
@@ -98,7 +100,9 @@ func TestDotBF16(t *testing.T) {
 				return float32(want)
 			}
 			m := n &^ 7
-			return dotBF16AVX2(&w[0], &x[0], m) + dotBF16Generic(w[m:], x[m:])
+			var out float32
+			dotBF16AVX2(&w[0], 2*n, 1, &x[0], m, &out)
+			return out + dotBF16Generic(w[m:], x[m:])
 		})
 	}
 }
@@ -118,7 +122,9 @@ func TestDotF16(t *testing.T) {
 				return float32(want)
 			}
 			m := n &^ 7
-			return dotF16AVX2(&w[0], &x[0], m) + dotF16Generic(w[m:], x[m:])
+			var out float32
+			dotF16AVX2(&w[0], 2*n, 1, &x[0], m, &out)
+			return out + dotF16Generic(w[m:], x[m:])
 		})
 	}
 }
@@ -167,6 +173,8 @@ func TestF16Table(t *testing.T) {
 func TestPanicsOnShortInput(t *testing.T) {
 	for name, f := range map[string]func(){
 		"F32":                func() { DotF32(make([]float32, 8), make([]float32, 7)) },
+		"F32 rows":           func() { DotF32Rows(make([]float32, 3), make([]float32, 16), 8, make([]float32, 8)) },
+		"BF16 rows":          func() { DotBF16Rows(make([]float32, 2), make([]uint16, 16), 8, make([]float32, 7)) },
 		"BF16":               func() { DotBF16(make([]uint16, 8), make([]float32, 7)) },
 		"F16":                func() { DotF16(make([]uint16, 8), make([]float32, 7)) },
 		"Q8_0":               func() { DotQ8_0(make([]byte, 34), make([]float32, 31)) },
@@ -271,6 +279,43 @@ func FuzzDotF32(f *testing.F) {
 		want, abs := refDot(deq, x)
 		if got := DotF32(w, x); !closeTo(got, want, abs, n) {
 			t.Fatalf("DotF32 = %v, float64 reference %v", got, want)
+		}
+	})
+}
+
+// TestDotRows: the float multi-row kernels give each row's dot product, rows with tails too.
+func TestDotRows(t *testing.T) {
+	r := rand.New(rand.NewPCG(33, 34))
+	eachLevel(t, func(t *testing.T) {
+		for _, cols := range []int{1, 8, 12, 64, 1000, 1024} {
+			const rows = 7 // F32: four rows at once, then three one by one
+			wf, x := randX(r, rows*cols), randX(r, cols)
+			wh := make([]uint16, rows*cols)
+			for i := range wh {
+				wh[i] = uint16(math.Float32bits(wf[i]) >> 16)
+			}
+			for name, c := range map[string]struct {
+				typ  gguf.GGMLType
+				raw  []byte
+				rows func([]float32)
+			}{
+				"F32":  {gguf.TypeF32, f32bytes(wf), func(o []float32) { DotF32Rows(o, wf, cols, x) }},
+				"BF16": {gguf.TypeBF16, u16bytes(wh), func(o []float32) { DotBF16Rows(o, wh, cols, x) }},
+				"F16":  {gguf.TypeF16, u16bytes(wh), func(o []float32) { DotF16Rows(o, wh, cols, x) }},
+			} {
+				out := make([]float32, rows)
+				c.rows(out)
+				deq := dequant(t, c.typ, c.raw, rows*cols)
+				for i := range out {
+					if !finite(deq[i*cols : (i+1)*cols]) {
+						continue
+					}
+					want, abs := refDot(deq[i*cols:(i+1)*cols], x)
+					if !closeTo(out[i], want, abs, cols) {
+						t.Errorf("%s cols %d row %d: %v, float64 %v", name, cols, i, out[i], want)
+					}
+				}
+			}
 		}
 	})
 }

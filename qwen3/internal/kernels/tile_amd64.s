@@ -1,14 +1,15 @@
 #include "textflag.h"
 
-// func tile16x6AVX2(pack *float32, x *float32, xstride int, k int, out *float32, packStride, outStride int)
+// func tile16x6AVX2(pack *float32, x *float32, xstride int, k int, out *float32, packStride, outStride, acc int)
 //
-// out[t*outStride+i] = Σ_j pack[j*packStride+i] · x[t*xstride+j]   for t < 6, i < 16, j < k.
+// out[t*outStride+i] = Σ_j pack[j*packStride+i] · x[t*xstride+j]   for t < 6, i < 16, j < k;
+// with acc != 0 the sums are added to out instead of replacing it.
 //
 // pack holds weight rows transposed (k-major: the rows' values at column j are adjacent), so one
 // k step is an outer product: two 8-lane loads of weights times six broadcast inputs, twelve FMAs
 // into twelve accumulators that stay in registers for the whole k loop. Each weight loaded serves
 // six tokens, each input loaded serves sixteen rows.
-TEXT ·tile16x6AVX2(SB), NOSPLIT, $0-56
+TEXT ·tile16x6AVX2(SB), NOSPLIT, $0-64
 	MOVQ pack+0(FP), SI
 	MOVQ x+8(FP), DI
 	MOVQ xstride+16(FP), R8
@@ -64,6 +65,28 @@ tloop:
 	JNE          tloop
 
 tstore:
+	MOVQ  acc+56(FP), AX
+	TESTQ AX, AX
+	JEQ   tput
+	VADDPS (DX), Y0, Y0
+	VADDPS 32(DX), Y1, Y1
+	LEAQ   (DX)(R11*1), AX
+	VADDPS (AX), Y2, Y2
+	VADDPS 32(AX), Y3, Y3
+	ADDQ   R11, AX
+	VADDPS (AX), Y4, Y4
+	VADDPS 32(AX), Y5, Y5
+	ADDQ   R11, AX
+	VADDPS (AX), Y6, Y6
+	VADDPS 32(AX), Y7, Y7
+	ADDQ   R11, AX
+	VADDPS (AX), Y8, Y8
+	VADDPS 32(AX), Y9, Y9
+	ADDQ   R11, AX
+	VADDPS (AX), Y10, Y10
+	VADDPS 32(AX), Y11, Y11
+
+tput:
 	VMOVUPS Y0, (DX)
 	VMOVUPS Y1, 32(DX)
 	ADDQ    R11, DX

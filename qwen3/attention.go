@@ -1,0 +1,162 @@
+package qwen3
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/qwen3go/qwen3go/qwen3/internal/kernels"
+)
+
+// Causal attention over the KV cache, flash-attention style.
+//
+// The cache keeps each key/value head's positions together: keys packed sixteen positions at a
+// time, dimension-major (block b holds keys[16b+i][j] at j*16+i), so that the scores of sixteen
+// keys for several query rows are one kernels.AttnTile; values row by row (position-major), so
+// that value sums are AttnTiles too. A work item is one key/value head and up to six query rows
+// (tokens x the query heads that share it) in tiles of six, up to attnTiles tiles; it walks the
+// keys in blocks of attnKeys with an online softmax: per row a running maximum m and sum l, the
+// output o rescaled by e^(m_old−m_new) whenever the maximum grows, and divided by l at the end. No
+// score array as long as the context is ever stored, and every key and value loaded from memory
+// serves all the rows of the item: a long prompt's attention reads its keys and values once per
+// 24 query rows (at 2048 tokens they come from L3, and this is what bounds the attention).
+
+// attnKeys is the number of keys per step of the online softmax; attnTiles the most 6-row tiles
+// of an item.
+const (
+	attnKeys  = 64
+	attnTiles = 4
+	attnMax   = attnTiles * kernels.AttnRows
+)
+
+// attnScratch is one worker's space for an attention item.
+type attnScratch struct {
+	q, o []float32 // attnMax x HeadDim: the rows' queries (scaled by 1/√d) and outputs
+	s    []float32 // attnMax x attnKeys: scores, then softmax weights
+	m, l [attnMax]float32
+}
+
+func newAttnScratch(d int) attnScratch {
+	return attnScratch{
+		q: make([]float32, attnMax*d),
+		o: make([]float32, attnMax*d),
+		s: make([]float32, attnMax*attnKeys),
+	}
+}
+
+// checkAttention says whether the engine's attention can run this configuration.
+func checkAttention(c sizes) error {
+	if c.HeadDim%kernels.AttnLanes != 0 {
+		return fmt.Errorf("qwen3: head_dim %d: the engine's attention needs a multiple of %d", c.HeadDim, kernels.AttnLanes)
+	}
+	return nil
+}
+
+// keyBlocks is the number of 16-position key blocks per head in a cache of maxLen positions.
+func keyBlocks(maxLen int) int { return (maxLen + kernels.AttnLanes - 1) / kernels.AttnLanes }
+
+// storeKV appends the chunk's keys and values (after QK-norm and RoPE) to the current layer's
+// cache, in the layouts above.
+func (s *Session) storeKV() {
+	c := s.c
+	d, kvd, L := c.HeadDim, c.kvDim(), kernels.AttnLanes
+	keys, values := s.keys[s.li], s.values[s.li]
+	kStride, vStride := keyBlocks(s.maxLen)*d*L, s.maxLen*d
+	for t := 0; t < s.n; t++ {
+		p := s.pos + t
+		for g := 0; g < c.KVHeads; g++ {
+			k := s.k[t*kvd+g*d : t*kvd+(g+1)*d]
+			blk := keys[g*kStride+p/L*d*L+p%L:]
+			for j, v := range k {
+				blk[j*L] = v
+			}
+			copy(values[g*vStride+p*d:g*vStride+(p+1)*d], s.v[t*kvd+g*d:t*kvd+(g+1)*d])
+		}
+	}
+}
+
+// attentionItems returns the rows per tile (2 when decoding one token of a head pair, else 6),
+// the tiles per item and the number of items per key/value head for a chunk of n tokens.
+func (s *Session) attentionItems() (rows, tiles, perHead int) {
+	all := s.n * s.c.Heads / s.c.KVHeads // query rows per key/value head
+	if all <= 2 {
+		return 2, 1, 1
+	}
+	rows = kernels.AttnRows
+	tiles = min(attnTiles, (all+rows-1)/rows)
+	return rows, tiles, (all + rows*tiles - 1) / (rows * tiles)
+}
+
+// attend runs attention items [lo, hi): item i is key/value head i/perHead and rows
+// (i%perHead)·rows·tiles .. of the head's n·group query rows (token-major).
+func (s *Session) attend(worker, lo, hi int) {
+	c := s.c
+	d, qd, L := c.HeadDim, c.qDim(), kernels.AttnLanes
+	group := c.Heads / c.KVHeads
+	rows, tiles, perHead := s.attentionItems()
+	sc := &s.attn[worker]
+	scale := float32(1 / math.Sqrt(float64(d)))
+	kStride, vStride := keyBlocks(s.maxLen)*d*L, s.maxLen*d
+	for it := lo; it < hi; it++ {
+		g, first := it/perHead, it%perHead*rows*tiles
+		var limit [attnMax]int // keys visible to each row: pos+t+1 (0 for padding rows)
+		maxKeys, used := 0, 0  // used: tiles holding at least one real row
+		for r := 0; r < rows*tiles; r++ {
+			q := sc.q[r*d : (r+1)*d]
+			sc.m[r], sc.l[r] = float32(math.Inf(-1)), 0
+			clear(sc.o[r*d : (r+1)*d])
+			gr := first + r
+			if gr >= s.n*group {
+				clear(q)
+				limit[r] = 0
+				continue
+			}
+			t, h := gr/group, g*group+gr%group
+			kernels.Scale(q, s.q[t*qd+h*d:t*qd+(h+1)*d], scale)
+			limit[r] = s.pos + t + 1
+			maxKeys = max(maxKeys, limit[r])
+			used = r/rows + 1
+		}
+		keys := s.keys[s.li][g*kStride : (g+1)*kStride]
+		values := s.values[s.li][g*vStride : (g+1)*vStride]
+		for k0 := 0; k0 < maxKeys; k0 += attnKeys {
+			kn := min(attnKeys, maxKeys-k0)
+			for b := 0; b < kn; b += L { // scores of 16 keys for every row
+				for tl := 0; tl < used; tl++ {
+					kernels.AttnTile(rows, keys[(k0+b)/L*d*L:], L, sc.q[tl*rows*d:], d, d, sc.s[tl*rows*attnKeys+b:], attnKeys, false)
+				}
+			}
+			for r := 0; r < used*rows; r++ { // online softmax
+				w := sc.s[r*attnKeys : r*attnKeys+kn]
+				valid := min(kn, limit[r]-k0)
+				if valid <= 0 {
+					clear(w)
+					continue
+				}
+				if mb := kernels.Max(w[:valid]); mb > sc.m[r] {
+					if sc.l[r] != 0 {
+						alpha := float32(math.Exp(float64(sc.m[r] - mb)))
+						sc.l[r] *= alpha
+						o := sc.o[r*d : (r+1)*d]
+						kernels.Scale(o, o, alpha)
+					}
+					sc.m[r] = mb
+				}
+				sc.l[r] += kernels.ExpSub(w[:valid], sc.m[r])
+				clear(w[valid:])
+			}
+			for d0 := 0; d0 < d; d0 += L { // o += weights · values
+				for tl := 0; tl < used; tl++ {
+					kernels.AttnTile(rows, values[k0*d+d0:], d, sc.s[tl*rows*attnKeys:], attnKeys, kn, sc.o[tl*rows*d+d0:], d, true)
+				}
+			}
+		}
+		for r := 0; r < used*rows; r++ {
+			gr := first + r
+			if gr >= s.n*group {
+				break
+			}
+			t, h := gr/group, g*group+gr%group
+			kernels.Scale(s.att[t*qd+h*d:t*qd+(h+1)*d], sc.o[r*d:(r+1)*d], 1/sc.l[r])
+		}
+	}
+}

@@ -1,0 +1,124 @@
+package kernels
+
+import (
+	"fmt"
+	"math"
+	"unsafe"
+)
+
+// Kernels of attention (flash-attention style: scores and value sums for several query rows at
+// once, over blocks of keys) and of the MLP's activation.
+
+// AttnLanes is the number of keys (for scores) or value dimensions (for value sums) one
+// AttnTile computes per row; AttnRows is the most query rows it takes.
+const (
+	AttnLanes = 16
+	AttnRows  = 6
+)
+
+// AttnTile computes, for t < rows and i < 16 (rows is 2 or 6),
+//
+//	out[t*outStride+i] = Σ_{j<k} pack[j*packStride+i] · x[t*xStride+j]      (added to out if acc)
+//
+// Scores: pack is sixteen keys stored dimension-major (pack[j*16+i] = key i, dimension j) and x
+// the query rows, k the head dimension. Value sums: pack is value rows (pack[j*d+i] = key j,
+// dimension i), x the rows' softmax weights, k the number of keys. Each loaded key or value serves
+// every row, each query value every lane: the same outer-product scheme as Tile.
+func AttnTile(rows int, pack []float32, packStride int, x []float32, xStride, k int, out []float32, outStride int, acc bool) {
+	if rows != 2 && rows != AttnRows || k < 0 || k > 0 && len(pack) < (k-1)*packStride+AttnLanes ||
+		len(x) < (rows-1)*xStride+k || len(out) < (rows-1)*outStride+AttnLanes {
+		panic(fmt.Sprintf("kernels: AttnTile of %d rows, k %d: %d packed (stride %d), %d inputs (stride %d), %d outputs (stride %d)",
+			rows, k, len(pack), packStride, len(x), xStride, len(out), outStride))
+	}
+	if useAVX2 && k > 0 {
+		a := 0
+		if acc {
+			a = 1
+		}
+		if rows == 2 {
+			tile16x2AVX2(&pack[0], &x[0], xStride, k, &out[0], packStride, outStride, a)
+		} else {
+			tile16x6AVX2(&pack[0], &x[0], xStride, k, &out[0], packStride, outStride, a)
+		}
+		return
+	}
+	for t := 0; t < rows; t++ {
+		xt := x[t*xStride : t*xStride+k]
+		o := out[t*outStride : t*outStride+AttnLanes]
+		for i := range o {
+			var s float32
+			for j, v := range xt {
+				s += pack[j*packStride+i] * v
+			}
+			if acc {
+				o[i] += s
+			} else {
+				o[i] = s
+			}
+		}
+	}
+}
+
+// ExpSub replaces each x[i] by e^(x[i]−m) and returns their sum: the softmax weights of a block of
+// scores whose running maximum is m. The AVX2 form is within 2 ulp of float32(math.Exp) (Cephes'
+// polynomial; arguments below −87 give e^−87 instead of a smaller number).
+func ExpSub(x []float32, m float32) float32 {
+	var sum float32
+	n := 0
+	if useAVX2 && len(x) >= 8 {
+		n = len(x) &^ 7
+		sum = expSubAVX2(unsafe.SliceData(x), n, m)
+	}
+	for i := n; i < len(x); i++ {
+		x[i] = float32(math.Exp(float64(x[i] - m)))
+		sum += x[i]
+	}
+	return sum
+}
+
+// Max returns the largest of x (len(x) > 0; NaNs are not expected).
+func Max(x []float32) float32 {
+	m := x[0]
+	n := 0
+	if useAVX2 && len(x) >= 8 {
+		n = len(x) &^ 7
+		m = maxAVX2(unsafe.SliceData(x), n)
+	}
+	for _, v := range x[n:] {
+		if v > m {
+			m = v
+		}
+	}
+	return m
+}
+
+// Scale writes dst[i] = a·x[i] (dst may be x).
+func Scale(dst, x []float32, a float32) {
+	if len(x) < len(dst) {
+		panic(fmt.Sprintf("kernels: Scale of %d values into %d", len(x), len(dst)))
+	}
+	n := 0
+	if useAVX2 && len(dst) >= 8 {
+		n = len(dst) &^ 7
+		scaleAVX2(unsafe.SliceData(dst), unsafe.SliceData(x), a, n)
+	}
+	for i := n; i < len(dst); i++ {
+		dst[i] = a * x[i]
+	}
+}
+
+// SiLUMul writes dst[i] = silu(gate[i])·up[i] = gate[i]/(1+e^−gate[i])·up[i], the MLP's SwiGLU.
+func SiLUMul(dst, gate, up []float32) {
+	if len(gate) < len(dst) || len(up) < len(dst) {
+		panic(fmt.Sprintf("kernels: SiLUMul of %d and %d values into %d", len(gate), len(up), len(dst)))
+	}
+	n := 0
+	if useAVX2 && len(dst) >= 8 {
+		n = len(dst) &^ 7
+		siluMulAVX2(unsafe.SliceData(dst), unsafe.SliceData(gate), unsafe.SliceData(up), n)
+	}
+	for i := n; i < len(dst); i++ {
+		g := gate[i]
+		dst[i] = g / (1 + float32(math.Exp(float64(-g)))) * up[i]
+	}
+}

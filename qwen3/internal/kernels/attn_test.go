@@ -1,0 +1,143 @@
+package kernels
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+func TestAttnTile(t *testing.T) {
+	r := rand.New(rand.NewPCG(61, 62))
+	eachLevel(t, func(t *testing.T) {
+		for _, rows := range []int{2, AttnRows} {
+			for _, k := range []int{0, 1, 2, 3, 16, 64, 127, 128} {
+				packStride, xStride, outStride := 16+r.IntN(8), k+r.IntN(5), 16+r.IntN(9)
+				pack := randX(r, max(0, (k-1)*packStride+AttnLanes))
+				x := randX(r, (rows-1)*xStride+k)
+				for _, acc := range []bool{false, true} {
+					out := randX(r, (rows-1)*outStride+AttnLanes)
+					before := append([]float32(nil), out...)
+					AttnTile(rows, pack, packStride, x, xStride, k, out, outStride, acc)
+					for tt := 0; tt < rows; tt++ {
+						for i := 0; i < AttnLanes; i++ {
+							var want, abs float64
+							for j := 0; j < k; j++ {
+								p := float64(pack[j*packStride+i]) * float64(x[tt*xStride+j])
+								want += p
+								abs += math.Abs(p)
+							}
+							if acc {
+								want += float64(before[tt*outStride+i])
+								abs += math.Abs(float64(before[tt*outStride+i]))
+							}
+							if got := out[tt*outStride+i]; !closeTo(got, want, abs, k+1) {
+								t.Fatalf("rows %d k %d acc %v: out[%d][%d] = %v, float64 %v", rows, k, acc, tt, i, got, want)
+							}
+						}
+					}
+					// lanes between rows are untouched
+					for tt := 0; tt < rows-1; tt++ {
+						for i := AttnLanes; i < outStride; i++ {
+							if out[tt*outStride+i] != before[tt*outStride+i] {
+								t.Fatalf("rows %d k %d: wrote out[%d][%d] outside the tile", rows, k, tt, i)
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+}
+
+// ulps is the distance between two float32 values in units in the last place.
+func ulps(a, b float32) float64 {
+	if a == b {
+		return 0
+	}
+	return math.Abs(float64(a)-float64(b)) / float64(math.Nextafter32(float32(math.Max(math.Abs(float64(a)), math.Abs(float64(b)))), float32(math.Inf(1)))-float32(math.Max(math.Abs(float64(a)), math.Abs(float64(b)))))
+}
+
+func TestExpSub(t *testing.T) {
+	r := rand.New(rand.NewPCG(63, 64))
+	x := make([]float32, 4099)
+	for i := range x {
+		x[i] = float32(-90 + 92*r.Float64()) // down to below the clamp, up to e^2
+	}
+	x[0], x[1], x[2] = 0, -1e-30, -87
+	eachLevel(t, func(t *testing.T) {
+		got := append([]float32(nil), x...)
+		m := float32(0.5)
+		sum := ExpSub(got, m)
+		var want float64
+		for i, v := range x {
+			e := float32(math.Exp(float64(v - m)))
+			want += float64(got[i])
+			if v-m < -87 { // clamped: e^-87 or the true value, both below 1.7e-38
+				if got[i] > 1.7e-38 {
+					t.Fatalf("e^%v = %v, want at most e^-87", v-m, got[i])
+				}
+				continue
+			}
+			if d := ulps(got[i], e); d > 2 {
+				t.Fatalf("e^%v = %v, math.Exp gives %v: %.1f ulp apart", v-m, got[i], e, d)
+			}
+		}
+		if math.Abs(float64(sum)-want) > 1e-5*want {
+			t.Errorf("sum %v, the values add up to %v", sum, want)
+		}
+	})
+}
+
+func TestSiLUMul(t *testing.T) {
+	r := rand.New(rand.NewPCG(65, 66))
+	gate, up := randX(r, 1027), randX(r, 1027)
+	for i := range gate {
+		gate[i] *= 8
+	}
+	gate[0], gate[1], gate[2] = 100, -100, 0
+	eachLevel(t, func(t *testing.T) {
+		dst := make([]float32, len(gate))
+		SiLUMul(dst, gate, up)
+		for i, g := range gate {
+			want := float64(g) / (1 + math.Exp(-float64(g))) * float64(up[i])
+			// below gate = -87 e^-gate is clamped at e^88: the result is then ~1e-36 instead of ~0
+			if math.Abs(float64(dst[i])-want) > 4e-7*math.Abs(want)+1e-35 {
+				t.Fatalf("silu(%v)·%v = %v, float64 %v", g, up[i], dst[i], want)
+			}
+		}
+	})
+}
+
+func TestMaxScale(t *testing.T) {
+	r := rand.New(rand.NewPCG(67, 68))
+	eachLevel(t, func(t *testing.T) {
+		for _, n := range []int{1, 7, 8, 9, 64, 131} {
+			x := randX(r, n)
+			want := x[0]
+			for _, v := range x {
+				want = float32(math.Max(float64(want), float64(v)))
+			}
+			if got := Max(x); got != want {
+				t.Errorf("n=%d: Max %v, want %v", n, got, want)
+			}
+			x[r.IntN(n)] = 1e30
+			if got := Max(x); got != 1e30 {
+				t.Errorf("n=%d: Max %v, want the planted 1e30", n, got)
+			}
+			dst := make([]float32, n)
+			Scale(dst, x, 0.25)
+			for i := range dst {
+				if dst[i] != 0.25*x[i] {
+					t.Fatalf("n=%d: Scale[%d] = %v, want %v", n, i, dst[i], 0.25*x[i])
+				}
+			}
+		}
+	})
+}
+
+func BenchmarkExpSub(b *testing.B) {
+	x := make([]float32, 1024)
+	for b.Loop() {
+		ExpSub(x, 0)
+	}
+}

@@ -1,0 +1,367 @@
+package kernels
+
+import (
+	"fmt"
+	"math"
+	"unsafe"
+)
+
+// Decoding one token multiplies every weight row by the same activation vector. For the block-
+// quantized types (Q8_0, Q4_0, Q4_K, Q6_K) the activations are first rounded to int16 in blocks of
+// 32 with one float32 scale each (an Act), once per matrix pass; each row's dot product is then
+// integer multiply-adds (VPMADDWD: 16 int16 products summed in pairs per instruction) with a
+// float scale per block, instead of widening every weight to float32:
+//
+//	DotQ8_0Act(w, a) = Σ_b d_b·s_b·Σ_j q_bj·a_bj              s_b, a_bj: the Act's scale and int16 values
+//	DotQ4_0Act(w, a) = Σ_b d_b·s_b·Σ_j (q_bj−8)·a_bj
+//	DotQ4_KAct(w, a) = Σ_b (d·sc_b·s_b·Σ_j q_bj·a_bj − dmin·m_b·s_b·Σ_j a_bj)   b: 32-value sub-blocks
+//	DotQ6_KAct(w, a) = Σ_g d·sc_g·s_b(g)·Σ_j (q_gj−32)·a_gj                   g: 16-value groups
+//
+// The integer sums are exact; only the activations' rounding is new, and it is small: at most
+// half a step, 1/65534 of the block's largest value, 128 times finer than the int8 activations
+// llama.cpp uses. (A Q8_0 weight's own rounding is 1/254 of its block's largest weight.) Prompts
+// do not use this path: their rows are decoded to float32 (DecodeQ4_K, ...) for the Tile kernel.
+
+// ActBlock is the number of activations that share one scale in an Act.
+const ActBlock = 32
+
+// actMax is the largest int16 value an activation is rounded to.
+const actMax = 32767
+
+// Block sizes of the 4- and 6-bit types, as chapter 01 describes them.
+const (
+	Q4BlockSize  = 32  // Q4_0: float16 d, 16 bytes of 4-bit quants
+	Q4BlockBytes = 18  //
+	QKSize       = 256 // Q4_K and Q6_K super-blocks
+	Q4KBytes     = 144 // Q4_K: float16 d, dmin; 12 bytes of 6-bit scales and mins; 128 bytes of quants
+	Q6KBytes     = 210 // Q6_K: 128 bytes low 4 bits, 64 bytes high 2 bits, 16 int8 scales, float16 d
+)
+
+// Act is a float32 vector rounded to int16 in blocks of ActBlock values: value i is
+// Scale[i/32]·Q[i]. Sum[b] = Scale[b]·Σ Q over block b (Q4_K's minimums need it); Sum16[g] is
+// the integer Σ Q over the g-th 16 values (Q6_K's centring, q−32, is applied to sums with it).
+type Act struct {
+	Q     []int16
+	Scale []float32
+	Sum   []float32
+	Sum16 []int32
+}
+
+// NewAct returns an Act for n values (a multiple of ActBlock).
+func NewAct(n int) *Act {
+	if n < 0 || n%ActBlock != 0 {
+		panic(fmt.Sprintf("kernels: an Act of %d values is not whole blocks of %d", n, ActBlock))
+	}
+	return &Act{Q: make([]int16, n), Scale: make([]float32, n/ActBlock), Sum: make([]float32, n/ActBlock), Sum16: make([]int32, n/16)}
+}
+
+// Len is the number of values.
+func (a *Act) Len() int { return len(a.Q) }
+
+// Quantize rounds x (len(x) == a.Len()) into a: per block, scale = max|x|/32767 and
+// Q = round-to-even(x/scale), so |x − scale·Q| <= scale/2 (plus float32 rounding of the division).
+func (a *Act) Quantize(x []float32) {
+	if len(x) != len(a.Q) {
+		panic(fmt.Sprintf("kernels: quantizing %d values into an Act of %d", len(x), len(a.Q)))
+	}
+	if useAVX2 && len(x) > 0 {
+		quantizeActAVX2(unsafe.SliceData(a.Q), unsafe.SliceData(a.Scale), unsafe.SliceData(a.Sum), unsafe.SliceData(a.Sum16), unsafe.SliceData(x), len(x)/ActBlock)
+		return
+	}
+	quantizeActGeneric(a, x)
+}
+
+func quantizeActGeneric(a *Act, x []float32) {
+	for b := range a.Scale {
+		blk := x[b*ActBlock : (b+1)*ActBlock]
+		var amax float32
+		for _, v := range blk {
+			amax = max(amax, float32(math.Abs(float64(v))))
+		}
+		var scale, inv float32
+		if amax > 0 {
+			scale, inv = amax/actMax, actMax/amax
+		}
+		var sum [2]int32
+		for j, v := range blk {
+			q := int16(math.RoundToEven(float64(v * inv)))
+			a.Q[b*ActBlock+j] = q
+			sum[j/16] += int32(q)
+		}
+		a.Sum16[2*b], a.Sum16[2*b+1] = sum[0], sum[1]
+		a.Scale[b], a.Sum[b] = scale, scale*float32(sum[0]+sum[1])
+	}
+}
+
+// The dot kernels of decoding. Each takes a chunk of rows, so that a matrix pass makes one call
+// per chunk, not per row: out[i] = (row i of w) · a for i < len(out), the rows rowBytes apart.
+
+// DotQ8_0ActRows: rows of Q8_0 blocks.
+func DotQ8_0ActRows(out []float32, w []byte, rowBytes int, a *Act) {
+	dotActRows(q8_0, out, w, rowBytes, a)
+}
+
+// DotQ4_0ActRows: rows of Q4_0 blocks.
+func DotQ4_0ActRows(out []float32, w []byte, rowBytes int, a *Act) {
+	dotActRows(q4_0, out, w, rowBytes, a)
+}
+
+// DotQ4_KActRows: rows of Q4_K super-blocks.
+func DotQ4_KActRows(out []float32, w []byte, rowBytes int, a *Act) {
+	dotActRows(q4_K, out, w, rowBytes, a)
+}
+
+// DotQ6_KActRows: rows of Q6_K super-blocks.
+func DotQ6_KActRows(out []float32, w []byte, rowBytes int, a *Act) {
+	dotActRows(q6_K, out, w, rowBytes, a)
+}
+
+// DotQ8_0Act returns the dot product of one row of Q8_0 blocks with the first values of a.
+func DotQ8_0Act(w []byte, a *Act) float32 { return dotActRow(q8_0, w, a) }
+
+// DotQ4_0Act returns the dot product of one row of Q4_0 blocks with the first values of a.
+func DotQ4_0Act(w []byte, a *Act) float32 { return dotActRow(q4_0, w, a) }
+
+// DotQ4_KAct returns the dot product of one row of Q4_K super-blocks with the first values of a.
+func DotQ4_KAct(w []byte, a *Act) float32 { return dotActRow(q4_K, w, a) }
+
+// DotQ6_KAct returns the dot product of one row of Q6_K super-blocks with the first values of a.
+func DotQ6_KAct(w []byte, a *Act) float32 { return dotActRow(q6_K, w, a) }
+
+type actKind int
+
+const (
+	q8_0 actKind = iota
+	q4_0
+	q4_K
+	q6_K
+)
+
+// actKinds: block geometry and the blocks per step of each assembly kernel.
+var actKinds = [...]struct {
+	name             string
+	blockBytes, size int
+	group            int
+}{
+	q8_0: {"Q8_0", Q8BlockBytes, Q8BlockSize, 8},
+	q4_0: {"Q4_0", Q4BlockBytes, Q4BlockSize, 8},
+	q4_K: {"Q4_K", Q4KBytes, QKSize, 1},
+	q6_K: {"Q6_K", Q6KBytes, QKSize, 1},
+}
+
+func dotActRow(k actKind, w []byte, a *Act) float32 {
+	var out [1]float32
+	dotActRows(k, out[:], w, len(w), a)
+	return out[0]
+}
+
+func dotActRows(k actKind, out []float32, w []byte, rowBytes int, a *Act) {
+	kk := actKinds[k]
+	rows := len(out)
+	nb := rowBytes / kk.blockBytes
+	if rowBytes < 0 || rowBytes%kk.blockBytes != 0 || len(w) < rows*rowBytes || a.Len() < nb*kk.size {
+		panic(fmt.Sprintf("kernels: %s dot of %d rows of %d bytes (%d given) with %d activations", kk.name, rows, rowBytes, len(w), a.Len()))
+	}
+	if rows == 0 {
+		return
+	}
+	done := 0 // blocks per row the assembly kernel did
+	if useAVX2 && nb >= kk.group {
+		n := nb / kk.group
+		w0, q, sc, sum, o := unsafe.SliceData(w), unsafe.SliceData(a.Q), unsafe.SliceData(a.Scale), unsafe.SliceData(a.Sum), unsafe.SliceData(out)
+		switch k {
+		case q8_0:
+			dotQ8_0ActAVX2(w0, rowBytes, rows, q, sc, sum, n, o)
+		case q4_0:
+			dotQ4_0ActAVX2(w0, rowBytes, rows, q, sc, sum, n, o)
+		case q4_K:
+			dotQ4_KActAVX2(w0, rowBytes, rows, q, sc, sum, n, o)
+		case q6_K:
+			dotQ6_KActAVX2(w0, rowBytes, rows, q, sc, (*float32)(unsafe.Pointer(unsafe.SliceData(a.Sum16))), n, o)
+		}
+		done = n * kk.group
+		if done == nb {
+			return
+		}
+	}
+	for r := range out {
+		row := w[r*rowBytes+done*kk.blockBytes : (r+1)*rowBytes]
+		q, sc, sum := a.Q[done*kk.size:], a.Scale[done*kk.size/ActBlock:], a.Sum[done*kk.size/ActBlock:]
+		var s float32
+		switch k {
+		case q8_0:
+			s = dotQ8_0ActGeneric(row, q, sc)
+		case q4_0:
+			s = dotQ4_0ActGeneric(row, q, sc)
+		case q4_K:
+			s = dotQ4_KActGeneric(row, q, sc, sum)
+		case q6_K:
+			s = dotQ6_KActGeneric(row, q, sc)
+		}
+		if done > 0 {
+			out[r] += s
+		} else {
+			out[r] = s
+		}
+	}
+}
+
+func le16(b []byte) uint16 { return uint16(b[0]) | uint16(b[1])<<8 }
+
+func dotQ8_0ActGeneric(w []byte, q []int16, scale []float32) float32 {
+	var s float32
+	for b := 0; b < len(w)/Q8BlockBytes; b++ {
+		blk := w[b*Q8BlockBytes : (b+1)*Q8BlockBytes]
+		var p int32
+		for j, v := range blk[2:] {
+			p += int32(int8(v)) * int32(q[b*Q8BlockSize+j])
+		}
+		s += float32(p) * (f16(le16(blk)) * scale[b])
+	}
+	return s
+}
+
+func dotQ4_0ActGeneric(w []byte, q []int16, scale []float32) float32 {
+	var s float32
+	for b := 0; b < len(w)/Q4BlockBytes; b++ {
+		blk := w[b*Q4BlockBytes : (b+1)*Q4BlockBytes]
+		x := q[b*Q4BlockSize : (b+1)*Q4BlockSize]
+		var p int32
+		for j, v := range blk[2:] {
+			p += (int32(v&0xf)-8)*int32(x[j]) + (int32(v>>4)-8)*int32(x[j+16])
+		}
+		s += float32(p) * (f16(le16(blk)) * scale[b])
+	}
+	return s
+}
+
+// q4KScaleMin unpacks the 6-bit scale and minimum of sub-block j (0..7) from a Q4_K block's 12
+// bytes of scales (chapter 01 tells the layout).
+func q4KScaleMin(j int, s []byte) (scale, min uint8) {
+	if j < 4 {
+		return s[j] & 63, s[j+4] & 63
+	}
+	return s[j+4]&0xf | (s[j-4]>>6)<<4, s[j+4]>>4 | (s[j]>>6)<<4
+}
+
+func dotQ4_KActGeneric(w []byte, aq []int16, scale, sum []float32) float32 {
+	var s float32
+	for i := 0; i < len(w)/Q4KBytes; i++ {
+		blk := w[i*Q4KBytes : (i+1)*Q4KBytes]
+		d, dmin := f16(le16(blk)), f16(le16(blk[2:]))
+		for j := 0; j < 8; j++ { // sub-block j: the low (j even) or high nibbles of 32 bytes
+			sc, m := q4KScaleMin(j, blk[4:16])
+			qs := blk[16+32*(j/2) : 16+32*(j/2)+32]
+			x := aq[i*QKSize+32*j:]
+			var p int32
+			for l, v := range qs {
+				p += int32(v>>(4*(j%2))&0xf) * int32(x[l])
+			}
+			b := i*8 + j
+			s += d*float32(sc)*scale[b]*float32(p) - dmin*float32(m)*sum[b]
+		}
+	}
+	return s
+}
+
+// q6K returns quant l+32k (l < 32, k < 4) of one half of a Q6_K block, centred: −32..31.
+func q6K(ql, qh []byte, l, k int) int32 {
+	lo := ql[l+32*(k%2)] >> (4 * (k / 2)) & 0xf
+	hi := qh[l] >> (2 * k) & 3
+	return int32(lo|hi<<4) - 32
+}
+
+func dotQ6_KActGeneric(w []byte, aq []int16, scale []float32) float32 {
+	var s float32
+	for i := 0; i < len(w)/Q6KBytes; i++ {
+		blk := w[i*Q6KBytes : (i+1)*Q6KBytes]
+		d := f16(le16(blk[208:]))
+		for half := 0; half < 2; half++ {
+			ql, qh, sc := blk[64*half:], blk[128+32*half:], blk[192+8*half:]
+			for k := 0; k < 4; k++ { // activation block i*8 + 4*half + k
+				b := i*8 + 4*half + k
+				x := aq[b*ActBlock:]
+				for g := 0; g < 2; g++ { // 16-value groups, scale sc[2k+g]
+					var p int32
+					for l := 16 * g; l < 16*g+16; l++ {
+						p += q6K(ql, qh, l, k) * int32(x[l])
+					}
+					s += d * float32(int8(sc[2*k+g])) * scale[b] * float32(p)
+				}
+			}
+		}
+	}
+	return s
+}
+
+// DecodeQ4_0 writes the values of the Q4_0 blocks in src into dst, as chapter 01 computes them.
+func DecodeQ4_0(dst []float32, src []byte) {
+	nb := checkDecode("DecodeQ4_0", dst, src, Q4BlockBytes, Q4BlockSize)
+	if useAVX2 && nb > 0 {
+		decodeQ4_0AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), nb, &f16Table)
+		return
+	}
+	for b := 0; b < nb; b++ {
+		blk := src[b*Q4BlockBytes : (b+1)*Q4BlockBytes]
+		d := f16(le16(blk))
+		y := dst[b*Q4BlockSize : (b+1)*Q4BlockSize]
+		for j, v := range blk[2:] {
+			y[j] = float32(int(v&0xf)-8) * d
+			y[j+16] = float32(int(v>>4)-8) * d
+		}
+	}
+}
+
+// DecodeQ4_K writes the values of the Q4_K super-blocks in src into dst, bit for bit as chapter 01
+// computes them: (d·scale)·q − dmin·min, each product rounded to float32 (no fused multiply-add).
+func DecodeQ4_K(dst []float32, src []byte) {
+	nb := checkDecode("DecodeQ4_K", dst, src, Q4KBytes, QKSize)
+	if useAVX2 && nb > 0 {
+		decodeQ4_KAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), nb, &f16Table)
+		return
+	}
+	for i := 0; i < nb; i++ {
+		blk := src[i*Q4KBytes : (i+1)*Q4KBytes]
+		d, dmin := f16(le16(blk)), f16(le16(blk[2:]))
+		for j := 0; j < 8; j++ {
+			sc, m := q4KScaleMin(j, blk[4:16])
+			d1, m1 := d*float32(sc), dmin*float32(m)
+			qs := blk[16+32*(j/2) : 16+32*(j/2)+32]
+			y := dst[i*QKSize+32*j:]
+			for l, v := range qs {
+				y[l] = float32(d1*float32(v>>(4*(j%2))&0xf)) - m1
+			}
+		}
+	}
+}
+
+// DecodeQ6_K writes the values of the Q6_K super-blocks in src into dst, bit for bit as chapter 01
+// computes them: (d·scale)·(q−32).
+func DecodeQ6_K(dst []float32, src []byte) {
+	nb := checkDecode("DecodeQ6_K", dst, src, Q6KBytes, QKSize)
+	if useAVX2 && nb > 0 {
+		decodeQ6_KAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), nb, &f16Table)
+		return
+	}
+	for i := 0; i < nb; i++ {
+		blk := src[i*Q6KBytes : (i+1)*Q6KBytes]
+		d := f16(le16(blk[208:]))
+		for half := 0; half < 2; half++ {
+			ql, qh, sc := blk[64*half:], blk[128+32*half:], blk[192+8*half:]
+			y := dst[i*QKSize+128*half:]
+			for k := 0; k < 4; k++ {
+				for l := 0; l < 32; l++ {
+					y[32*k+l] = d * float32(int8(sc[2*k+l/16])) * float32(q6K(ql, qh, l, k))
+				}
+			}
+		}
+	}
+}
+
+func checkDecode(name string, dst []float32, src []byte, blockBytes, blockSize int) int {
+	nb := len(src) / blockBytes
+	if len(src)%blockBytes != 0 || len(dst) < nb*blockSize {
+		panic(fmt.Sprintf("kernels: %s of %d bytes into %d values", name, len(src), len(dst)))
+	}
+	return nb
+}

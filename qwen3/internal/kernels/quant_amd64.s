@@ -1,0 +1,678 @@
+#include "textflag.h"
+
+// Kernels of quant.go: activations rounded to int16 blocks (an Act), dot products of quantized
+// weight rows with an Act, and row decoders for prompt packing. AVX2 with F16C throughout.
+
+// Constants: 16-bit lanes of 0x000F, 0x0030 and 32, 32-bit lanes of 0x7FFFFFFF and 32767.0.
+DATA lo4w<>+0(SB)/8, $0x000f000f000f000f
+DATA lo4w<>+8(SB)/8, $0x000f000f000f000f
+DATA lo4w<>+16(SB)/8, $0x000f000f000f000f
+DATA lo4w<>+24(SB)/8, $0x000f000f000f000f
+GLOBL lo4w<>(SB), RODATA|NOPTR, $32
+DATA hi2w<>+0(SB)/8, $0x0030003000300030
+DATA hi2w<>+8(SB)/8, $0x0030003000300030
+DATA hi2w<>+16(SB)/8, $0x0030003000300030
+DATA hi2w<>+24(SB)/8, $0x0030003000300030
+GLOBL hi2w<>(SB), RODATA|NOPTR, $32
+DATA w32<>+0(SB)/8, $0x0020002000200020
+DATA w32<>+8(SB)/8, $0x0020002000200020
+DATA w32<>+16(SB)/8, $0x0020002000200020
+DATA w32<>+24(SB)/8, $0x0020002000200020
+GLOBL w32<>(SB), RODATA|NOPTR, $32
+DATA w8<>+0(SB)/8, $0x0008000800080008
+DATA w8<>+8(SB)/8, $0x0008000800080008
+DATA w8<>+16(SB)/8, $0x0008000800080008
+DATA w8<>+24(SB)/8, $0x0008000800080008
+GLOBL w8<>(SB), RODATA|NOPTR, $32
+DATA ones16<>+0(SB)/8, $0x0001000100010001
+DATA ones16<>+8(SB)/8, $0x0001000100010001
+DATA ones16<>+16(SB)/8, $0x0001000100010001
+DATA ones16<>+24(SB)/8, $0x0001000100010001
+GLOBL ones16<>(SB), RODATA|NOPTR, $32
+DATA absmask<>+0(SB)/8, $0x7fffffff7fffffff
+DATA absmask<>+8(SB)/8, $0x7fffffff7fffffff
+DATA absmask<>+16(SB)/8, $0x7fffffff7fffffff
+DATA absmask<>+24(SB)/8, $0x7fffffff7fffffff
+GLOBL absmask<>(SB), RODATA|NOPTR, $32
+DATA actmax<>+0(SB)/4, $32767.0
+GLOBL actmax<>(SB), RODATA|NOPTR, $4
+
+// REDUCE8 sums the 8 float lanes of Y0 into the low lane of X0.
+#define REDUCE8 \
+	VEXTRACTF128 $1, Y0, X1 \
+	VADDPS       X1, X0, X0 \
+	VHADDPS      X0, X0, X0 \
+	VHADDPS      X0, X0, X0
+
+// ROWSTART begins row R13 (from 0) of a multi-row dot kernel: SI at the row's weights (R12),
+// the activation pointers back at their starts, the block counter from the argument n.
+#define ROWSTART \
+	MOVQ   R12, SI \
+	MOVQ   q+24(FP), DI \
+	MOVQ   scale+32(FP), DX \
+	MOVQ   n+48(FP), CX \
+	VXORPS Y0, Y0, Y0
+
+// ROWEND stores row R13's sum (Y0) in out[R13] and moves to the next row until rows are done.
+#define ROWEND(again) \
+	REDUCE8 \
+	MOVQ   out+56(FP), AX \
+	VMOVSS X0, (AX)(R13*4) \
+	ADDQ   stride+8(FP), R12 \
+	INCQ   R13 \
+	CMPQ   R13, rows+16(FP) \
+	JLT    again \
+	VZEROUPPER \
+	RET
+
+// The dot kernels take several rows at once (one call per chunk of a matrix pass) and the same
+// activations for each:
+//	func dotXActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
+// out[r] = row r (stride bytes from the previous one) · the activations; n counts groups of eight
+// blocks (Q8_0, Q4_0) or super-blocks (Q4_K, Q6_K) per row; sum is read by Q4_K only.
+
+// TREE8 turns eight vectors of eight int32 lanes, Y8..Y15, into one vector Y1 whose lane i is the
+// sum of all lanes of Y(8+i). VPHADDD adds neighbours within each 128-bit half; two rounds leave
+// each vector's half-sums side by side, and the halves are then swapped together and added.
+#define TREE8 \
+	VPHADDD    Y9, Y8, Y8 \
+	VPHADDD    Y11, Y10, Y10 \
+	VPHADDD    Y13, Y12, Y12 \
+	VPHADDD    Y15, Y14, Y14 \
+	VPHADDD    Y10, Y8, Y8 \
+	VPHADDD    Y14, Y12, Y12 \
+	VPERM2I128 $0x20, Y12, Y8, Y1 \
+	VPERM2I128 $0x31, Y12, Y8, Y2 \
+	VPADDD     Y2, Y1, Y1
+
+// func quantizeActAVX2(q *int16, scale, sum *float32, sum16 *int32, x *float32, nblocks int)
+// Per block of 32: amax = max|x|; scale = amax/32767; q = round-to-even(x · (32767/amax)) (0 when
+// amax is 0); sum16 = Σq of each half; sum = scale · Σq. The same operations, in the same float32
+// order, as quantizeActGeneric.
+TEXT ·quantizeActAVX2(SB), NOSPLIT, $0-48
+	MOVQ q+0(FP), DI
+	MOVQ scale+8(FP), DX
+	MOVQ sum+16(FP), R8
+	MOVQ sum16+24(FP), R9
+	MOVQ x+32(FP), SI
+	MOVQ nblocks+40(FP), CX
+	VMOVSS actmax<>(SB), X14
+	VXORPS X13, X13, X13
+	TESTQ  CX, CX
+	JEQ    qadone
+
+qaloop:
+	VMOVUPS  (SI), Y0
+	VMOVUPS  32(SI), Y1
+	VMOVUPS  64(SI), Y2
+	VMOVUPS  96(SI), Y3
+	VANDPS   absmask<>(SB), Y0, Y4
+	VANDPS   absmask<>(SB), Y1, Y5
+	VANDPS   absmask<>(SB), Y2, Y6
+	VANDPS   absmask<>(SB), Y3, Y7
+	VMAXPS   Y5, Y4, Y4
+	VMAXPS   Y7, Y6, Y6
+	VMAXPS   Y6, Y4, Y4
+	VEXTRACTF128 $1, Y4, X5
+	VMAXPS   X5, X4, X4
+	VPERMILPS $0x4e, X4, X5
+	VMAXPS   X5, X4, X4
+	VPERMILPS $0xb1, X4, X5
+	VMAXPS   X5, X4, X4            // every lane: amax
+	VDIVSS   X14, X4, X5           // scale = amax / 32767
+	VDIVSS   X4, X14, X6           // inv = 32767 / amax
+	VCMPSS   $4, X13, X4, X7       // amax != 0
+	VANDPS   X7, X6, X6
+	VANDPS   X7, X5, X5
+	VMOVSS   X5, (DX)
+	VBROADCASTSS X6, Y6
+	VMULPS   Y6, Y0, Y0
+	VMULPS   Y6, Y1, Y1
+	VMULPS   Y6, Y2, Y2
+	VMULPS   Y6, Y3, Y3
+	VCVTPS2DQ Y0, Y0               // rounds to nearest even
+	VCVTPS2DQ Y1, Y1
+	VCVTPS2DQ Y2, Y2
+	VCVTPS2DQ Y3, Y3
+	VPACKSSDW Y1, Y0, Y0           // q0-3 q8-11 | q4-7 q12-15
+	VPACKSSDW Y3, Y2, Y2
+	VPERMQ   $0xd8, Y0, Y0         // q0-15 in order
+	VPERMQ   $0xd8, Y2, Y2
+	VMOVDQU  Y0, (DI)
+	VMOVDQU  Y2, 32(DI)
+	VPMADDWD ones16<>(SB), Y0, Y0  // pairwise sums, 32 bits: q0-15
+	VPMADDWD ones16<>(SB), Y2, Y2  // q16-31
+	VPHADDD  Y2, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPADDD   X1, X0, X0
+	VPHADDD  X0, X0, X0            // Σq0-15, Σq16-31, ...
+	VMOVQ    X0, (R9)
+	VPSHUFD  $1, X0, X1
+	VPADDD   X1, X0, X0
+	VCVTDQ2PS X0, X0
+	VMULSS   X5, X0, X0
+	VMOVSS   X0, (R8)
+	ADDQ     $128, SI
+	ADDQ     $64, DI
+	ADDQ     $4, DX
+	ADDQ     $4, R8
+	ADDQ     $8, R9
+	DECQ     CX
+	JNE      qaloop
+
+qadone:
+	VZEROUPPER
+	RET
+
+// Q8BLK: one Q8_0 block at byte off of SI with activations at byte xoff of DI: 32 int8 weights
+// sign-extended to int16, multiplied by the int16 activations and summed in pairs (VPMADDWD),
+// leaving eight int32 partial sums in dst.
+#define Q8BLK(off, xoff, dst) \
+	VPMOVSXBW off+2(SI), Y1 \
+	VPMOVSXBW off+18(SI), Y2 \
+	VPMADDWD  xoff(DI), Y1, Y1 \
+	VPMADDWD  xoff+32(DI), Y2, Y2 \
+	VPADDD    Y2, Y1, dst
+
+// GATHERD8(stride) gathers the float16 scales of eight blocks stride bytes apart from SI into
+// X3 and converts them to eight floats in Y3.
+#define GATHERD8(stride) \
+	MOVWLZX   (SI), AX \
+	VMOVQ      AX, X3 \
+	VPINSRW   $1, stride(SI), X3, X3 \
+	VPINSRW   $2, 2*stride(SI), X3, X3 \
+	VPINSRW   $3, 3*stride(SI), X3, X3 \
+	VPINSRW   $4, 4*stride(SI), X3, X3 \
+	VPINSRW   $5, 5*stride(SI), X3, X3 \
+	VPINSRW   $6, 6*stride(SI), X3, X3 \
+	VPINSRW   $7, 7*stride(SI), X3, X3 \
+	VCVTPH2PS X3, Y3
+
+// func dotQ8_0ActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
+// Eight 34-byte blocks per step: eight vectors of int32 sums, folded by TREE8 into one vector of
+// block sums, converted to float once, scaled by the weights' d (gathered, converted by F16C) and
+// the activations' scales, and accumulated: 9 instructions per 32 weights instead of 19 for
+// widening each weight to float.
+TEXT ·dotQ8_0ActAVX2(SB), NOSPLIT, $0-64
+	MOVQ w+0(FP), R12
+	XORQ R13, R13
+
+q8arow:
+	ROWSTART
+
+q8aloop:
+	PREFETCHT0 4096(SI)
+	PREFETCHT0 4160(SI)
+	PREFETCHT0 4224(SI)
+	PREFETCHT0 4288(SI)
+	PREFETCHT0 4352(SI)
+	Q8BLK(0, 0, Y8)
+	Q8BLK(34, 64, Y9)
+	Q8BLK(68, 128, Y10)
+	Q8BLK(102, 192, Y11)
+	Q8BLK(136, 256, Y12)
+	Q8BLK(170, 320, Y13)
+	Q8BLK(204, 384, Y14)
+	Q8BLK(238, 448, Y15)
+	TREE8
+	GATHERD8(34)
+	VMULPS      (DX), Y3, Y3
+	VCVTDQ2PS   Y1, Y1
+	VFMADD231PS Y3, Y1, Y0
+	ADDQ        $272, SI
+	ADDQ        $512, DI
+	ADDQ        $32, DX
+	DECQ        CX
+	JNE         q8aloop
+	ROWEND(q8arow)
+
+// Q40BLK: one Q4_0 block: 16 bytes zero-extended to 16-bit lanes hold weight j in the low nibble
+// and weight j+16 in the high one; both are centred by subtracting 8 (Y6) and multiplied with
+// their activations. Y7 holds 0x000F per lane.
+#define Q40BLK(off, xoff, dst) \
+	VPMOVZXBW off+2(SI), Y1 \
+	VPAND     Y7, Y1, Y2 \
+	VPSRLW    $4, Y1, Y1 \
+	VPSUBW    Y6, Y2, Y2 \
+	VPSUBW    Y6, Y1, Y1 \
+	VPMADDWD  xoff(DI), Y2, Y2 \
+	VPMADDWD  xoff+32(DI), Y1, Y1 \
+	VPADDD    Y2, Y1, dst
+
+// func dotQ4_0ActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
+// Eight 18-byte blocks per step, as dotQ8_0ActAVX2.
+TEXT ·dotQ4_0ActAVX2(SB), NOSPLIT, $0-64
+	MOVQ    w+0(FP), R12
+	XORQ    R13, R13
+	VMOVDQU lo4w<>(SB), Y7
+	VMOVDQU w8<>(SB), Y6
+
+q40row:
+	ROWSTART
+
+q40loop:
+	PREFETCHT0 4096(SI)
+	PREFETCHT0 4160(SI)
+	PREFETCHT0 4224(SI)
+	Q40BLK(0, 0, Y8)
+	Q40BLK(18, 64, Y9)
+	Q40BLK(36, 128, Y10)
+	Q40BLK(54, 192, Y11)
+	Q40BLK(72, 256, Y12)
+	Q40BLK(90, 320, Y13)
+	Q40BLK(108, 384, Y14)
+	Q40BLK(126, 448, Y15)
+	TREE8
+	GATHERD8(18)
+	VMULPS      (DX), Y3, Y3
+	VCVTDQ2PS   Y1, Y1
+	VFMADD231PS Y3, Y1, Y0
+	ADDQ        $144, SI
+	ADDQ        $512, DI
+	ADDQ        $32, DX
+	DECQ        CX
+	JNE         q40loop
+	ROWEND(q40row)
+
+// Q4KCHUNK: 32 bytes of Q4_K quants at byte qoff of SI hold sub-block 2c in their low nibbles and
+// sub-block 2c+1 in their high ones; their activations start at byte xoff of DI (64 bytes per
+// sub-block). Y5 holds 0x000F per 16-bit lane.
+#define Q4KCHUNK(qoff, xoff, s0, s1) \
+	VPMOVZXBW qoff(SI), Y1 \
+	VPMOVZXBW qoff+16(SI), Y2 \
+	VPAND     Y5, Y1, Y3 \
+	VPAND     Y5, Y2, Y4 \
+	VPSRLW    $4, Y1, Y1 \
+	VPSRLW    $4, Y2, Y2 \
+	VPMADDWD  xoff(DI), Y3, Y3 \
+	VPMADDWD  xoff+32(DI), Y4, Y4 \
+	VPMADDWD  xoff+64(DI), Y1, Y1 \
+	VPMADDWD  xoff+96(DI), Y2, Y2 \
+	VPADDD    Y4, Y3, s0 \
+	VPADDD    Y2, Y1, s1
+
+// Q4KSCALES unpacks the twelve bytes of 6-bit scales and minimums at 4(SI) into eight scale bytes
+// (R11) and eight minimum bytes (R9), with u0, u1, u2 the three 32-bit words:
+//	scales 0-3 = u0 & 0x3f3f3f3f      scales 4-7 = (u2 & 0x0f0f0f0f) | ((u0>>6) & 0x03030303)<<4
+//	mins 0-3   = u1 & 0x3f3f3f3f      mins 4-7   = ((u2>>4) & 0x0f0f0f0f) | ((u1>>6) & 0x03030303)<<4
+#define Q4KSCALES \
+	MOVL 4(SI), AX \
+	MOVL 8(SI), BX \
+	MOVL 12(SI), R9 \
+	MOVL AX, R10 \
+	ANDL $0x3f3f3f3f, R10 \
+	SHRL $6, AX \
+	ANDL $0x03030303, AX \
+	SHLL $4, AX \
+	MOVL R9, R11 \
+	ANDL $0x0f0f0f0f, R11 \
+	ORL  AX, R11 \
+	SHLQ $32, R11 \
+	ORQ  R10, R11 \
+	MOVL BX, R10 \
+	ANDL $0x3f3f3f3f, R10 \
+	SHRL $6, BX \
+	ANDL $0x03030303, BX \
+	SHLL $4, BX \
+	SHRL $4, R9 \
+	ANDL $0x0f0f0f0f, R9 \
+	ORL  BX, R9 \
+	SHLQ $32, R9 \
+	ORQ  R10, R9
+
+// func dotQ4_KActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
+// Per 256-value super-block: eight sub-block integer sums (TREE8), then in float, eight lanes at
+// once: acc += d · (Σq·a · scale_j · s_j) − dmin · (min_j · Σa_j).
+TEXT ·dotQ4_KActAVX2(SB), NOSPLIT, $0-64
+	MOVQ    w+0(FP), R12
+	XORQ    R13, R13
+	VMOVDQU lo4w<>(SB), Y5
+
+q4krow:
+	ROWSTART
+	MOVQ sum+40(FP), R8
+
+q4kloop:
+	PREFETCHT0 4096(SI)
+	PREFETCHT0 4160(SI)
+	PREFETCHT0 4224(SI)
+	Q4KCHUNK(16, 0, Y8, Y9)
+	Q4KCHUNK(48, 128, Y10, Y11)
+	Q4KCHUNK(80, 256, Y12, Y13)
+	Q4KCHUNK(112, 384, Y14, Y15)
+	TREE8
+	Q4KSCALES
+	VMOVQ         R11, X2
+	VPMOVZXBD    X2, Y2
+	VCVTDQ2PS    Y2, Y2           // scales
+	VMOVQ         R9, X3
+	VPMOVZXBD    X3, Y3
+	VCVTDQ2PS    Y3, Y3           // minimums
+	MOVL         (SI), AX
+	VMOVQ         AX, X4
+	VCVTPH2PS    X4, X4           // d, dmin
+	VBROADCASTSS X4, Y6
+	VMOVSHDUP    X4, X4
+	VBROADCASTSS X4, Y7
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VMULPS       (DX), Y1, Y1
+	VFMADD231PS  Y6, Y1, Y0
+	VMULPS       (R8), Y3, Y3
+	VFNMADD231PS Y7, Y3, Y0
+	ADDQ         $144, SI
+	ADDQ         $512, DI
+	ADDQ         $32, DX
+	ADDQ         $32, R8
+	DECQ         CX
+	JNE          q4kloop
+	ROWEND(q4krow)
+
+// Q6KHALF processes one half (128 values) of a Q6_K block: ql at qoff, qh at hoff, int8 scales
+// at soff, activations from DI (their scales from DX, their 16-value sums from R8); it adds its
+// part to Y0 (Y6 holds d). In 16-bit lanes, quant l+32k takes its low 4 bits from ql[l+32(k%2)]
+// (low nibble for k < 2, high for k >= 2) and bits 4-5 from qh[l] >> 2k. The quants are multiplied
+// uncentred (0..63) and the centring is applied to the sums: Σ(q−32)·a = Σq·a − 32·Σa, with Σa
+// over each 16-value group from the Act. Groups are summed in Y8..Y11 and folded into Y12 (groups
+// 0-3) and Y13 (4-7).
+#define Q6KHALF(qoff, hoff, soff) \
+	VPMOVZXBW qoff(SI), Y1 \
+	VPMOVZXBW qoff+16(SI), Y2 \
+	VPMOVZXBW qoff+32(SI), Y3 \
+	VPMOVZXBW qoff+48(SI), Y4 \
+	VPMOVZXBW hoff(SI), Y5 \
+	VPMOVZXBW hoff+16(SI), Y7 \
+	VPAND    lo4w<>(SB), Y1, Y14 \
+	VPSLLW   $4, Y5, Y15 \
+	VPAND    hi2w<>(SB), Y15, Y15 \
+	VPOR     Y15, Y14, Y14 \
+	VPMADDWD 0(DI), Y14, Y8 \
+	VPAND    lo4w<>(SB), Y2, Y14 \
+	VPSLLW   $4, Y7, Y15 \
+	VPAND    hi2w<>(SB), Y15, Y15 \
+	VPOR     Y15, Y14, Y14 \
+	VPMADDWD 32(DI), Y14, Y9 \
+	VPAND    lo4w<>(SB), Y3, Y14 \
+	VPSLLW   $2, Y5, Y15 \
+	VPAND    hi2w<>(SB), Y15, Y15 \
+	VPOR     Y15, Y14, Y14 \
+	VPMADDWD 64(DI), Y14, Y10 \
+	VPAND    lo4w<>(SB), Y4, Y14 \
+	VPSLLW   $2, Y7, Y15 \
+	VPAND    hi2w<>(SB), Y15, Y15 \
+	VPOR     Y15, Y14, Y14 \
+	VPMADDWD 96(DI), Y14, Y11 \
+	VPHADDD  Y9, Y8, Y8 \
+	VPHADDD  Y11, Y10, Y10 \
+	VPHADDD  Y10, Y8, Y12 \
+	VPSRLW   $4, Y1, Y14 \
+	VPAND    hi2w<>(SB), Y5, Y15 \
+	VPOR     Y15, Y14, Y14 \
+	VPMADDWD 128(DI), Y14, Y8 \
+	VPSRLW   $4, Y2, Y14 \
+	VPAND    hi2w<>(SB), Y7, Y15 \
+	VPOR     Y15, Y14, Y14 \
+	VPMADDWD 160(DI), Y14, Y9 \
+	VPSRLW   $4, Y3, Y14 \
+	VPSRLW   $2, Y5, Y15 \
+	VPAND    hi2w<>(SB), Y15, Y15 \
+	VPOR     Y15, Y14, Y14 \
+	VPMADDWD 192(DI), Y14, Y10 \
+	VPSRLW   $4, Y4, Y14 \
+	VPSRLW   $2, Y7, Y15 \
+	VPAND    hi2w<>(SB), Y15, Y15 \
+	VPOR     Y15, Y14, Y14 \
+	VPMADDWD 224(DI), Y14, Y11 \
+	VPHADDD  Y9, Y8, Y8 \
+	VPHADDD  Y11, Y10, Y10 \
+	VPHADDD  Y10, Y8, Y13 \
+	VPERM2I128 $0x20, Y13, Y12, Y1 \
+	VPERM2I128 $0x31, Y13, Y12, Y2 \
+	VPADDD   Y2, Y1, Y1 \
+	VMOVDQU  (R8), Y2 \
+	VPSLLD   $5, Y2, Y2 \
+	VPSUBD   Y2, Y1, Y1 \
+	VCVTDQ2PS Y1, Y1 \
+	VPMOVSXBD soff(SI), Y2 \
+	VCVTDQ2PS Y2, Y2 \
+	VMULPS   Y2, Y1, Y1 \
+	VMOVUPS  (DX), X2 \
+	VUNPCKLPS X2, X2, X3 \
+	VUNPCKHPS X2, X2, X4 \
+	VINSERTF128 $1, X4, Y3, Y3 \
+	VMULPS   Y3, Y1, Y1 \
+	VFMADD231PS Y6, Y1, Y0
+
+// func dotQ6_KActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
+// Per half of a 210-byte super-block: eight 16-value group sums, then in float:
+// acc += d · (Σ(q−32)·a · scale_g · s_b(g)). Group g of a half belongs to activation block g/2.
+// sum points to the Act's Sum16 (int32 sums of 16 activations), not to its Sum.
+TEXT ·dotQ6_KActAVX2(SB), NOSPLIT, $0-64
+	MOVQ w+0(FP), R12
+	XORQ R13, R13
+
+q6krow:
+	ROWSTART
+	MOVQ sum+40(FP), R8
+
+q6kloop:
+	PREFETCHT0 4096(SI)
+	PREFETCHT0 4160(SI)
+	PREFETCHT0 4224(SI)
+	PREFETCHT0 4288(SI)
+	MOVWLZX      208(SI), AX
+	VMOVQ         AX, X6
+	VCVTPH2PS    X6, X6
+	VBROADCASTSS X6, Y6
+	Q6KHALF(0, 128, 192)
+	ADDQ $256, DI
+	ADDQ $16, DX
+	ADDQ $32, R8
+	Q6KHALF(64, 160, 200)
+	ADDQ $256, DI
+	ADDQ $16, DX
+	ADDQ $32, R8
+	ADDQ $210, SI
+	DECQ CX
+	JNE  q6kloop
+	ROWEND(q6krow)
+
+// func decodeQ4_0AVX2(dst *float32, src *byte, nblocks int, f16 *[65536]float32)
+// dst[j] = (q_j − 8)·d, exactly as chapter 01: the integer is converted exactly, then one product.
+TEXT ·decodeQ4_0AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ nblocks+16(FP), CX
+	MOVQ f16+24(FP), R8
+	VPCMPEQD Y6, Y6, Y6
+	VPSRLD   $28, Y6, Y6            // 0x0000000F per lane
+	VPCMPEQD Y5, Y5, Y5
+	VPSRLD   $31, Y5, Y5
+	VPSLLD   $3, Y5, Y5             // 8 per lane
+
+d40loop:
+	MOVWLZX      (SI), AX
+	VBROADCASTSS (R8)(AX*4), Y7
+	VPMOVZXBD    2(SI), Y0          // bytes 0-7
+	VPMOVZXBD    10(SI), Y1         // bytes 8-15
+	VPAND        Y6, Y0, Y2         // values 0-7
+	VPAND        Y6, Y1, Y3         // values 8-15
+	VPSRLD       $4, Y0, Y0         // values 16-23
+	VPSRLD       $4, Y1, Y1         // values 24-31
+	VPSUBD       Y5, Y2, Y2
+	VPSUBD       Y5, Y3, Y3
+	VPSUBD       Y5, Y0, Y0
+	VPSUBD       Y5, Y1, Y1
+	VCVTDQ2PS    Y2, Y2
+	VCVTDQ2PS    Y3, Y3
+	VCVTDQ2PS    Y0, Y0
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y7, Y2, Y2
+	VMULPS       Y7, Y3, Y3
+	VMULPS       Y7, Y0, Y0
+	VMULPS       Y7, Y1, Y1
+	VMOVUPS      Y2, (DI)
+	VMOVUPS      Y3, 32(DI)
+	VMOVUPS      Y0, 64(DI)
+	VMOVUPS      Y1, 96(DI)
+	ADDQ         $18, SI
+	ADDQ         $128, DI
+	DECQ         CX
+	JNE          d40loop
+
+	VZEROUPPER
+	RET
+
+// D4KSUB writes the 32 values of one Q4_K sub-block from the 32 quant bytes at qoff(SI): shift 0
+// for the low nibbles, 4 for the high ones; Y7 = d·scale, Y5 = dmin·min (products rounded as in
+// chapter 01, then (d·scale)·q − dmin·min without a fused multiply-add).
+#define D4KSUB(qoff, shift, doff) \
+	VPMOVZXBD qoff(SI), Y0 \
+	VPMOVZXBD qoff+8(SI), Y1 \
+	VPMOVZXBD qoff+16(SI), Y2 \
+	VPMOVZXBD qoff+24(SI), Y3 \
+	VPSRLD    $shift, Y0, Y0 \
+	VPSRLD    $shift, Y1, Y1 \
+	VPSRLD    $shift, Y2, Y2 \
+	VPSRLD    $shift, Y3, Y3 \
+	VPAND     Y6, Y0, Y0 \
+	VPAND     Y6, Y1, Y1 \
+	VPAND     Y6, Y2, Y2 \
+	VPAND     Y6, Y3, Y3 \
+	VCVTDQ2PS Y0, Y0 \
+	VCVTDQ2PS Y1, Y1 \
+	VCVTDQ2PS Y2, Y2 \
+	VCVTDQ2PS Y3, Y3 \
+	VMULPS    Y7, Y0, Y0 \
+	VMULPS    Y7, Y1, Y1 \
+	VMULPS    Y7, Y2, Y2 \
+	VMULPS    Y7, Y3, Y3 \
+	VSUBPS    Y5, Y0, Y0 \
+	VSUBPS    Y5, Y1, Y1 \
+	VSUBPS    Y5, Y2, Y2 \
+	VSUBPS    Y5, Y3, Y3 \
+	VMOVUPS   Y0, doff(DI) \
+	VMOVUPS   Y1, doff+32(DI) \
+	VMOVUPS   Y2, doff+64(DI) \
+	VMOVUPS   Y3, doff+96(DI)
+
+// D4KSCALE broadcasts sub-block j's d·scale into Y7 and dmin·min into Y5 from the frame.
+#define D4KSCALE(j) \
+	VBROADCASTSS 4*j(SP), Y7 \
+	VBROADCASTSS 32+4*j(SP), Y5
+
+// func decodeQ4_KAVX2(dst *float32, src *byte, nb int, f16 *[65536]float32)
+// The frame holds the eight d·scale products (at 0(SP)) and the eight dmin·min products (32(SP)).
+TEXT ·decodeQ4_KAVX2(SB), NOSPLIT, $64-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ nb+16(FP), CX
+	MOVQ f16+24(FP), R8
+	VPCMPEQD Y6, Y6, Y6
+	VPSRLD   $28, Y6, Y6            // 0x0000000F per lane
+
+d4kloop:
+	Q4KSCALES
+	VMOVQ         R11, X2
+	VPMOVZXBD    X2, Y2
+	VCVTDQ2PS    Y2, Y2
+	VMOVQ         R9, X3
+	VPMOVZXBD    X3, Y3
+	VCVTDQ2PS    Y3, Y3
+	MOVWLZX      (SI), AX
+	VBROADCASTSS (R8)(AX*4), Y4
+	MOVWLZX      2(SI), AX
+	VBROADCASTSS (R8)(AX*4), Y5
+	VMULPS       Y4, Y2, Y2
+	VMULPS       Y5, Y3, Y3
+	VMOVUPS      Y2, (SP)
+	VMOVUPS      Y3, 32(SP)
+	D4KSCALE(0)
+	D4KSUB(16, 0, 0)
+	D4KSCALE(1)
+	D4KSUB(16, 4, 128)
+	D4KSCALE(2)
+	D4KSUB(48, 0, 256)
+	D4KSCALE(3)
+	D4KSUB(48, 4, 384)
+	D4KSCALE(4)
+	D4KSUB(80, 0, 512)
+	D4KSCALE(5)
+	D4KSUB(80, 4, 640)
+	D4KSCALE(6)
+	D4KSUB(112, 0, 768)
+	D4KSCALE(7)
+	D4KSUB(112, 4, 896)
+	ADDQ $144, SI
+	ADDQ $1024, DI
+	DECQ CX
+	JNE  d4kloop
+
+	VZEROUPPER
+	RET
+
+// D6K8 writes eight Q6_K values: low bits from the 8 ql bytes at qloff(SI) (shift 0 or 4), high
+// bits from the 8 qh bytes at qhoff(SI) (shift 0, 2, 4 or 6), centred, times Y7 = d·scale.
+#define D6K8(qloff, lshift, qhoff, hshift, doff) \
+	VPMOVZXBD qloff(SI), Y0 \
+	VPMOVZXBD qhoff(SI), Y1 \
+	VPSRLD    $lshift, Y0, Y0 \
+	VPSRLD    $hshift, Y1, Y1 \
+	VPAND     Y6, Y0, Y0 \
+	VPAND     Y5, Y1, Y1 \
+	VPSLLD    $4, Y1, Y1 \
+	VPOR      Y1, Y0, Y0 \
+	VPSUBD    Y4, Y0, Y0 \
+	VCVTDQ2PS Y0, Y0 \
+	VMULPS    Y7, Y0, Y0 \
+	VMOVUPS   Y0, doff(DI)
+
+// D6KGROUP writes the 16 values of group g (l from l0, quarter k) of a half whose ql starts at
+// qoff, qh at hoff, into byte doff of DI, with the scale products of the half in the frame.
+#define D6KGROUP(g, qoff, lshift, hoff, hshift, doff) \
+	VBROADCASTSS 4*g(SP), Y7 \
+	D6K8(qoff, lshift, hoff, hshift, doff) \
+	D6K8(qoff+8, lshift, hoff+8, hshift, doff+32)
+
+// D6KHALF: one half (128 values): groups 2k (l 0-15) and 2k+1 (l 16-31) of quarters k = 0..3.
+// Quarter k reads ql[l + 32(k%2)] >> 4(k/2) and qh[l] >> 2k.
+#define D6KHALF(qoff, hoff, soff, doff) \
+	VPMOVSXBD    soff(SI), Y2 \
+	VCVTDQ2PS    Y2, Y2 \
+	VMULPS       Y3, Y2, Y2 \
+	VMOVUPS      Y2, (SP) \
+	D6KGROUP(0, qoff, 0, hoff, 0, doff) \
+	D6KGROUP(1, qoff+16, 0, hoff+16, 0, doff+64) \
+	D6KGROUP(2, qoff+32, 0, hoff, 2, doff+128) \
+	D6KGROUP(3, qoff+48, 0, hoff+16, 2, doff+192) \
+	D6KGROUP(4, qoff, 4, hoff, 4, doff+256) \
+	D6KGROUP(5, qoff+16, 4, hoff+16, 4, doff+320) \
+	D6KGROUP(6, qoff+32, 4, hoff, 6, doff+384) \
+	D6KGROUP(7, qoff+48, 4, hoff+16, 6, doff+448)
+
+// func decodeQ6_KAVX2(dst *float32, src *byte, nb int, f16 *[65536]float32)
+// dst = (d·scale)·(q − 32), the product d·scale rounded first, as chapter 01.
+TEXT ·decodeQ6_KAVX2(SB), NOSPLIT, $64-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ nb+16(FP), CX
+	MOVQ f16+24(FP), R8
+	VPCMPEQD Y6, Y6, Y6
+	VPSRLD   $28, Y6, Y6            // 0x0F per lane
+	VPCMPEQD Y5, Y5, Y5
+	VPSRLD   $30, Y5, Y5            // 0x03 per lane
+	VPSRLD   $1, Y5, Y4
+	VPSLLD   $5, Y4, Y4             // 32 per lane
+
+d6kloop:
+	MOVWLZX      208(SI), AX
+	VBROADCASTSS (R8)(AX*4), Y3
+	D6KHALF(0, 128, 192, 0)
+	D6KHALF(64, 160, 200, 512)
+	ADDQ $210, SI
+	ADDQ $1024, DI
+	DECQ CX
+	JNE  d6kloop
+
+	VZEROUPPER
+	RET

@@ -1,0 +1,270 @@
+package qwen3
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	gguf "github.com/qwen3go/qwen3go/chapters/01_gguf"
+	forward "github.com/qwen3go/qwen3go/chapters/07_forward"
+	"github.com/qwen3go/qwen3go/qwen3/internal/kernels"
+	"github.com/qwen3go/qwen3go/reference"
+)
+
+// The block-quantized types through the whole engine, against chapter 07 on the same weights.
+//
+// Decoding rounds the inputs of quantized matrices to int16 blocks (kernels.Act): each value moves
+// by at most half a step, 1/65534 of its block's largest value. That is far above float32's
+// rounding (2^-24), so these types get their own tolerance, actTol, from the error measured on
+// the tiny model (the most sensitive one the course has: peaked attention, logits spread over
+// several units): 4.1e-4 of the largest logit with the AVX2 kernels, 2.8e-4 with the generic ones;
+// on the random model below 3e-5 .. 2e-4. The tolerance is 5 times the largest. Prompts (tiles)
+// stay in float32, but their last position's LM head is a decoding pass.
+const actTol = 2e-3
+
+// eachLevel runs f under every kernel level this machine has (generic, AVX2, AVX-512).
+func eachLevel(t *testing.T, f func(t *testing.T)) {
+	t.Helper()
+	for l := kernels.Generic; l <= kernels.Supported(); l++ {
+		t.Run(l.String(), func(t *testing.T) {
+			defer kernels.Limit(l)()
+			f(t)
+		})
+	}
+}
+
+// randomConfig is a small Qwen3 whose widths are whole Q4_K/Q6_K super-blocks (256 values).
+func randomConfig() gguf.Config {
+	return gguf.Config{
+		Architectures: []string{"Qwen3ForCausalLM"}, ModelType: "qwen3",
+		HiddenSize: 256, IntermediateSize: 512, NumHiddenLayers: 2, NumAttentionHeads: 4, NumKeyValueHeads: 2,
+		HeadDim: 64, VocabSize: 512, MaxPositionEmbeddings: 4096, RopeTheta: 1e6, RMSNormEps: 1e-6,
+		TieWordEmbeddings: true,
+	}
+}
+
+// randomMatrix is a rows x cols matrix of type dt with random contents: float types hold
+// N(0, 0.05²) values; block types hold random bytes with scales set so that weights stay small.
+func randomMatrix(t testing.TB, r *rand.Rand, dt DType, rows, cols int) *Matrix {
+	t.Helper()
+	raw := make([]byte, rows*dt.rowBytes(cols))
+	switch dt {
+	case F32, BF16:
+		for i := 0; i < rows*cols; i++ {
+			bits := math.Float32bits(float32(0.05 * r.NormFloat64()))
+			if dt == F32 {
+				binary.LittleEndian.PutUint32(raw[4*i:], bits)
+			} else {
+				binary.LittleEndian.PutUint16(raw[2*i:], uint16(bits>>16))
+			}
+		}
+	default:
+		for i := range raw {
+			raw[i] = byte(r.Uint32())
+		}
+		d := dtypes[dt]
+		for b := 0; b < len(raw)/d.bytes; b++ {
+			blk := raw[b*d.bytes:]
+			scale := func(off int, max float32) {
+				binary.LittleEndian.PutUint16(blk[off:], gguf.F32ToF16(max*float32(0.5+r.Float64())))
+			}
+			switch dt {
+			case Q8_0:
+				scale(0, 0.05/64)
+			case Q4_0:
+				scale(0, 0.05/4)
+			case Q4_K:
+				scale(0, 0.05/8/32) // d·scale·q with scale < 64, q < 16
+				scale(2, 0.05/4/32) // dmin·min
+			case Q6_K:
+				scale(208, 0.05/16/64) // d·scale·(q−32), |scale| < 128
+			}
+		}
+	}
+	m, err := newMatrix("random", dt, rows, cols, raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// randomModel builds a Model of randomConfig whose matrices are stored as typeOf(name) says
+// (Hugging Face names without the layer prefix, e.g. "mlp.down_proj", or "embed_tokens").
+func randomModel(t testing.TB, seed uint64, typeOf func(name string, layer int) DType) (*Model, gguf.Config) {
+	t.Helper()
+	gc := randomConfig()
+	c := sizesOf(gc)
+	r := rand.New(rand.NewPCG(seed, 7))
+	m := &Model{Config: gc, sizes: c, layers: make([]layer, c.Layers), tied: true, pool: newPool(2)}
+	t.Cleanup(m.pool.close)
+	norm := func(n int) []float32 {
+		v := make([]float32, n)
+		for i := range v {
+			v[i] = float32(1 + 0.2*r.NormFloat64())
+		}
+		return v
+	}
+	m.embed = randomMatrix(t, r, typeOf("embed_tokens", -1), c.Vocab, c.Hidden)
+	m.head = m.embed
+	m.norm = norm(c.Hidden)
+	for i := range m.layers {
+		l := &m.layers[i]
+		mat := func(name string, rows, cols int) *Matrix { return randomMatrix(t, r, typeOf(name, i), rows, cols) }
+		l.attnNorm, l.ffnNorm, l.qNorm, l.kNorm = norm(c.Hidden), norm(c.Hidden), norm(c.HeadDim), norm(c.HeadDim)
+		l.q, l.k = mat("self_attn.q_proj", c.qDim(), c.Hidden), mat("self_attn.k_proj", c.kvDim(), c.Hidden)
+		l.v, l.o = mat("self_attn.v_proj", c.kvDim(), c.Hidden), mat("self_attn.o_proj", c.Hidden, c.qDim())
+		l.gate, l.up = mat("mlp.gate_proj", c.Intermediate, c.Hidden), mat("mlp.up_proj", c.Intermediate, c.Hidden)
+		l.down = mat("mlp.down_proj", c.Hidden, c.Intermediate)
+	}
+	m.Type = m.layers[0].q.Type
+	return m, gc
+}
+
+// q4KM assigns types as llama-quantize's Q4_K_M does for Qwen3-0.6B: Q6_K for the tied
+// embedding, for attn_v and ffn_down in some layers, Q4_K elsewhere.
+func q4KM(name string, layer int) DType {
+	switch {
+	case name == "embed_tokens":
+		return Q6_K
+	case (name == "self_attn.v_proj" || name == "mlp.down_proj") && layer == 0:
+		return Q6_K
+	}
+	return Q4_K
+}
+
+// maxRelDiff runs ids through s one at a time and returns the largest difference from want's
+// logits (chapter 07) relative to want's largest logit; and the same for the last position of a
+// prefill of all ids.
+func maxRelDiff(t *testing.T, m *Model, ids []int, ref *forward.Model) (steps, prefill float64) {
+	t.Helper()
+	want, err := ref.Forward(ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := m.NewSession(64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var worst, scale float64
+	for i, id := range ids {
+		logits, err := s.Step(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for c, v := range logits {
+			worst = math.Max(worst, math.Abs(float64(v)-want.At(i, c)))
+			scale = math.Max(scale, math.Abs(want.At(i, c)))
+		}
+	}
+	s.Reset()
+	logits, err := s.Prefill(t.Context(), ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var worstP float64
+	for c, v := range logits {
+		worstP = math.Max(worstP, math.Abs(float64(v)-want.At(len(ids)-1, c)))
+	}
+	return worst / scale, worstP / scale
+}
+
+func TestQuantizedMatchesChapter07(t *testing.T) {
+	all := func(dt DType) func(string, int) DType { return func(string, int) DType { return dt } }
+	ids := []int{3, 141, 59, 265, 358, 97, 93, 238, 462, 64, 338, 327}
+	for _, tc := range []struct {
+		name   string
+		typeOf func(string, int) DType
+	}{
+		{"F32", all(F32)}, {"BF16", all(BF16)}, {"Q8_0", all(Q8_0)}, {"Q4_0", all(Q4_0)},
+		{"Q4_K", all(Q4_K)}, {"Q6_K", all(Q6_K)}, {"Q4_K_M", q4KM},
+	} {
+		m, cfg := randomModel(t, 11, tc.typeOf)
+		ref, err := forward.FromSource(newModelSource(m), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(tc.name, func(t *testing.T) {
+			eachLevel(t, func(t *testing.T) {
+				tol := floatTol
+				if m.quantized() {
+					tol = actTol
+				}
+				steps, prefill := maxRelDiff(t, m, ids, ref)
+				if steps > tol {
+					t.Errorf("decoding: logits differ from chapter 07 by %.3g of the largest (tolerance %g)", steps, tol)
+				}
+				if prefill > tol { // the LM head of a prompt decodes one position: through the Act too
+					t.Errorf("prefill: logits differ from chapter 07 by %.3g of the largest (tolerance %g)", prefill, tol)
+				}
+				t.Logf("relative error: decoding %.2g, prefill %.2g", steps, prefill)
+			})
+		})
+	}
+}
+
+// TestActRoundingAgainstWeights: on the tiny model, rounding the activations to int16 moves the
+// logits far less than storing the weights as Q8_0 does in the first place (measured: 1/250).
+func TestActRoundingAgainstWeights(t *testing.T) {
+	base := loadTiny(t, reference.TinyGGUF())
+	cfg, err := gguf.ReadConfig(reference.TinyHFDir() + "/config.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q8 := convert(t, base, Q8_0)
+	exact, err := forward.FromSource(newModelSource(base), cfg) // BF16 weights
+	if err != nil {
+		t.Fatal(err)
+	}
+	rounded, err := forward.FromSource(newModelSource(q8), cfg) // the same weights stored as Q8_0
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := []int{785, 6722, 315, 9625, 374, 12095, 13, 576, 6722, 315}
+	a, err := exact.Forward(ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := rounded.Forward(ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var weights, scale float64
+	for i := range ids {
+		for c := 0; c < cfg.VocabSize; c++ {
+			weights = math.Max(weights, math.Abs(a.At(i, c)-b.At(i, c)))
+			scale = math.Max(scale, math.Abs(a.At(i, c)))
+		}
+	}
+	weights /= scale
+	eachLevel(t, func(t *testing.T) {
+		act, _ := maxRelDiff(t, q8, ids, rounded)
+		if act > actTol || act > weights/25 {
+			t.Errorf("int16 activations: %.3g relative (tolerance %g), Q8_0 weights: %.3g: want the activations' part below 1/25 of the weights'", act, actTol, weights)
+		}
+		t.Logf("relative error of Q8_0 weights %.3g, of int16 activations on top %.3g (1/%.0f)", weights, act, weights/act)
+	})
+}
+
+// TestDTypeTable: every storage type maps to its GGUF type and back, and its block geometry is
+// chapter 01's.
+func TestDTypeTable(t *testing.T) {
+	for i := range dtypes {
+		dt := DType(i)
+		back, ok := dtypeOf(dt.ggml())
+		if !ok || back != dt {
+			t.Errorf("%v: GGUF type %v maps back to %v, %v", dt, dt.ggml(), back, ok)
+		}
+		if bs, ts := dt.ggml().BlockSize(), dt.ggml().TypeSize(); int64(dtypes[dt].block) != bs || int64(dtypes[dt].bytes) != ts {
+			t.Errorf("%v: %d values in %d bytes, chapter 01 says %d in %d", dt, dtypes[dt].block, dtypes[dt].bytes, bs, ts)
+		}
+	}
+	if _, err := newMatrix("w", Q4_K, 2, 128, make([]byte, 2*72)); err == nil || !strings.Contains(err.Error(), "256-value blocks") {
+		t.Errorf("Q4_K rows of 128 values: %v, want an error about whole 256-value blocks", err)
+	}
+	if s := fmt.Sprint(DType(99)); s != "DType(99)" {
+		t.Errorf("unknown type prints as %q", s)
+	}
+}

@@ -1,0 +1,650 @@
+// Command compare runs the qwen3 engine and its peers on the same files, interleaved and
+// repeated, and prints one table of speeds with ratios (ours / peer); it also writes the numbers as
+// JSON for the notebooks. scripts/bench.sh builds everything and calls it; see there for use.
+//
+// Each repetition runs every file through every engine, alternating which engine goes first, so
+// that a slow moment of a shared machine hits both; the table gives the median of the repetitions
+// and their spread (min-max). Peak memory is the largest resident set of the engine's process.
+//
+// Engines are runners: a runner takes one file and returns samples keyed by test (prefill or
+// decode, tokens, context depth, batch size). To add a peer or a kind of test (e.g. batched
+// decoding with llama-batched-bench), write a runner that returns samples with new keys and add
+// it to the list in main; the table and the JSON take whatever keys the runners return.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/qwen3go/qwen3go/scripts/bench/internal/ints"
+)
+
+// key identifies one measurement of one engine on one file.
+type key struct {
+	Test   string // "prefill" or "decode" (a runner may add others)
+	Tokens int    // prompt length for prefill, tokens generated for decode
+	Depth  int    // tokens already in the context
+	Batch  int    // sequences decoded together; 0 for one
+}
+
+func (k key) String() string {
+	s := fmt.Sprintf("%s %d", k.Test, k.Tokens)
+	if k.Depth > 0 {
+		s += fmt.Sprintf(" @%d", k.Depth)
+	}
+	if k.Batch > 0 {
+		s += fmt.Sprintf(" x%d", k.Batch)
+	}
+	return s
+}
+
+// sample is one measured speed, with the bytes one decoded token streams (0 if not known) and
+// the part of them that is the float32 KV cache.
+type sample struct {
+	tokS      float64
+	bytes, kv int64
+}
+
+// runner runs one engine on one file and returns its samples and its peak resident memory.
+type runner interface {
+	name() string
+	run(file string) (map[key]sample, int64, error)
+}
+
+// config is what every runner shares.
+type config struct {
+	threads  int
+	prefill  []int
+	decode   int
+	depth    []int
+	verbose  bool
+	bench    string // our bench binary
+	llamaDir string // llama.cpp's binaries ("" to skip)
+	python   string // a Python with torch and transformers ("" to skip)
+	torchPy  string // scripts/bench_torch.py
+}
+
+func main() {
+	var c config
+	synth := flag.String("synth", "", "directory of the synthetic GGUF files (qwen3-0.6b-<weights>.gguf)")
+	files := flag.String("weights", "f32,bf16,q8_0,q4_k_m,q4_0,q6_k", "weight types to run, comma-separated")
+	reps := flag.Int("reps", 3, "repetitions")
+	prefill := flag.String("prefill", "128,512,2048", "prompt lengths")
+	depth := flag.String("depth", "0,2048", "decode depths")
+	out := flag.String("json", "", "write the results as JSON here")
+	extra := flag.String("builds", "", "other builds of scripts/bench to run too: name=path,name=path")
+	outBuilds := flag.String("json-builds", "", "write every build's results (engine = build name) and llama.cpp's as JSON here")
+	flag.IntVar(&c.threads, "threads", runtime.NumCPU(), "threads for every engine")
+	flag.IntVar(&c.decode, "decode", 64, "tokens to decode per depth")
+	flag.StringVar(&c.bench, "bench", "", "the qwen3 bench binary (go build ./scripts/bench)")
+	flag.StringVar(&c.llamaDir, "llama", "", "directory of llama-bench (empty: no llama.cpp)")
+	flag.StringVar(&c.python, "python", "", "Python with torch and transformers (empty: no PyTorch)")
+	flag.StringVar(&c.torchPy, "torch-script", "scripts/bench_torch.py", "the PyTorch bench script")
+	flag.BoolVar(&c.verbose, "v", false, "print every run's output")
+	flag.Parse()
+	var err error
+	if c.prefill, err = ints.Parse(*prefill); err == nil {
+		c.depth, err = ints.Parse(*depth)
+	}
+	if err != nil || *synth == "" || c.bench == "" || *reps < 1 {
+		fmt.Fprintln(os.Stderr, "usage: compare -synth DIR -bench BIN [-llama DIR] [-python PY] [-reps 3] [-json FILE]", err)
+		os.Exit(2)
+	}
+	runners := []runner{ours{&c, "qwen3", c.bench}}
+	var builds []string
+	for _, b := range strings.Split(*extra, ",") {
+		if name, path, ok := strings.Cut(strings.TrimSpace(b), "="); ok {
+			runners = append(runners, ours{&c, name, path})
+			builds = append(builds, name)
+		}
+	}
+	if c.llamaDir != "" {
+		runners = append(runners, llama{&c})
+	}
+	var weights []string
+	for _, w := range strings.Split(*files, ",") {
+		if w = strings.TrimSpace(w); w == "" {
+			continue
+		}
+		path := filepath.Join(*synth, "qwen3-0.6b-"+strings.ToLower(w)+".gguf")
+		if _, err := os.Stat(path); err != nil {
+			fmt.Fprintf(os.Stderr, "compare: skipping %s: %v\n", w, err)
+			continue
+		}
+		weights = append(weights, strings.ToUpper(w))
+	}
+	r := results{samples: map[string]map[string]map[key][]sample{}, rss: map[string]map[string][]int64{}}
+	start := time.Now()
+	r.read = append(r.read, measureRead(c.bench))
+	for rep := 0; rep < *reps; rep++ {
+		for i, w := range weights {
+			path := filepath.Join(*synth, "qwen3-0.6b-"+strings.ToLower(w)+".gguf")
+			order := slices.Clone(runners)
+			if (rep+i)%2 == 1 {
+				slices.Reverse(order)
+			}
+			for _, e := range order {
+				fmt.Fprintf(os.Stderr, "compare: run %d/%d, %s, %s (%.0f s so far)\n", rep+1, *reps, w, e.name(), time.Since(start).Seconds())
+				s, rss, err := e.run(path)
+				if err != nil {
+					fmt.Fprintf(os.Stderr, "compare: %s on %s: %v\n", e.name(), w, err)
+					continue
+				}
+				r.add(e.name(), w, s, rss)
+			}
+		}
+		if c.python != "" {
+			fmt.Fprintf(os.Stderr, "compare: run %d/%d, PyTorch (F32)\n", rep+1, *reps)
+			s, rss, err := torch{&c}.run("")
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "compare: pytorch:", err)
+			} else {
+				r.add("pytorch", "F32", s, rss)
+			}
+		}
+		r.read = append(r.read, measureRead(c.bench))
+	}
+	r.peers = map[string]string{}
+	if c.llamaDir != "" {
+		r.peers["llama.cpp"] = llamaVersion(c.llamaDir)
+	}
+	if c.python != "" {
+		r.peers["pytorch"] = torchVersion(c.python)
+	}
+	r.print(os.Stdout, weights, c)
+	if len(builds) > 0 {
+		r.printBuilds(os.Stdout, weights, append(builds, "qwen3"))
+	}
+	if *outBuilds != "" {
+		if err := r.writeJSON(*outBuilds, weights, c, append(builds, "qwen3", "llama.cpp")...); err != nil {
+			fmt.Fprintln(os.Stderr, "compare:", err)
+			os.Exit(1)
+		}
+		fmt.Fprintln(os.Stderr, "compare: wrote", *outBuilds)
+	}
+	if *out != "" {
+		if err := r.writeJSON(*out, weights, c, "qwen3", "llama.cpp", "pytorch"); err != nil {
+			fmt.Fprintln(os.Stderr, "compare:", err)
+			os.Exit(1)
+		}
+		fmt.Fprintln(os.Stderr, "compare: wrote", *out)
+	}
+}
+
+// runTool runs a program and returns its standard output and its peak resident memory in bytes.
+func runTool(verbose bool, name string, args ...string) ([]byte, int64, error) {
+	cmd := exec.Command(name, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if verbose {
+		fmt.Fprintf(os.Stderr, "$ %s %s\n%s%s", name, strings.Join(args, " "), out.String(), errb.String())
+	}
+	if err != nil {
+		tail := strings.TrimSpace(errb.String())
+		if i := strings.LastIndex(tail, "\n"); i >= 0 {
+			tail = tail[i+1:]
+		}
+		return nil, 0, fmt.Errorf("%s: %v: %s", filepath.Base(name), err, tail)
+	}
+	var rss int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = ru.Maxrss * 1024 // kilobytes on Linux
+	}
+	return out.Bytes(), rss, nil
+}
+
+// parseResults reads "RESULT k=v ..." lines (our bench and bench_torch.py print them).
+func parseResults(out []byte) map[key]sample {
+	s := map[key]sample{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) == 0 || f[0] != "RESULT" {
+			continue
+		}
+		kv := map[string]string{}
+		for _, p := range f[1:] {
+			if k, v, ok := strings.Cut(p, "="); ok {
+				kv[k] = v
+			}
+		}
+		atoi := func(k string) int { n, _ := strconv.Atoi(kv[k]); return n }
+		tok, err := strconv.ParseFloat(kv["tok_s"], 64)
+		if err != nil || kv["test"] == "" {
+			continue
+		}
+		bytesPer, _ := strconv.ParseInt(kv["bytes_per_token"], 10, 64)
+		kvPer, _ := strconv.ParseInt(kv["kv_bytes_per_token"], 10, 64)
+		s[key{Test: kv["test"], Tokens: atoi("tokens"), Depth: atoi("depth"), Batch: atoi("batch")}] = sample{tok, bytesPer, kvPer}
+	}
+	return s
+}
+
+// --- the engines ---------------------------------------------------------------------------
+
+// ours runs a build of scripts/bench: the current one ("qwen3") or, with -builds, others (e.g.
+// the engine at earlier commits, to measure what each change bought).
+type ours struct {
+	c          *config
+	label, bin string
+}
+
+func (e ours) name() string { return e.label }
+
+func (e ours) run(file string) (map[key]sample, int64, error) {
+	out, rss, err := runTool(e.c.verbose, e.bin, "-model", file, "-threads", strconv.Itoa(e.c.threads),
+		"-prefill", ints.Join(e.c.prefill), "-decode", strconv.Itoa(e.c.decode), "-depth", ints.Join(e.c.depth))
+	if err != nil {
+		return nil, 0, err
+	}
+	return parseResults(out), rss, nil
+}
+
+// llama runs llama-bench with its defaults (F16 KV cache, its own choice of flash attention),
+// one repetition per call: prompts and decoding from an empty context in one call, decoding at
+// each other depth in another.
+type llama struct{ c *config }
+
+func (llama) name() string { return "llama.cpp" }
+
+func (e llama) run(file string) (map[key]sample, int64, error) {
+	bin := filepath.Join(e.c.llamaDir, "llama-bench")
+	common := []string{"-m", file, "-t", strconv.Itoa(e.c.threads), "-r", "1", "-o", "json"}
+	calls := [][]string{append(slices.Clone(common), "-p", ints.Join(e.c.prefill), "-n", strconv.Itoa(e.c.decode))}
+	var deep []int
+	for _, d := range e.c.depth {
+		if d > 0 {
+			deep = append(deep, d)
+		}
+	}
+	if len(deep) > 0 && e.c.decode > 0 {
+		calls = append(calls, append(slices.Clone(common), "-p", "0", "-n", strconv.Itoa(e.c.decode), "-d", ints.Join(deep)))
+	}
+	s := map[key]sample{}
+	var peak int64
+	for _, args := range calls {
+		out, rss, err := runTool(e.c.verbose, bin, args...)
+		if err != nil {
+			return nil, 0, err
+		}
+		peak = max(peak, rss)
+		if err := parseLlama(out, s); err != nil {
+			return nil, 0, err
+		}
+	}
+	return s, peak, nil
+}
+
+// parseLlama adds the tests of llama-bench's JSON output (-o json) to s: a prompt test
+// (n_prompt > 0, n_gen 0) is a prefill, a generation test (n_gen > 0, n_prompt 0) a decode.
+func parseLlama(out []byte, s map[key]sample) error {
+	var rows []struct {
+		NPrompt int     `json:"n_prompt"`
+		NGen    int     `json:"n_gen"`
+		NDepth  int     `json:"n_depth"`
+		AvgTS   float64 `json:"avg_ts"`
+	}
+	if err := json.Unmarshal(out, &rows); err != nil {
+		return fmt.Errorf("llama-bench output: %v", err)
+	}
+	for _, r := range rows {
+		switch {
+		case r.NPrompt > 0 && r.NGen == 0:
+			s[key{Test: "prefill", Tokens: r.NPrompt, Depth: r.NDepth}] = sample{tokS: r.AvgTS}
+		case r.NGen > 0 && r.NPrompt == 0:
+			s[key{Test: "decode", Tokens: r.NGen, Depth: r.NDepth}] = sample{tokS: r.AvgTS}
+		}
+	}
+	return nil
+}
+
+// llamaVersion is the VERSION line scripts/bench/llamacpp.sh leaves beside the binaries (the
+// sources carry no git metadata, so llama-bench cannot tell its own commit).
+func llamaVersion(dir string) string {
+	v := "llama.cpp (unknown version)"
+	if b, err := os.ReadFile(filepath.Join(dir, "VERSION")); err == nil {
+		v = strings.TrimSpace(string(b))
+	}
+	return v + "; llama-bench -r 1, its default settings (F16 KV cache)"
+}
+
+// torch runs bench_torch.py: transformers' Qwen3 in float32 with the same config and random
+// weights (it does not read the GGUF files).
+type torch struct{ c *config }
+
+func (torch) name() string { return "pytorch" }
+
+func (e torch) run(string) (map[key]sample, int64, error) {
+	out, rss, err := runTool(e.c.verbose, e.c.python, e.c.torchPy, "--threads", strconv.Itoa(e.c.threads),
+		"--prefill", ints.Join(e.c.prefill), "--decode", strconv.Itoa(e.c.decode), "--depth", ints.Join(e.c.depth))
+	if err != nil {
+		return nil, 0, err
+	}
+	return parseResults(out), rss, nil
+}
+
+func torchVersion(python string) string {
+	out, err := exec.Command(python, "-c", "import torch, transformers; print('torch', torch.__version__, 'transformers', transformers.__version__)").Output()
+	if err != nil {
+		return "unknown version"
+	}
+	return strings.TrimSpace(string(out)) + ", float32, sdpa attention"
+}
+
+// measureRead returns the read bandwidth our bench binary measures, in GB/s.
+func measureRead(bench string) float64 {
+	out, err := exec.Command(bench, "-measure-read").Output()
+	if err != nil {
+		return 0
+	}
+	v, _ := strconv.ParseFloat(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(out)), "READ")), 64)
+	return v
+}
+
+// --- results ---------------------------------------------------------------------------------
+
+type results struct {
+	samples map[string]map[string]map[key][]sample // engine -> weights -> key -> runs
+	rss     map[string]map[string][]int64          // engine -> weights -> runs
+	read    []float64                              // GB/s, before and after every repetition
+	peers   map[string]string
+}
+
+func (r *results) add(engine, weights string, s map[key]sample, rss int64) {
+	if r.samples[engine] == nil {
+		r.samples[engine], r.rss[engine] = map[string]map[key][]sample{}, map[string][]int64{}
+	}
+	if r.samples[engine][weights] == nil {
+		r.samples[engine][weights] = map[key][]sample{}
+	}
+	for k, v := range s {
+		r.samples[engine][weights][k] = append(r.samples[engine][weights][k], v)
+	}
+	r.rss[engine][weights] = append(r.rss[engine][weights], rss)
+}
+
+// stats are the median and the extremes of some runs.
+type stats struct{ med, lo, hi float64 }
+
+func statsOf(v []float64) (stats, bool) {
+	if len(v) == 0 {
+		return stats{}, false
+	}
+	v = slices.Sorted(slices.Values(v))
+	med := v[len(v)/2]
+	if len(v)%2 == 0 {
+		med = (v[len(v)/2-1] + v[len(v)/2]) / 2
+	}
+	return stats{med, v[0], v[len(v)-1]}, true
+}
+
+// speed returns an engine's speed on a test and the bytes a decoded token streams: its own
+// figure, or for llama.cpp ours with the KV cache halved (llama.cpp keeps it in float16).
+func (r *results) speed(engine, weights string, k key) (stats, int64, bool) {
+	var v []float64
+	for _, s := range r.samples[engine][weights][k] {
+		v = append(v, s.tokS)
+	}
+	st, ok := statsOf(v)
+	var b int64
+	if runs := r.samples["qwen3"][weights][k]; len(runs) > 0 {
+		b = runs[0].bytes
+		if engine == "llama.cpp" {
+			b -= runs[0].kv / 2
+		}
+	}
+	if engine == "pytorch" {
+		b = 0
+	}
+	return st, b, ok
+}
+
+func (r *results) peakRSS(engine, weights string) (stats, bool) {
+	var v []float64
+	for _, b := range r.rss[engine][weights] {
+		v = append(v, float64(b)/(1<<20))
+	}
+	return statsOf(v)
+}
+
+func (r *results) keys(weights string) []key {
+	seen := map[key]bool{}
+	for _, byWeights := range r.samples {
+		for k := range byWeights[weights] {
+			seen[k] = true
+		}
+	}
+	ks := slices.Collect(func(yield func(key) bool) {
+		for k := range seen {
+			if !yield(k) {
+				return
+			}
+		}
+	})
+	slices.SortFunc(ks, func(a, b key) int {
+		if a.Test != b.Test {
+			return strings.Compare(b.Test, a.Test) // prefill before decode
+		}
+		if a.Batch != b.Batch {
+			return a.Batch - b.Batch
+		}
+		if a.Depth != b.Depth {
+			return a.Depth - b.Depth
+		}
+		return a.Tokens - b.Tokens
+	})
+	return ks
+}
+
+func machine() string {
+	name := "unknown CPU"
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				name = strings.TrimSpace(v)
+				break
+			}
+		}
+		var flags []string
+		for _, line := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "flags" {
+				for _, f := range []string{"avx2", "fma", "f16c", "avx512f", "avx512_vnni"} {
+					if slices.Contains(strings.Fields(v), f) {
+						flags = append(flags, strings.ToUpper(f))
+					}
+				}
+				break
+			}
+		}
+		if !slices.Contains(flags, "AVX512F") {
+			flags = append(flags, "no AVX-512")
+		}
+		name += " (" + strings.Join(flags, ", ") + ")"
+	}
+	mem := ""
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		var kb float64
+		if _, err := fmt.Sscanf(string(b), "MemTotal: %f kB", &kb); err == nil {
+			mem = fmt.Sprintf(", %.0f GiB", kb/(1<<20))
+		}
+	}
+	return fmt.Sprintf("%s, %d cores%s", name, runtime.NumCPU(), mem)
+}
+
+func fmtStats(s stats, prec int) string {
+	f := "%." + strconv.Itoa(prec) + "f"
+	if s.lo == s.hi {
+		return fmt.Sprintf(f, s.med)
+	}
+	return fmt.Sprintf(f+" ("+f+"-"+f+")", s.med, s.lo, s.hi)
+}
+
+func (r *results) print(w *os.File, weights []string, c config) {
+	read, _ := statsOf(r.read)
+	fmt.Fprintf(w, "\nmachine: %s; %d threads per engine; %s\n", machine(), c.threads, time.Now().Format("2006-01-02"))
+	fmt.Fprintf(w, "read bandwidth (all cores, a 1 GiB read stream, best of 5; measured %d times): %s GB/s\n", len(r.read), fmtStats(read, 1))
+	for p, v := range r.peers {
+		fmt.Fprintf(w, "%s: %s\n", p, v)
+	}
+	fmt.Fprintf(w, "tok/s: median of the runs (min-max); ratio = qwen3 / llama.cpp; bound = read bandwidth / bytes per decoded token\n\n")
+	fmt.Fprintln(w, "| weights | test | ratio | qwen3 | llama.cpp | qwen3 of bound | llama.cpp of bound |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
+	for _, wt := range weights {
+		for _, k := range r.keys(wt) {
+			a, bytesA, okA := r.speed("qwen3", wt, k)
+			b, _, okB := r.speed("llama.cpp", wt, k)
+			ratio, sa, sb, fa, fb := "-", "-", "-", "", ""
+			if okA {
+				sa = fmtStats(a, 1)
+			}
+			if okB {
+				sb = fmtStats(b, 1)
+			}
+			if okA && okB {
+				ratio = fmt.Sprintf("%.2fx", a.med/b.med)
+			}
+			if k.Test == "decode" && bytesA > 0 && read.med > 0 {
+				if okA {
+					fa = fmt.Sprintf("%.2f", a.med*float64(bytesA)/(read.med*1e9))
+				}
+				if _, bytesB, _ := r.speed("llama.cpp", wt, k); okB {
+					fb = fmt.Sprintf("%.2f", b.med*float64(bytesB)/(read.med*1e9))
+				}
+			}
+			fmt.Fprintf(w, "| %s | %v | %s | %s | %s | %s | %s |\n", wt, k, ratio, sa, sb, fa, fb)
+		}
+		a, okA := r.peakRSS("qwen3", wt)
+		b, okB := r.peakRSS("llama.cpp", wt)
+		if okA || okB {
+			ratio := "-"
+			if okA && okB {
+				ratio = fmt.Sprintf("%.2fx", a.med/b.med)
+			}
+			sa, sb := "-", "-"
+			if okA {
+				sa = fmt.Sprintf("%.0f", a.med)
+			}
+			if okB {
+				sb = fmt.Sprintf("%.0f", b.med)
+			}
+			fmt.Fprintf(w, "| %s | peak RSS MiB (lower is better) | %s | %s | %s | | |\n", wt, ratio, sa, sb)
+		}
+	}
+	if rows := r.samples["pytorch"]["F32"]; len(rows) > 0 {
+		fmt.Fprintln(w, "\nPyTorch (transformers, float32, random weights of the same shapes):")
+		for _, k := range r.keys("F32") {
+			if p, _, ok := r.speed("pytorch", "F32", k); ok {
+				a, _, okA := r.speed("qwen3", "F32", k)
+				ratio := "-"
+				if okA {
+					ratio = fmt.Sprintf("%.2fx", a.med/p.med)
+				}
+				fmt.Fprintf(w, "| F32 | %v | qwen3 / pytorch %s | %s |\n", k, ratio, fmtStats(p, 1))
+			}
+		}
+	}
+}
+
+// printBuilds prints every build's speed and its ratio to llama.cpp, side by side.
+func (r *results) printBuilds(w *os.File, weights, builds []string) {
+	fmt.Fprintf(w, "\nbuilds (tok/s, and ratio to llama.cpp):\n| weights | test | %s | llama.cpp |\n|---|---|%s---|\n",
+		strings.Join(builds, " | "), strings.Repeat("---|", len(builds)))
+	for _, wt := range weights {
+		for _, k := range r.keys(wt) {
+			b, _, okB := r.speed("llama.cpp", wt, k)
+			var cells []string
+			for _, name := range builds {
+				a, _, ok := r.speed(name, wt, k)
+				switch {
+				case ok && okB:
+					cells = append(cells, fmt.Sprintf("%.1f (%.2fx)", a.med, a.med/b.med))
+				case ok:
+					cells = append(cells, fmt.Sprintf("%.1f", a.med))
+				default:
+					cells = append(cells, "-")
+				}
+			}
+			lb := "-"
+			if okB {
+				lb = fmt.Sprintf("%.1f", b.med)
+			}
+			fmt.Fprintf(w, "| %s | %v | %s | %s |\n", wt, k, strings.Join(cells, " | "), lb)
+		}
+	}
+}
+
+// jsonRow is a row of notebooks/data/bench.json, in the schema the notebooks read (the plots
+// package refuses unknown fields): the median speed; the spread is in the printed table.
+type jsonRow struct {
+	Engine        string  `json:"engine"`
+	Weights       string  `json:"weights"`
+	Test          string  `json:"test"`
+	Tokens        int     `json:"tokens"`
+	Depth         int     `json:"depth"`
+	Batch         int     `json:"batch,omitempty"`
+	TokS          float64 `json:"tok_s"`
+	BytesPerToken int64   `json:"bytes_per_token"`
+	PeakRSSMiB    float64 `json:"peak_rss_mib"`
+}
+
+// writeJSON writes the results of the engines named (in that order) as bench.json does.
+func (r *results) writeJSON(path string, weights []string, c config, engines ...string) error {
+	read, _ := statsOf(r.read)
+	doc := struct {
+		Machine string            `json:"machine"`
+		Date    string            `json:"date"`
+		Threads int               `json:"threads"`
+		Source  string            `json:"source"`
+		ReadBW  float64           `json:"read_bandwidth_gbs"`
+		Peers   map[string]string `json:"peers"`
+		Rows    []jsonRow         `json:"rows"`
+	}{
+		Machine: machine(), Date: time.Now().Format("2006-01-02"), Threads: c.threads,
+		Source: fmt.Sprintf("scripts/bench.sh: the synthetic Qwen3-0.6B GGUF files of scripts/make_synthetic.py (Q4_K_M, Q4_0 "+
+			"and Q6_K made from the F32 one by llama-quantize), engines interleaved, tok_s the median of %d runs each; prefill "+
+			"from an empty context, decode %d tokens at each depth; bytes_per_token = weights + KV cache streamed per decoded token "+
+			"(0 for prefill); read bandwidth: a 1 GiB AVX2 read stream with all cores, median of %d measurements (%.1f-%.1f GB/s); "+
+			"peak RSS: the largest resident set of the engine's process over its run",
+			len(r.read)-1, c.decode, len(r.read), read.lo, read.hi),
+		ReadBW: round(read.med, 2), Peers: r.peers,
+	}
+	for _, engine := range engines {
+		for _, wt := range weights {
+			for _, k := range r.keys(wt) {
+				st, b, ok := r.speed(engine, wt, k)
+				if !ok {
+					continue
+				}
+				if k.Test != "decode" {
+					b = 0
+				}
+				rss, _ := r.peakRSS(engine, wt)
+				doc.Rows = append(doc.Rows, jsonRow{engine, wt, k.Test, k.Tokens, k.Depth, k.Batch, round(st.med, 3), b, math.Round(rss.med)})
+			}
+		}
+	}
+	b, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
+func round(v float64, digits int) float64 {
+	p := math.Pow(10, float64(digits))
+	return math.Round(v*p) / p
+}

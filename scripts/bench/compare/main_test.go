@@ -1,0 +1,65 @@
+package main
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestParseResults(t *testing.T) {
+	out := []byte("model ...\nprefill     128 tokens ...\n" +
+		"RESULT test=prefill tokens=128 depth=0 tok_s=101.500 bytes_per_token=0 kv_bytes_per_token=0 type=Q8_0\n" +
+		"RESULT test=decode tokens=64 depth=2048 tok_s=12.250 bytes_per_token=700000000 kv_bytes_per_token=240000000 type=Q8_0\n" +
+		"RESULT test=decode tokens=64 depth=0 tok_s=not-a-number\n")
+	s := parseResults(out)
+	if len(s) != 2 {
+		t.Fatalf("%d results, want 2 (the line without a number is skipped): %v", len(s), s)
+	}
+	if got := s[key{Test: "prefill", Tokens: 128}]; got.tokS != 101.5 {
+		t.Errorf("prefill 128: %+v", got)
+	}
+	if got := s[key{Test: "decode", Tokens: 64, Depth: 2048}]; got.tokS != 12.25 || got.bytes != 700000000 || got.kv != 240000000 {
+		t.Errorf("decode 64 @2048: %+v", got)
+	}
+}
+
+func TestParseLlama(t *testing.T) {
+	out := []byte(`[{"n_prompt": 512, "n_gen": 0, "n_depth": 0, "avg_ts": 98.5},
+		{"n_prompt": 0, "n_gen": 64, "n_depth": 2048, "avg_ts": 12.0},
+		{"n_prompt": 16, "n_gen": 16, "n_depth": 0, "avg_ts": 5}]`)
+	s := map[key]sample{}
+	if err := parseLlama(out, s); err != nil {
+		t.Fatal(err)
+	}
+	if len(s) != 2 || s[key{Test: "prefill", Tokens: 512}].tokS != 98.5 || s[key{Test: "decode", Tokens: 64, Depth: 2048}].tokS != 12 {
+		t.Errorf("parsed %v", s)
+	}
+	if err := parseLlama([]byte("error: model not found"), s); err == nil {
+		t.Error("no error for output that is not JSON")
+	}
+}
+
+func TestStatsAndKeys(t *testing.T) {
+	for _, c := range []struct {
+		v    []float64
+		want stats
+	}{{[]float64{3, 1, 2}, stats{2, 1, 3}}, {[]float64{4, 1, 2, 3}, stats{2.5, 1, 4}}, {[]float64{7}, stats{7, 7, 7}}} {
+		if got, ok := statsOf(c.v); !ok || got != c.want {
+			t.Errorf("statsOf(%v) = %+v, want %+v", c.v, got, c.want)
+		}
+	}
+	if _, ok := statsOf(nil); ok {
+		t.Error("statsOf(nil) reports a result")
+	}
+	r := results{samples: map[string]map[string]map[key][]sample{}, rss: map[string]map[string][]int64{}}
+	ks := []key{{"decode", 64, 2048, 0}, {"prefill", 2048, 0, 0}, {"decode", 64, 0, 0}, {"prefill", 128, 0, 0}}
+	for _, k := range ks {
+		r.add("qwen3", "Q8_0", map[key]sample{k: {tokS: 1}}, 100<<20)
+	}
+	want := []key{{"prefill", 128, 0, 0}, {"prefill", 2048, 0, 0}, {"decode", 64, 0, 0}, {"decode", 64, 2048, 0}}
+	if got := r.keys("Q8_0"); !slices.Equal(got, want) {
+		t.Errorf("keys %v, want %v (prefill first, then by depth and tokens)", got, want)
+	}
+	if st, ok := r.peakRSS("qwen3", "Q8_0"); !ok || st.med != 100 {
+		t.Errorf("peak RSS %+v MiB, want 100", st)
+	}
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# llamacpp.sh — build the peer engine, llama.cpp, from the sources a pinned PyPI package carries.
+#
+#   scripts/bench/llamacpp.sh            build once (if needed) and print the directory of the binaries
+#
+# The llama-cpp-python sdist vendors llama.cpp's sources (version and commit below). pip downloads
+# the sdist (no binaries, no dependencies), cmake builds llama-bench, llama-quantize and
+# llama-batched-bench for this CPU (-DGGML_NATIVE=ON) into $LLAMA_CPP_DIR (default
+# <repo>/.cache/llama.cpp, ignored by git; point several checkouts at one directory to share the
+# build). A second call finds the binaries and returns at once. Nothing of llama.cpp is committed.
+# On failure it prints one line saying why, on stderr, and exits non-zero: callers go on without the peer.
+#
+# Needs: a Python with pip ($PYTHON), cmake, a C/C++ compiler (Debian: cmake build-essential).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+LLAMA_CPP_PACKAGE="llama-cpp-python==0.3.36"         # vendors llama.cpp 0c1e570
+LLAMA_CPP_SHA256="832db0699007f1be95a7e41ef12e88926b02ba836461e36a36372db2760c1a2e"
+DIR="${LLAMA_CPP_DIR:-$ROOT/.cache/llama.cpp}"
+TARGETS=(llama-bench llama-quantize llama-batched-bench)
+PYTHON="${PYTHON:-$( [[ -x "$ROOT/.venv/bin/python" ]] && echo "$ROOT/.venv/bin/python" || echo python3)}"
+fail() { echo "llamacpp.sh: $*" >&2; exit 1; }
+
+stamp="$DIR/bin/BUILT"
+if [[ -f "$stamp" && "$(cat "$stamp")" == "$LLAMA_CPP_PACKAGE" ]]; then
+	ok=1
+	for t in "${TARGETS[@]}"; do [[ -x "$DIR/bin/$t" ]] || ok=0; done
+	if ((ok)); then echo "$DIR/bin"; exit 0; fi
+fi
+for tool in cmake cc c++; do
+	command -v "$tool" >/dev/null || fail "no $tool on PATH (Debian: apt-get install cmake build-essential)"
+done
+"$PYTHON" -m pip --version >/dev/null 2>&1 || fail "no pip for $PYTHON (set PYTHON)"
+mkdir -p "$DIR"
+sdist="$DIR/llama_cpp_python-0.3.36.tar.gz"
+if [[ ! -f "$sdist" ]]; then
+	echo "llamacpp.sh: downloading the $LLAMA_CPP_PACKAGE sdist (sources only)" >&2
+	"$PYTHON" -m pip download --quiet --no-deps --no-binary :all: "$LLAMA_CPP_PACKAGE" -d "$DIR" >&2 \
+		|| fail "pip could not download $LLAMA_CPP_PACKAGE (no registry access?)"
+fi
+echo "$LLAMA_CPP_SHA256  $sdist" | sha256sum -c --quiet - >&2 || fail "$sdist does not have the pinned sha256"
+src="$DIR/src"
+if [[ ! -f "$src/CMakeLists.txt" ]]; then
+	rm -rf "$DIR/unpack" && mkdir -p "$DIR/unpack"
+	tar -xzf "$sdist" -C "$DIR/unpack" || fail "cannot unpack $sdist"
+	commit="$(cat "$DIR/unpack"/llama_cpp_python-0.3.36/.git/modules/vendor/llama.cpp/HEAD 2>/dev/null || echo unknown)"
+	rm -rf "$src" && mv "$DIR/unpack"/llama_cpp_python-0.3.36/vendor/llama.cpp "$src" && rm -rf "$DIR/unpack"
+	echo "llama.cpp ${commit:0:7} (from the $LLAMA_CPP_PACKAGE sdist), built with -DGGML_NATIVE=ON" >"$src/VERSION.qwen3"
+fi
+echo "llamacpp.sh: building ${TARGETS[*]} in $DIR/build (a few minutes on 2 cores)" >&2
+cmake -S "$src" -B "$DIR/build" -DCMAKE_BUILD_TYPE=Release -DGGML_NATIVE=ON -DLLAMA_CURL=OFF \
+	-DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_SERVER=OFF -DBUILD_SHARED_LIBS=OFF >"$DIR/cmake.log" 2>&1 \
+	|| fail "cmake configure failed (see $DIR/cmake.log)"
+cmake --build "$DIR/build" -j "$(nproc)" --target "${TARGETS[@]}" >"$DIR/build.log" 2>&1 \
+	|| fail "the build failed (see $DIR/build.log)"
+mkdir -p "$DIR/bin"
+for t in "${TARGETS[@]}"; do cp "$DIR/build/bin/$t" "$DIR/bin/" || fail "the build made no $t"; done
+cp "$src/VERSION.qwen3" "$DIR/bin/VERSION" 2>/dev/null || echo "llama.cpp from the $LLAMA_CPP_PACKAGE sdist" >"$DIR/bin/VERSION"
+echo "$LLAMA_CPP_PACKAGE" >"$stamp"
+echo "$DIR/bin"
