@@ -52,7 +52,23 @@ func PNG(p *plot.Plot, w, h vg.Length) ([]byte, error) {
 // the plot cannot be drawn. Outside a notebook it draws nothing (the notebook check then reports a
 // plotting cell without a picture).
 func Show(p *plot.Plot, w, h vg.Length) {
-	gonbui.DisplayPNG(Must(PNG(p, w, h)))
+	display(Must(PNG(p, w, h)))
+}
+
+// display sends a PNG to the notebook and waits until GoNB has it. gonbui writes displays into a
+// pipe that the kernel reads on its own; a cell whose program ends first can lose its picture
+// (CI on a cold machine did: "cell 8 displays a plot but produced no image"), so every display
+// waits with gonbui.Sync.
+func display(png []byte) {
+	gonbui.DisplayPNG(png)
+	gonbui.Sync()
+}
+
+// Markdown displays markdown text (a table, say) under the running notebook cell, and waits until
+// GoNB has it, as display does for pictures.
+func Markdown(md string) {
+	gonbui.DisplayMarkdown(md)
+	gonbui.Sync()
 }
 
 // ShowTiles shows a grid of plots in one w x h picture (see Grid).
@@ -213,7 +229,7 @@ func (g Grid) PNG(w, h vg.Length) ([]byte, error) {
 
 // Show renders the grid as a w x h PNG and displays it under the running notebook cell.
 func (g Grid) Show(w, h vg.Length) {
-	gonbui.DisplayPNG(Must(g.PNG(w, h)))
+	display(Must(g.PNG(w, h)))
 }
 
 // On a log-scale axis gonum centres the axis label at the arithmetic middle of the data range,
