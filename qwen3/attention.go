@@ -59,10 +59,10 @@ func keyBlocks(maxLen int) int { return (maxLen + kernels.AttnLanes - 1) / kerne
 func (s *Session) storeKV() {
 	c := s.c
 	d, kvd, L := c.HeadDim, c.kvDim(), kernels.AttnLanes
-	keys, values := s.keys[s.li], s.values[s.li]
-	kStride, vStride := keyBlocks(s.maxLen)*d*L, s.maxLen*d
 	for t := 0; t < s.n; t++ {
-		p := s.pos + t
+		o, p := s.owner[t], s.posOf[t]
+		keys, values := o.keys[s.li], o.values[s.li]
+		kStride, vStride := keyBlocks(o.maxLen)*d*L, o.maxLen*d
 		for g := 0; g < c.KVHeads; g++ {
 			k := s.k[t*kvd+g*d : t*kvd+(g+1)*d]
 			blk := keys[g*kStride+p/L*d*L+p%L:]
@@ -75,9 +75,14 @@ func (s *Session) storeKV() {
 }
 
 // attentionItems returns the rows per tile (2 when decoding one token of a head pair, else 6),
-// the tiles per item and the number of items per key/value head for a chunk of n tokens.
+// the tiles per item and the number of items per key/value head for a chunk of n tokens. In a
+// Batch's step every token has its own cache, so the items are those of one token, per token.
 func (s *Session) attentionItems() (rows, tiles, perHead int) {
-	all := s.n * s.c.Heads / s.c.KVHeads // query rows per key/value head
+	n := s.n
+	if s.batch {
+		n = 1
+	}
+	all := n * s.c.Heads / s.c.KVHeads // query rows per key/value head
 	if all <= 2 {
 		return 2, 1, 1
 	}
@@ -86,8 +91,18 @@ func (s *Session) attentionItems() (rows, tiles, perHead int) {
 	return rows, tiles, (all + rows*tiles - 1) / (rows * tiles)
 }
 
+// attentionItemCount is the number of attention items of the chunk (see attend).
+func (s *Session) attentionItemCount() int {
+	_, _, perHead := s.attentionItems()
+	if s.batch {
+		return s.n * s.c.KVHeads * perHead
+	}
+	return s.c.KVHeads * perHead
+}
+
 // attend runs attention items [lo, hi): item i is key/value head i/perHead and rows
-// (i%perHead)·rows·tiles .. of the head's n·group query rows (token-major).
+// (i%perHead)·rows·tiles .. of the head's n·group query rows (token-major). In a Batch's step,
+// item i belongs to token i/(KVHeads·perHead) and only reads that token's rows and cache.
 func (s *Session) attend(worker, lo, hi int) {
 	c := s.c
 	d, qd, L := c.HeadDim, c.qDim(), kernels.AttnLanes
@@ -95,9 +110,14 @@ func (s *Session) attend(worker, lo, hi int) {
 	rows, tiles, perHead := s.attentionItems()
 	sc := &s.attn[worker]
 	scale := float32(1 / math.Sqrt(float64(d)))
-	kStride, vStride := keyBlocks(s.maxLen)*d*L, s.maxLen*d
 	for it := lo; it < hi; it++ {
-		g, first := it/perHead, it%perHead*rows*tiles
+		g, first, end := it/perHead, it%perHead*rows*tiles, s.n*group
+		if s.batch {
+			t, rest := it/(c.KVHeads*perHead), it%(c.KVHeads*perHead)
+			g, first, end = rest/perHead, t*group+rest%perHead*rows*tiles, (t+1)*group
+		}
+		o := s.owner[first/group] // every row of the item reads this cache
+		kStride, vStride := keyBlocks(o.maxLen)*d*L, o.maxLen*d
 		var limit [attnMax]int // keys visible to each row: pos+t+1 (0 for padding rows)
 		maxKeys, used := 0, 0  // used: tiles holding at least one real row
 		for r := 0; r < rows*tiles; r++ {
@@ -105,19 +125,19 @@ func (s *Session) attend(worker, lo, hi int) {
 			sc.m[r], sc.l[r] = float32(math.Inf(-1)), 0
 			clear(sc.o[r*d : (r+1)*d])
 			gr := first + r
-			if gr >= s.n*group {
+			if gr >= end {
 				clear(q)
 				limit[r] = 0
 				continue
 			}
 			t, h := gr/group, g*group+gr%group
 			kernels.Scale(q, s.q[t*qd+h*d:t*qd+(h+1)*d], scale)
-			limit[r] = s.pos + t + 1
+			limit[r] = s.posOf[t] + 1
 			maxKeys = max(maxKeys, limit[r])
 			used = r/rows + 1
 		}
-		keys := s.keys[s.li][g*kStride : (g+1)*kStride]
-		values := s.values[s.li][g*vStride : (g+1)*vStride]
+		keys := o.keys[s.li][g*kStride : (g+1)*kStride]
+		values := o.values[s.li][g*vStride : (g+1)*vStride]
 		for k0 := 0; k0 < maxKeys; k0 += attnKeys {
 			kn := min(attnKeys, maxKeys-k0)
 			for b := 0; b < kn; b += L { // scores of 16 keys for every row
@@ -152,7 +172,7 @@ func (s *Session) attend(worker, lo, hi int) {
 		}
 		for r := 0; r < used*rows; r++ {
 			gr := first + r
-			if gr >= s.n*group {
+			if gr >= end {
 				break
 			}
 			t, h := gr/group, g*group+gr%group

@@ -7,6 +7,8 @@
 //	text, stats, err := m.Generate(ctx, "The capital of France is", qwen3.Options{}, onText)
 //	chat, err := m.NewChat(qwen3.ChatOptions{System: "You are terse."})   // thinking off
 //	reply, err := chat.Send(ctx, "What is 2+2?", onText)
+//	texts, stats, err := m.GenerateBatch(ctx, []string{"Hello", "Once upon a time"}, qwen3.Options{},
+//		func(seq int, piece string) error { ... })   // several prompts decoded together
 //
 // Zero values mean "the checkpoint's default" or "off": the zero Options samples with the
 // checkpoint's recommended settings (generation_config.json or the GGUF's general.sampling.*
@@ -37,7 +39,18 @@
 //   - prompts processed in chunks of up to 128 tokens through a packed tile kernel (32 rows x 12
 //     tokens), so each weight read from memory serves the whole chunk; the LM head (151,936 rows)
 //     only for the last position;
-//   - a KV cache and buffers allocated once per Session: a decode step allocates nothing.
+//   - a KV cache and buffers allocated once per Session: a decode step allocates nothing;
+//   - batched decoding (chapter 10 in the engine): a Batch steps one token of several Sessions in
+//     one forward pass, so each weight read from memory makes a token for every sequence, while
+//     each token attends to its own Session's cache at its own position (no padding needed);
+//     GenerateBatch prefills prompts of any lengths, decodes them together, lets a sequence that
+//     stops leave the batch, and streams each sequence's text to the callback with its index.
+//
+// Concurrency: a loaded Model is read-only and may be shared by any number of goroutines, each
+// with its own Session (or Batch, or Chat); a Session, Batch or Chat is for one goroutine at a
+// time. The model's worker pool runs one matrix pass at a time, so goroutines that generate at
+// once take turns pass by pass: they share the cores, not a speed-up (a Batch is the way to make
+// several sequences cheaper). TestSessionsConcurrent checks this under the race detector in CI.
 //
 // It also has its own generation loop (generate.go) rather than chapter 09's Generate, for three
 // reasons: its logits are float32 and owned by the session, its top-k shortcut hands chapter 09's

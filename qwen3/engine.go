@@ -68,9 +68,20 @@ type Session struct {
 	// the chunk being processed: n tokens from position pos, in layer li (l)
 	n, pos, li int
 	l          *layer
+	// Per token of the chunk: its position and the session whose cache holds its keys and
+	// values. For a prompt chunk they are pos+t and s; a Batch's step gives each token its own
+	// session (batch is then true, and attention never mixes two tokens in one item).
+	posOf []int
+	owner []*Session
+	batch bool
+	// a Batch's step: each token's final-norm row, its Act, and its logits (Vocab each)
+	finals      []float32
+	finalActs   []*kernels.Act
+	batchLogits []float32
 
 	// loop bodies, bound once so that running them allocates nothing
 	qkvBody, attnBody, oBody, gateUpBody, downBody, headBody func(worker, lo, hi int)
+	headBatchBody                                            func(worker, lo, hi int)
 	qkvTileBody, oTileBody, gateUpTileBody, downTileBody     func(worker, lo, hi int)
 }
 
@@ -106,6 +117,8 @@ func (m *Model) NewSession(maxLen int) (*Session, error) {
 		final:   make([]float32, c.Hidden),
 		logits:  make([]float32, c.Vocab),
 		invFreq: rope.InvFreq(c.HeadDim, c.Theta),
+		posOf:   make([]int, maxChunk),
+		owner:   make([]*Session, maxChunk),
 	}
 	for i := range s.keys {
 		s.keys[i] = make([]float32, c.KVHeads*keyBlocks(maxLen)*kernels.AttnLanes*c.HeadDim)
@@ -126,6 +139,7 @@ func (m *Model) NewSession(maxLen int) (*Session, error) {
 	}
 	s.qkvBody, s.attnBody, s.oBody = s.qkvRows, s.attend, s.oRows
 	s.gateUpBody, s.downBody, s.headBody = s.gateUpRows, s.downRows, s.headRows
+	s.headBatchBody = s.headBatchRows
 	s.qkvTileBody, s.oTileBody = s.qkvTiles, s.oTiles
 	s.gateUpTileBody, s.downTileBody = s.gateUpTiles, s.downTiles
 	return s, nil
@@ -202,6 +216,11 @@ func (s *Session) check(ids []int) error {
 func (s *Session) forward(ids []int, wantLogits bool) {
 	c, p := s.c, s.m.pool
 	s.n, s.pos = len(ids), len(s.tokens)
+	if !s.batch {
+		for t := range ids {
+			s.posOf[t], s.owner[t] = s.pos+t, s
+		}
+	}
 	H := c.Hidden
 	for t, id := range ids {
 		s.m.embed.Row(id, s.x[t*H:(t+1)*H])
@@ -222,8 +241,7 @@ func (s *Session) forward(ids []int, wantLogits bool) {
 		}
 		s.normRotate()
 		s.storeKV()
-		_, _, perHead := s.attentionItems()
-		p.run(c.KVHeads*perHead, 1, s.attnBody)
+		p.run(s.attentionItemCount(), 1, s.attnBody)
 		if tiles {
 			p.run(blocks(H), 1, s.oTileBody)
 		} else {
@@ -243,6 +261,21 @@ func (s *Session) forward(ids []int, wantLogits bool) {
 			s.quantize(s.hbAct, s.hb, c.Intermediate)
 			p.run(H, 16, s.downBody)
 		}
+	}
+	if s.batch {
+		for t, id := range ids {
+			s.owner[t].tokens = append(s.owner[t].tokens, id)
+		}
+		if wantLogits {
+			for t := 0; t < s.n; t++ {
+				rmsnorm(s.finals[t*H:(t+1)*H], s.x[t*H:(t+1)*H], s.m.norm, c.Eps)
+				if s.finalActs != nil {
+					s.finalActs[t].Quantize(s.finals[t*H : (t+1)*H])
+				}
+			}
+			p.run(c.Vocab, 256, s.headBatchBody)
+		}
+		return
 	}
 	s.tokens = append(s.tokens, ids...)
 	if wantLogits {
@@ -272,7 +305,7 @@ func (s *Session) ropeAngles() {
 	half := s.c.HeadDim / 2
 	for t := 0; t < s.n; t++ {
 		for i, f := range s.invFreq {
-			a := rope.Angle32(s.pos+t, f)
+			a := rope.Angle32(s.posOf[t], f)
 			s.cos[t*half+i] = float32(math.Cos(a))
 			s.sin[t*half+i] = float32(math.Sin(a))
 		}
@@ -300,6 +333,18 @@ func (s *Session) normRotate() {
 
 // headRows computes logits [lo, hi) for the last position.
 func (s *Session) headRows(_, lo, hi int) { s.m.head.dotRows(lo, s.logits[lo:hi], s.final, s.finalAct) }
+
+// headBatchRows computes logits [lo, hi) for every token of a Batch's step, rowChunk rows at a
+// time for all tokens, so that each chunk of the head is read from memory once for the batch.
+func (s *Session) headBatchRows(_, lo, hi int) {
+	H, V := s.c.Hidden, s.c.Vocab
+	for r0 := lo; r0 < hi; r0 += rowChunk {
+		r1 := min(hi, r0+rowChunk)
+		for t := 0; t < s.n; t++ {
+			s.m.head.dotRows(r0, s.batchLogits[t*V+r0:t*V+r1], s.finals[t*H:(t+1)*H], s.act(s.finalActs, t))
+		}
+	}
+}
 
 // rmsnorm writes x / sqrt(mean(x²) + eps) · w into dst (dst may be x). The sum of squares is
 // accumulated in float64: it is one pass, and it keeps the norm exact to float32 rounding.

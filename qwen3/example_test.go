@@ -135,3 +135,32 @@ func ExampleChat_Reset() {
 	// 5 messages
 	// 3 messages; same first reply: true ; system prompt tokens reused: true
 }
+
+// Several prompts decoded together: each weight read from memory serves every sequence. Each
+// sequence streams to the callback with its index, and stops on its own.
+func ExampleModel_GenerateBatch() {
+	m, err := qwen3.Load(reference.TinyGGUF())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer m.Close()
+	prompts := []string{"The capital of France is", "Once upon a time", "Hi"}
+	opts := qwen3.Options{Sampling: qwen3.Sampling{Temperature: new(0.0)}, MaxNewTokens: 6}
+	pieces := make([]int, len(prompts))
+	texts, stats, err := m.GenerateBatch(context.Background(), prompts, opts, func(seq int, piece string) error {
+		pieces[seq]++ // the text of sequence seq, piece by piece
+		return nil
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for i, text := range texts {
+		fmt.Printf("%d: %q (%d tokens, %d pieces, finish: %s)\n", i, text, stats[i].NewTokens, pieces[i], stats[i].Finish)
+	}
+	// Output:
+	// 0: "xlabelטר武装武装生命力_CONTROL" (6 tokens, 6 pieces, finish: length)
+	// 1: "いつ mu ني marvel.components screen" (6 tokens, 6 pieces, finish: length)
+	// 2: "mastWedgetId decre.simpleButton traveler" (6 tokens, 6 pieces, finish: length)
+}

@@ -45,8 +45,9 @@ type Defaults struct {
 	Stop        []int // ids that end a reply: <|im_end|> and <|endoftext|> for Qwen3
 }
 
-// Model is a loaded Qwen3: its configuration, tokenizer and weights. It is safe to use from several
-// goroutines only through separate Sessions (each has its own KV cache and buffers).
+// Model is a loaded Qwen3: its configuration, tokenizer and weights. It is read-only once loaded
+// and safe to share between goroutines, each generating through its own Session, Batch or Chat
+// (each has its own KV cache and buffers); the worker pool serialises their matrix passes.
 type Model struct {
 	// Config describes the checkpoint, as chapter 01 read it (config.json or GGUF metadata).
 	Config    gguf.Config
