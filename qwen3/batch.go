@@ -13,8 +13,9 @@ import (
 //
 // Decoding one token streams every weight of the model from memory to compute a single row of
 // activations; the arithmetic waits for the memory. A Batch decodes one token of each of several
-// sessions in one forward pass: every matrix pass serves all of them (with the prompt path's tile
-// kernel from three tokens on), so a weight read from memory once makes B tokens. Attention
+// sessions in one forward pass: every matrix pass serves all of them (each worker's block of rows,
+// once in the processor's cache, is multiplied with every token's input), so a weight read from
+// memory once makes B tokens. Attention
 // stays per sequence: each token attends to its own session's cache at its own position, so
 // nothing needs padding or a padding mask (chapter 10 pads because its cache is one rectangle;
 // here every session keeps its own).
@@ -45,6 +46,11 @@ func (m *Model) NewBatch(size int) (*Batch, error) {
 		for range size {
 			s.finalActs = append(s.finalActs, kernels.NewAct(c.Hidden))
 		}
+		for len(s.xbAct) < size {
+			s.xbAct = append(s.xbAct, kernels.NewAct(c.Hidden))
+			s.attAct = append(s.attAct, kernels.NewAct(c.qDim()))
+			s.hbAct = append(s.hbAct, kernels.NewAct(c.Intermediate))
+		}
 	}
 	b := &Batch{s: s, size: size, out: make([][]float32, size), seen: make(map[*Session]bool, size)}
 	for i := range b.out {
@@ -59,10 +65,9 @@ func (b *Batch) Size() int { return b.size }
 // Step runs ids[i] after the cached tokens of sessions[i], for every i at once, and returns the
 // logits that predict each session's next token: logits[i] for sessions[i], owned by the batch
 // and valid until its next Step. Each session must have room for one more token and may appear
-// only once. The sessions' caches are exactly as if each had run Session.Step(ids[i]), but the
-// numbers may differ from Step's by float32 rounding: from three sessions on, the matrix passes
-// use the prompt path's tiles on float32 inputs, where Step rounds a quantized matrix's input to
-// int16 blocks (see the package doc for the tolerances).
+// only once. The caches and logits are exactly, bit for bit, those of Session.Step(ids[i]) on
+// each session: a batch step runs Step's dot products token by token over each block of rows,
+// so a block read from memory once serves every token from the processor's cache.
 func (b *Batch) Step(sessions []*Session, ids []int) ([][]float32, error) {
 	n := len(sessions)
 	if n == 0 || n > b.size {

@@ -106,18 +106,10 @@ func TestGenerateBatchGolden(t *testing.T) {
 	}
 }
 
-// batchTol bounds Batch.Step's logits against Session.Step's, relative to the largest logit.
-// The two differ only by rounding: from three sessions on, a batch step multiplies the matrices
-// with the prompt path's tiles, which sum in another order, and for the block-quantized types on
-// float32 inputs, where Step rounds each matrix's input to int16 blocks. Measured over 4 steps of
-// 1-5 sessions: BF16 (tiny model) 3.0e-6, Q8_0 (tiny model) 4.9e-4, Q4_K_M (random model)
-// 1.5e-3. BF16's tolerance sits 3x above its error; the quantized types' is 2·actTol, since
-// each path is within actTol of chapter 07 (quant_test.go), and 1.4-4x above their error.
-var batchTol = map[string]float64{"BF16": 1e-5, "Q8_0": 2 * actTol, "Q4_K_M": 2 * actTol}
-
 // TestBatchStepMatchesStep: stepping sessions together leaves the same caches and gives the same
-// logits (within batchTol) as stepping each alone, for 1 to 5 sessions of different lengths,
-// whether the batch takes the dot-product path (1-2 sessions) or the tiles (3 and more).
+// logits as stepping each alone, for 1 to 5 sessions of different lengths, bit for bit: a batch
+// step runs Step's dot products (and, for the block-quantized types, its int16 inputs) token by
+// token, in the same order; only the weights' trips from memory are shared.
 func TestBatchStepMatchesStep(t *testing.T) {
 	base := loadTiny(t, reference.TinyGGUF())
 	prompts := [][]int{{785, 6722, 315, 9625, 374}, {13048}, {750, 912, 2877, 11, 293, 982, 262, 470}, {9707, 11, 1879}, {12522, 5193}}
@@ -174,10 +166,9 @@ func TestBatchStepMatchesStep(t *testing.T) {
 						}
 					}
 				}
-				if worst > batchTol[tc.name] {
-					t.Errorf("batched logits differ from Step's by %.3g of the largest (tolerance %.1g)", worst, batchTol[tc.name])
+				if worst != 0 {
+					t.Errorf("batched logits differ from Step's by %.3g of the largest; they should be identical", worst)
 				}
-				t.Logf("max difference %.3g of the largest logit", worst)
 			})
 		}
 	}

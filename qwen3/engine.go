@@ -226,7 +226,7 @@ func (s *Session) forward(ids []int, wantLogits bool) {
 		s.m.embed.Row(id, s.x[t*H:(t+1)*H])
 	}
 	s.ropeAngles()
-	tiles := s.n >= minTileTokens // a prompt chunk: tiles; one token (decoding): dot products
+	tiles := s.n >= minTileTokens && !s.batch // a prompt chunk: tiles; decoding: dot products
 	for i := range s.m.layers {
 		s.li, s.l = i, &s.m.layers[i]
 		// attention block

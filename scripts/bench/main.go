@@ -2,7 +2,13 @@
 // several lengths, decoding at several context depths, and peak memory, in one process.
 //
 //	go run ./scripts/bench -model DIR/qwen3-0.6b-q8_0.gguf [-prefill 128,512,2048] [-decode 64] [-depth 0,2048]
+//	go run ./scripts/bench -model FILE -prefill '' -decode 64 -batch 1,2,4,8 [-batch-prompt 128]
 //	go run ./scripts/bench -measure-read
+//
+// -batch B1,B2,... measures batched generation as llama.cpp's llama-batched-bench does: B
+// different prompts of -batch-prompt tokens each prefilled (each alone, the aggregate rate is
+// reported), then -decode tokens of every sequence decoded together by a qwen3.Batch; the RESULT
+// lines carry batch=B and aggregate tokens per second (B·tokens / time).
 //
 // Each prefill test starts from an empty cache; decoding at depth D first fills the cache with D
 // tokens (reusing a prefill test of D tokens when there is one) and then times -decode steps.
@@ -40,6 +46,8 @@ func main() {
 	threads := flag.Int("threads", runtime.NumCPU(), "cores")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the timed tests to this file")
 	readOnly := flag.Bool("measure-read", false, "only measure and print the read bandwidth")
+	batch := flag.String("batch", "", "batch sizes for batched generation, comma-separated (empty: none)")
+	batchPrompt := flag.Int("batch-prompt", 128, "prompt tokens of each sequence of a batch")
 	flag.Parse()
 	if *readOnly {
 		fmt.Printf("READ %.2f\n", readBandwidth(*threads)/1e9)
@@ -47,14 +55,22 @@ func main() {
 	}
 	prefills, err1 := ints.Parse(*prefill)
 	depths, err2 := ints.Parse(*depth)
-	if *model == "" || err1 != nil || err2 != nil || *decode < 0 || *threads < 1 {
-		fmt.Fprintln(os.Stderr, "usage: bench -model PATH [-prefill 128,512] [-decode 64] [-depth 0,2048] [-threads N] | -measure-read")
-		for _, err := range []error{err1, err2} {
+	batches, err3 := ints.Parse(*batch)
+	if *model == "" || err1 != nil || err2 != nil || err3 != nil || *decode < 0 || *threads < 1 || *batchPrompt < 1 {
+		fmt.Fprintln(os.Stderr, "usage: bench -model PATH [-prefill 128,512] [-decode 64] [-depth 0,2048] [-batch 1,2,4,8 [-batch-prompt 128]] [-threads N] | -measure-read")
+		for _, err := range []error{err1, err2, err3} {
 			if err != nil {
 				fmt.Fprintln(os.Stderr, "bench:", err)
 			}
 		}
 		os.Exit(2)
+	}
+	if len(batches) > 0 {
+		if err := runBatched(*model, batches, *batchPrompt, *decode, *threads); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
 	}
 	if err := run(*model, prefills, *decode, depths, *threads, *profile); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
@@ -160,6 +176,76 @@ func run(path string, prefills []int, nDecode int, depths []int, threads int, pr
 			kv := int64(2*c.NumHiddenLayers*kvDim*4) * int64(d+nDecode/2)
 			result("decode", nDecode, d, time.Since(start), m.WeightBytes()+kv, kv)
 			filled = -1
+		}
+	}
+	return nil
+}
+
+// runBatched measures batched generation for each batch size: b prompts of pp random tokens
+// prefilled one after the other, then nDecode tokens of each decoded together.
+func runBatched(path string, batches []int, pp, nDecode, threads int) error {
+	m, err := qwen3.Load(path, qwen3.WithThreads(threads), qwen3.WithPrefault(nil))
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	fmt.Printf("model       %s (%s, %v weights, %d threads), batched\n", path, m.Source, m.Type, threads)
+	r := rand.New(rand.NewPCG(1, 2))
+	ctx := context.Background()
+	warm := true
+	for _, b := range batches {
+		if b < 1 {
+			return fmt.Errorf("batch size %d", b)
+		}
+		sessions := make([]*qwen3.Session, b)
+		prompts := make([][]int, b)
+		for i := range sessions {
+			if sessions[i], err = m.NewSession(pp + nDecode + 1); err != nil {
+				return err
+			}
+			prompts[i] = make([]int, pp+nDecode)
+			for j := range prompts[i] {
+				prompts[i][j] = r.IntN(150000)
+			}
+		}
+		batch, err := m.NewBatch(b)
+		if err != nil {
+			return err
+		}
+		for {
+			start := time.Now()
+			for i, s := range sessions {
+				s.Reset()
+				if _, err := s.Prefill(ctx, prompts[i][:pp]); err != nil {
+					return err
+				}
+			}
+			tPrefill := time.Since(start)
+			ids := make([]int, b)
+			start = time.Now()
+			for t := range nDecode {
+				for i := range ids {
+					ids[i] = prompts[i][pp+t]
+				}
+				if _, err := batch.Step(sessions, ids); err != nil {
+					return err
+				}
+			}
+			tDecode := time.Since(start)
+			if warm { // the first batch size runs twice: the first time warms the caches and pages
+				warm = false
+				continue
+			}
+			for _, t := range []struct {
+				test   string
+				tokens int
+				d      time.Duration
+			}{{"prefill", pp, tPrefill}, {"decode", nDecode, tDecode}} {
+				rate := float64(b*t.tokens) / t.d.Seconds()
+				fmt.Printf("%-7s     %d sequences x %d tokens in %.2f s = %.2f tok/s (all sequences)\n", t.test, b, t.tokens, t.d.Seconds(), rate)
+				fmt.Printf("RESULT test=%s tokens=%d depth=0 batch=%d tok_s=%.3f bytes_per_token=0 kv_bytes_per_token=0 type=%v\n", t.test, t.tokens, b, rate, m.Type)
+			}
+			break
 		}
 	}
 	return nil
