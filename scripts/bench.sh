@@ -14,6 +14,9 @@
 # Settings (environment): REPS (3), WEIGHTS (f32,bf16,q8_0,q4_k_m,q4_0,q6_k), PREFILL (128,512,2048),
 # DECODE (64), DEPTH (0,2048), THREADS (all cores), TORCH=1 to add PyTorch (F32; $PYTHON with torch
 # and transformers), JSON (notebooks/data/bench.json; empty to write none), VERBOSE=1.
+# BATCH=1,2,4,8 measures batched generation instead: B prompts of BATCH_PROMPT (128) tokens, then
+# DECODE tokens of each decoded together, aggregate tok/s, beside llama.cpp's llama-batched-bench
+# (JSON default: notebooks/data/bench_batched.json).
 # A full run takes about 45 minutes on 2 cores. Close other programs first: the machine must be quiet.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -57,6 +60,12 @@ fi
 args=(-synth "$DIR" -bench .cache/bench -reps "${REPS:-3}" -weights "${WEIGHTS:-f32,bf16,q8_0,q4_k_m,q4_0,q6_k}"
 	-prefill "${PREFILL:-128,512,2048}" -decode "${DECODE:-64}" -depth "${DEPTH:-0,2048}" -threads "${THREADS:-$(nproc)}")
 [[ -n "$llama" ]] && args+=(-llama "$llama")
-[[ -n "${JSON-notebooks/data/bench.json}" ]] && args+=(-json "${JSON-notebooks/data/bench.json}")
+json_default=notebooks/data/bench.json
+if [[ -n "${BATCH:-}" ]]; then
+	args+=(-batch "$BATCH" -batch-prompt "${BATCH_PROMPT:-128}")
+	json_default=notebooks/data/bench_batched.json
+	torch=()
+fi
+[[ -n "${JSON-$json_default}" ]] && args+=(-json "${JSON-$json_default}")
 [[ "${VERBOSE:-0}" == 1 ]] && args+=(-v)
 .cache/bench-compare "${args[@]}" "${torch[@]}"

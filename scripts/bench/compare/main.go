@@ -16,6 +16,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"math"
@@ -75,6 +76,10 @@ type config struct {
 	llamaDir string // llama.cpp's binaries ("" to skip)
 	python   string // a Python with torch and transformers ("" to skip)
 	torchPy  string // scripts/bench_torch.py
+	// batched generation (-batch): batch sizes and each sequence's prompt length; when set,
+	// the engines run only batched tests (ours: bench -batch; llama.cpp: llama-batched-bench)
+	batch       []int
+	batchPrompt int
 }
 
 func main() {
@@ -94,10 +99,15 @@ func main() {
 	flag.StringVar(&c.python, "python", "", "Python with torch and transformers (empty: no PyTorch)")
 	flag.StringVar(&c.torchPy, "torch-script", "scripts/bench_torch.py", "the PyTorch bench script")
 	flag.BoolVar(&c.verbose, "v", false, "print every run's output")
+	batch := flag.String("batch", "", "batch sizes: run only batched generation, B prompts at once (e.g. 1,2,4,8)")
+	flag.IntVar(&c.batchPrompt, "batch-prompt", 128, "prompt tokens of each sequence of a batch")
 	flag.Parse()
 	var err error
 	if c.prefill, err = ints.Parse(*prefill); err == nil {
 		c.depth, err = ints.Parse(*depth)
+	}
+	if err == nil {
+		c.batch, err = ints.Parse(*batch)
 	}
 	if err != nil || *synth == "" || c.bench == "" || *reps < 1 {
 		fmt.Fprintln(os.Stderr, "usage: compare -synth DIR -bench BIN [-llama DIR] [-python PY] [-reps 3] [-json FILE]", err)
@@ -246,8 +256,13 @@ type ours struct {
 func (e ours) name() string { return e.label }
 
 func (e ours) run(file string) (map[key]sample, int64, error) {
-	out, rss, err := runTool(e.c.verbose, e.bin, "-model", file, "-threads", strconv.Itoa(e.c.threads),
-		"-prefill", ints.Join(e.c.prefill), "-decode", strconv.Itoa(e.c.decode), "-depth", ints.Join(e.c.depth))
+	args := []string{"-model", file, "-threads", strconv.Itoa(e.c.threads), "-decode", strconv.Itoa(e.c.decode)}
+	if len(e.c.batch) > 0 {
+		args = append(args, "-batch", ints.Join(e.c.batch), "-batch-prompt", strconv.Itoa(e.c.batchPrompt))
+	} else {
+		args = append(args, "-prefill", ints.Join(e.c.prefill), "-depth", ints.Join(e.c.depth))
+	}
+	out, rss, err := runTool(e.c.verbose, e.bin, args...)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -262,6 +277,9 @@ type llama struct{ c *config }
 func (llama) name() string { return "llama.cpp" }
 
 func (e llama) run(file string) (map[key]sample, int64, error) {
+	if len(e.c.batch) > 0 {
+		return e.runBatched(file)
+	}
 	bin := filepath.Join(e.c.llamaDir, "llama-bench")
 	common := []string{"-m", file, "-t", strconv.Itoa(e.c.threads), "-r", "1", "-o", "json"}
 	calls := [][]string{append(slices.Clone(common), "-p", ints.Join(e.c.prefill), "-n", strconv.Itoa(e.c.decode))}
@@ -308,6 +326,54 @@ func parseLlama(out []byte, s map[key]sample) error {
 		case r.NGen > 0 && r.NPrompt == 0:
 			s[key{Test: "decode", Tokens: r.NGen, Depth: r.NDepth}] = sample{tokS: r.AvgTS}
 		}
+	}
+	return nil
+}
+
+// runBatched runs llama-batched-bench: for each batch size B, B prompts of batchPrompt tokens
+// (not shared), then decode tokens of each sequence decoded together, one call for every B.
+func (e llama) runBatched(file string) (map[key]sample, int64, error) {
+	most := slices.Max(e.c.batch)
+	ctx := most * (e.c.batchPrompt + e.c.decode + 1)
+	out, rss, err := runTool(e.c.verbose, filepath.Join(e.c.llamaDir, "llama-batched-bench"), "-m", file,
+		"-t", strconv.Itoa(e.c.threads), "-c", strconv.Itoa(ctx), "-b", "2048", "-ub", "512",
+		"-npp", strconv.Itoa(e.c.batchPrompt), "-ntg", strconv.Itoa(e.c.decode), "-npl", ints.Join(e.c.batch),
+		"--output-format", "jsonl")
+	if err != nil {
+		return nil, 0, err
+	}
+	s := map[key]sample{}
+	if err := parseBatched(out, s); err != nil {
+		return nil, 0, err
+	}
+	return s, rss, nil
+}
+
+// parseBatched adds the rows of llama-batched-bench's JSON lines to s: speed_pp (all B prompts'
+// tokens over the prompt time) as a prefill of batch B, speed_tg (B·tg over the decoding time) as
+// a decode of batch B. Other lines (logs) are skipped.
+func parseBatched(out []byte, s map[key]sample) error {
+	n := 0
+	for line := range strings.Lines(string(out)) {
+		if !strings.HasPrefix(line, "{") {
+			continue
+		}
+		var r struct {
+			PP      int     `json:"pp"`
+			TG      int     `json:"tg"`
+			PL      int     `json:"pl"`
+			SpeedPP float64 `json:"speed_pp"`
+			SpeedTG float64 `json:"speed_tg"`
+		}
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			return fmt.Errorf("llama-batched-bench output: %v", err)
+		}
+		s[key{Test: "prefill", Tokens: r.PP, Batch: r.PL}] = sample{tokS: r.SpeedPP}
+		s[key{Test: "decode", Tokens: r.TG, Batch: r.PL}] = sample{tokS: r.SpeedTG}
+		n++
+	}
+	if n == 0 {
+		return errors.New("llama-batched-bench printed no results")
 	}
 	return nil
 }

@@ -63,3 +63,22 @@ func TestStatsAndKeys(t *testing.T) {
 		t.Errorf("peak RSS %+v MiB, want 100", st)
 	}
 }
+
+func TestParseBatched(t *testing.T) {
+	out := []byte("main: n_kv_max = 1544 ...\n" +
+		`{"n_kv_max": 1544, "pp": 128, "tg": 64, "pl": 1, "n_kv": 192, "t_pp": 1.36, "speed_pp": 93.9, "t_tg": 2.4, "speed_tg": 26.5, "t": 3.7, "speed": 73.1}` + "\n" +
+		`{"n_kv_max": 1544, "pp": 128, "tg": 64, "pl": 8, "n_kv": 1536, "t_pp": 10.9, "speed_pp": 95.4, "t_tg": 8.6, "speed_tg": 59.7, "t": 19.5, "speed": 78.8}` + "\n")
+	s := map[key]sample{}
+	if err := parseBatched(out, s); err != nil {
+		t.Fatal(err)
+	}
+	if len(s) != 4 || s[key{Test: "prefill", Tokens: 128, Batch: 8}].tokS != 95.4 || s[key{Test: "decode", Tokens: 64, Batch: 1}].tokS != 26.5 {
+		t.Errorf("parsed %v", s)
+	}
+	if err := parseBatched([]byte("error: failed to load model\n"), map[key]sample{}); err == nil {
+		t.Error("no error for output without results")
+	}
+	if err := parseBatched([]byte("{not json\n"), map[key]sample{}); err == nil {
+		t.Error("no error for a broken JSON line")
+	}
+}
