@@ -142,6 +142,14 @@
 // run on each prompt alone (bit-identical here), sampled batches equal to sampled prompts alone,
 // one weight pass per layer per step, a leaving sequence changing nothing for the others.
 //
+// # In the engine
+//
+// Package qwen3 does the same without a rectangle: qwen3.Batch steps one token of several
+// Sessions in one forward pass, each token at its own position and attending to its own
+// Session's cache, so there is no padding and no padding mask to get wrong; the weight passes are
+// shared, as Cache.Step shares them here. qwen3.GenerateBatch is Generate above, with prompts
+// prefilled one by one and per-sequence callbacks; its test checks the same golden ids.
+//
 // # Exercises
 //
 // `go run ./scripts/exercise 10` copies this chapter to workspace/10_batching with five pieces
