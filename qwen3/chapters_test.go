@@ -88,12 +88,15 @@ func TestEngineMatchesChapter07(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			last := len(ids) - 1
+			last, worstP := len(ids)-1, 0.0
 			for c, v := range logits {
-				if d := math.Abs(float64(v) - want.At(last, c)); d > tol*scale {
+				d := math.Abs(float64(v) - want.At(last, c))
+				if d > tol*scale {
 					t.Fatalf("%v prefill: logit %d differs from chapter 07 by %.3g", name, c, d)
 				}
+				worstP = math.Max(worstP, d)
 			}
+			t.Logf("%v prefill: max |Δ| %.3g, %.2g relative", name, worstP, worstP/scale)
 		})
 	}
 }
