@@ -142,7 +142,7 @@ TEXT ·widenNibblesAVX2(SB), NOSPLIT, $0-40
 	MOVQ         src+16(FP), SI
 	MOVQ         n+24(FP), CX
 	MOVQ         bias+32(FP), AX
-	MOVQ         AX, X3
+	VMOVQ        AX, X3
 	VPBROADCASTW X3, Y3
 	VPCMPEQW     Y4, Y4, Y4
 	VPSRLW       $12, Y4, Y4     // 0x000f in every word
@@ -195,9 +195,9 @@ TEXT ·widenQ6AVX2(SB), NOSPLIT, $0-24
 	VPCMPEQW     Y7, Y7, Y7
 	VPSRLW       $14, Y7, Y7     // 0x0003
 	VPSLLW       $4, Y7, Y7      // 0x0030
-	MOVQ         $32, AX
-	MOVQ         AX, X8
-	VPBROADCASTW X8, Y8
+	VPCMPEQW     Y8, Y8, Y8
+	VPSRLW       $15, Y8, Y8
+	VPSLLW       $5, Y8, Y8      // 32
 	MOVQ         $2, CX
 
 q6loop:
