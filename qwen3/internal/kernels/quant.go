@@ -20,7 +20,7 @@ import (
 // The integer sums are exact; only the activations' rounding is new, and it is small: at most
 // half a step, 1/65534 of the block's largest value, 128 times finer than the int8 activations
 // llama.cpp uses. (A Q8_0 weight's own rounding is 1/254 of its block's largest weight.) Prompts
-// do not use this path: their rows are decoded to float32 (DecodeQ4_K, ...) for the Tile kernel.
+// round their inputs the same way, a whole chunk in one Act, for TileQ (tileq.go).
 
 // ActBlock is the number of activations that share one scale in an Act.
 const ActBlock = 32

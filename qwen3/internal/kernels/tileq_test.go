@@ -103,3 +103,45 @@ func BenchmarkQPack(b *testing.B) {
 		p.Pack(QQ4_K, k, w, k/QKSize*Q4KBytes, TileRows)
 	}
 }
+
+// FuzzTileQ feeds any block bytes as the first row of a QPack (the rest missing) and checks the
+// dispatched and the generic TileQ against chapter 01 for twelve tokens.
+func FuzzTileQ(f *testing.F) {
+	r := rand.New(rand.NewPCG(5, 5))
+	f.Add(randBlocks(r, gguf.TypeQ4_K, 2), uint8(2), uint64(1))
+	f.Add(randBlocks(r, gguf.TypeQ6_K, 1), uint8(3), uint64(2))
+	f.Fuzz(func(t *testing.T, raw []byte, kind uint8, seed uint64) {
+		typ := []gguf.GGMLType{gguf.TypeQ8_0, gguf.TypeQ4_0, gguf.TypeQ4_K, gguf.TypeQ6_K}[kind%4]
+		b := blockOf[typ]
+		nb := len(raw) / b.bytes
+		k := nb * b.size
+		if k == 0 {
+			return
+		}
+		w := raw[:nb*b.bytes]
+		deq := make([]float32, k)
+		if err := gguf.Dequantize(deq, typ, w); err != nil {
+			t.Fatal(err)
+		}
+		if !finite(deq) {
+			return
+		}
+		a := NewAct(TileTokens * k)
+		a.Quantize(fuzzX(TileTokens*k, seed))
+		p := NewQPack(k)
+		for _, level := range []Level{Active(), Generic} {
+			func() {
+				defer Limit(level)()
+				p.Pack(qKinds[typ], k, w, len(w), 1)
+				var out [TileTokens * TileRows]float32
+				TileQ(p, a, 0, &out)
+				for tok := 0; tok < TileTokens; tok++ {
+					want, mag := actRef(t, typ, w, tokenAct(a, tok, k))
+					if got := out[tok*TileRows]; !closeTo(got, want, mag, k) {
+						t.Fatalf("%v %v token %d: %v, float64 reference %v", typ, level, tok, got, want)
+					}
+				}
+			}()
+		}
+	})
+}
