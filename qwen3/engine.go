@@ -60,6 +60,8 @@ type Session struct {
 	// (kernels.Act), one per token of a chunk too short for tiles; nil when no matrix is quantized.
 	xbAct, attAct, hbAct []*kernels.Act
 	finalAct             *kernels.Act
+	// The same for a prompt chunk, all its tokens in one Act (row t at t*width), for TileQ.
+	xbChunk, attChunk, hbChunk *kernels.Act
 
 	// progress, when not nil, is called by Prefill after each chunk with the prompt tokens done
 	// and the total (generate.go sets it from Options.Progress, for long prompts).
@@ -131,6 +133,8 @@ func (m *Model) NewSession(maxLen int) (*Session, error) {
 			s.hbAct = append(s.hbAct, kernels.NewAct(c.Intermediate))
 		}
 		s.finalAct = kernels.NewAct(c.Hidden)
+		s.xbChunk, s.attChunk = kernels.NewAct(padded*c.Hidden), kernels.NewAct(padded*c.qDim())
+		s.hbChunk = kernels.NewAct(padded * c.Intermediate)
 	}
 	widest := max(c.Hidden, c.Intermediate, c.qDim())
 	for range m.pool.workers() {
@@ -234,6 +238,7 @@ func (s *Session) forward(ids []int, wantLogits bool) {
 			rmsnorm(s.xb[t*H:(t+1)*H], s.x[t*H:(t+1)*H], s.l.attnNorm, c.Eps)
 		}
 		if tiles {
+			s.quantizeChunk(s.xbChunk, s.xb, H)
 			p.run(blocks(c.qDim())+2*blocks(c.kvDim()), 1, s.qkvTileBody)
 		} else {
 			s.quantize(s.xbAct, s.xb, H)
@@ -243,6 +248,7 @@ func (s *Session) forward(ids []int, wantLogits bool) {
 		s.storeKV()
 		p.run(s.attentionItemCount(), 1, s.attnBody)
 		if tiles {
+			s.quantizeChunk(s.attChunk, s.att, c.qDim())
 			p.run(blocks(H), 1, s.oTileBody)
 		} else {
 			s.quantize(s.attAct, s.att, c.qDim())
@@ -253,7 +259,9 @@ func (s *Session) forward(ids []int, wantLogits bool) {
 			rmsnorm(s.xb[t*H:(t+1)*H], s.x[t*H:(t+1)*H], s.l.ffnNorm, c.Eps)
 		}
 		if tiles {
+			s.quantizeChunk(s.xbChunk, s.xb, H)
 			p.run(blocks(c.Intermediate), 1, s.gateUpTileBody)
+			s.quantizeChunk(s.hbChunk, s.hb, c.Intermediate)
 			p.run(blocks(H), 1, s.downTileBody)
 		} else {
 			s.quantize(s.xbAct, s.xb, H)

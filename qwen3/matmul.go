@@ -12,7 +12,10 @@ import (
 // Prompts (a chunk of several tokens): the work is rows x tokens dot products, so arithmetic
 // bounds it. Rows are taken 32 at a time (kernels.TileRows), decoded to float32 and packed column
 // by column (Matrix.packRows), then multiplied with twelve tokens at a time (kernels.Tile), so
-// that every weight loaded into a register serves many tokens and every input many rows.
+// that every weight loaded into a register serves many tokens and every input many rows. The
+// block-quantized types multiply integers instead, as decoding does: their rows are decoded to
+// int16 with float scales (kernels.QPack) and the chunk's inputs rounded once per pass to int16
+// blocks (quantizeChunk), for kernels.TileQ.
 
 // minTileTokens is the smallest chunk that uses tiles: below it the dot products are cheaper
 // than packing.
@@ -28,6 +31,7 @@ type tileScratch struct {
 	tile    [kernels.TileTokens * kernels.TileRows]float32 // one tile's results
 	out     []float32                                      // a block's results for every token: out[t*TileRows+i]
 	out2    []float32                                      // a second block (gate and up together)
+	qpack   *kernels.QPack                                 // TileRows rows of a quantized matrix
 }
 
 func newTileScratch(widest int) tileScratch {
@@ -36,13 +40,33 @@ func newTileScratch(widest int) tileScratch {
 		staging: make([]float32, widest*kernels.TileRows),
 		out:     make([]float32, (maxChunk+kernels.TileTokens)*kernels.TileRows),
 		out2:    make([]float32, (maxChunk+kernels.TileTokens)*kernels.TileRows),
+		qpack:   kernels.NewQPack(widest),
+	}
+}
+
+// quantizeChunk rounds the chunk's inputs of a matrix pass (width values per token) into a, for
+// the quantized matrices; it does nothing when the model has none (a is nil).
+func (s *Session) quantizeChunk(a *kernels.Act, x []float32, width int) {
+	if a != nil {
+		a.Quantize(x[:s.n*width])
 	}
 }
 
 // blockTimes computes out[t*R+i] = W[r0+i]·in[t*width : t*width+Cols] for the R = TileRows rows from r0
-// (rows past the end of W give 0) and every token of the chunk.
-func (s *Session) blockTimes(sc *tileScratch, w *Matrix, r0 int, in []float32, width int, out []float32) {
+// (rows past the end of W give 0) and every token of the chunk; a is the chunk's inputs rounded
+// to int16 blocks (quantizeChunk), which the block-quantized types read instead of in.
+func (s *Session) blockTimes(sc *tileScratch, w *Matrix, r0 int, in []float32, width int, a *kernels.Act, out []float32) {
 	k := w.Cols
+	if kind, ok := w.Type.qKind(); ok {
+		rows := min(kernels.TileRows, w.Rows-r0)
+		rb := w.Type.rowBytes(k)
+		sc.qpack.Pack(kind, k, w.raw[r0*rb:(r0+rows)*rb], rb, rows)
+		for t0 := 0; t0 < s.n; t0 += kernels.TileTokens {
+			kernels.TileQ(sc.qpack, a, t0, &sc.tile)
+			copy(out[t0*kernels.TileRows:], sc.tile[:])
+		}
+		return
+	}
 	pack := sc.pack[:k*kernels.TileRows]
 	w.packRows(r0, min(kernels.TileRows, w.Rows-r0), pack, sc.staging)
 	for t0 := 0; t0 < s.n; t0 += kernels.TileTokens {
@@ -64,7 +88,7 @@ func (s *Session) qkvTiles(worker, lo, hi int) {
 			w, out, width, blk = s.l.k, s.k, c.kvDim(), b-bq
 		}
 		r0 := blk * kernels.TileRows
-		s.blockTimes(sc, w, r0, s.xb, c.Hidden, sc.out)
+		s.blockTimes(sc, w, r0, s.xb, c.Hidden, s.xbChunk, sc.out)
 		scatter(out, width, r0, min(kernels.TileRows, width-r0), s.n, sc.out)
 	}
 }
@@ -82,7 +106,7 @@ func (s *Session) oTiles(worker, lo, hi int) {
 	sc := &s.scratch[worker]
 	for b := lo; b < hi; b++ {
 		r0 := b * kernels.TileRows
-		s.blockTimes(sc, s.l.o, r0, s.att, qd, sc.out)
+		s.blockTimes(sc, s.l.o, r0, s.att, qd, s.attChunk, sc.out)
 		addBlock(s.x, H, r0, min(kernels.TileRows, H-r0), s.n, sc.out)
 	}
 }
@@ -104,8 +128,8 @@ func (s *Session) gateUpTiles(worker, lo, hi int) {
 	for b := lo; b < hi; b++ {
 		r0 := b * kernels.TileRows
 		rows := min(kernels.TileRows, I-r0)
-		s.blockTimes(sc, s.l.gate, r0, s.xb, H, sc.out)
-		s.blockTimes(sc, s.l.up, r0, s.xb, H, sc.out2)
+		s.blockTimes(sc, s.l.gate, r0, s.xb, H, s.xbChunk, sc.out)
+		s.blockTimes(sc, s.l.up, r0, s.xb, H, s.xbChunk, sc.out2)
 		for t := 0; t < s.n; t++ {
 			kernels.SiLUMul(s.hb[t*I+r0:t*I+r0+rows], sc.out[t*kernels.TileRows:], sc.out2[t*kernels.TileRows:])
 		}
@@ -118,7 +142,7 @@ func (s *Session) downTiles(worker, lo, hi int) {
 	sc := &s.scratch[worker]
 	for b := lo; b < hi; b++ {
 		r0 := b * kernels.TileRows
-		s.blockTimes(sc, s.l.down, r0, s.hb, I, sc.out)
+		s.blockTimes(sc, s.l.down, r0, s.hb, I, s.hbChunk, sc.out)
 		addBlock(s.x, H, r0, min(kernels.TileRows, H-r0), s.n, sc.out)
 	}
 }

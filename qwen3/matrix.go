@@ -64,6 +64,21 @@ func (t DType) ggml() gguf.GGMLType { return dtypes[t].ggml }
 // (activations rounded to int16 blocks, kernels/quant.go) instead of float32 values.
 func (t DType) quantized() bool { return t >= Q8_0 }
 
+// qKind is the kernels' name for a block-quantized type, for prompts' integer tiles.
+func (t DType) qKind() (kernels.QKind, bool) {
+	switch t {
+	case Q8_0:
+		return kernels.QQ8_0, true
+	case Q4_0:
+		return kernels.QQ4_0, true
+	case Q4_K:
+		return kernels.QQ4_K, true
+	case Q6_K:
+		return kernels.QQ6_K, true
+	}
+	return 0, false
+}
+
 // rowBytes is the size of one row of cols weights (cols a whole number of blocks).
 func (t DType) rowBytes(cols int) int { return cols / dtypes[t].block * dtypes[t].bytes }
 

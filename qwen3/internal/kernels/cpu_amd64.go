@@ -106,3 +106,15 @@ func maxAVX2(x *float32, n int) float32
 
 //go:noescape
 func scaleAVX2(dst, x *float32, a float32, n int)
+
+//go:noescape
+func tileQ16x6AVX2(pack, x *int16, xstride, nb, halves int, s, xs, xsum *float32, xsStride int, out *float32, outStride int)
+
+//go:noescape
+func widenNibblesAVX2(lo, hi *int16, src *byte, n, bias int)
+
+//go:noescape
+func widenBytesAVX2(dst *int16, src *byte, n int)
+
+//go:noescape
+func widenQ6AVX2(dst *int16, ql, qh *byte)

@@ -70,3 +70,10 @@ func scaleAVX2(dst, x *float32, a float32, n int)     { panic("unreachable") }
 func dotF32x4AVX2(w *float32, stride, rows int, x *float32, n int, out *float32) {
 	panic("unreachable")
 }
+
+func tileQ16x6AVX2(pack, x *int16, xstride, nb, halves int, s, xs, xsum *float32, xsStride int, out *float32, outStride int) {
+	panic("unreachable")
+}
+func widenNibblesAVX2(lo, hi *int16, src *byte, n, bias int) { panic("unreachable") }
+func widenBytesAVX2(dst *int16, src *byte, n int)            { panic("unreachable") }
+func widenQ6AVX2(dst *int16, ql, qh *byte)                   { panic("unreachable") }

@@ -15,8 +15,12 @@
 // their own tolerance against chapter 07.
 //
 // Prompts are arithmetic-bound: Tile multiplies 32 packed weight rows (decoded to float32 by
-// Transpose8, WidenBF16, DecodeQ8_0, DecodeQ4_K, ...) with 12 tokens, and AttnTile does the same
-// for attention's scores and value sums, with ExpSub (e^x) for the online softmax.
+// Transpose8, WidenBF16, WidenF16) with 12 tokens, and AttnTile does the same for attention's
+// scores and value sums, with ExpSub (e^x) for the online softmax. The block-quantized types take
+// TileQ instead (tileq.go): their rows decoded once per chunk to int16 with float scales (QPack),
+// the chunk's inputs rounded to int16 blocks like decoding's, integer multiply-adds in the tile
+// (about 1.4 times the float tile's multiply-adds per ns on this machine); so prompts of these
+// types, too, see inputs rounded to int16.
 //
 // Each function has a plain Go version (the specification) and, on amd64 with AVX2, FMA and F16C,
 // an assembly version; a few also have an AVX-512 one. Limit (and QWEN3_KERNELS at start) lowers

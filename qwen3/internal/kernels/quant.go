@@ -20,7 +20,7 @@ import (
 // The integer sums are exact; only the activations' rounding is new, and it is small: at most
 // half a step, 1/65534 of the block's largest value, 128 times finer than the int8 activations
 // llama.cpp uses. (A Q8_0 weight's own rounding is 1/254 of its block's largest weight.) Prompts
-// do not use this path: their rows are decoded to float32 (DecodeQ4_K, ...) for the Tile kernel.
+// round their inputs the same way, a whole chunk in one Act, for TileQ (tileq.go).
 
 // ActBlock is the number of activations that share one scale in an Act.
 const ActBlock = 32
@@ -58,10 +58,11 @@ func NewAct(n int) *Act {
 // Len is the number of values.
 func (a *Act) Len() int { return len(a.Q) }
 
-// Quantize rounds x (len(x) == a.Len()) into a: per block, scale = max|x|/32767 and
-// Q = round-to-even(x/scale), so |x − scale·Q| <= scale/2 (plus float32 rounding of the division).
+// Quantize rounds x into the first len(x) values of a (whole blocks; a prompt chunk's Act has
+// room for the longest chunk): per block, scale = max|x|/32767 and Q = round-to-even(x/scale), so
+// |x − scale·Q| <= scale/2 (plus float32 rounding of the division).
 func (a *Act) Quantize(x []float32) {
-	if len(x) != len(a.Q) {
+	if len(x) > len(a.Q) || len(x)%ActBlock != 0 {
 		panic(fmt.Sprintf("kernels: quantizing %d values into an Act of %d", len(x), len(a.Q)))
 	}
 	if useAVX2 && len(x) > 0 {
@@ -72,7 +73,7 @@ func (a *Act) Quantize(x []float32) {
 }
 
 func quantizeActGeneric(a *Act, x []float32) {
-	for b := range a.Scale {
+	for b := range len(x) / ActBlock {
 		blk := x[b*ActBlock : (b+1)*ActBlock]
 		var amax float32
 		for _, v := range blk {

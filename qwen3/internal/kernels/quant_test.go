@@ -246,7 +246,8 @@ func TestQuantPanics(t *testing.T) {
 	a := NewAct(64)
 	for name, f := range map[string]func(){
 		"NewAct 33":        func() { NewAct(33) },
-		"Quantize short":   func() { a.Quantize(make([]float32, 32)) },
+		"Quantize long":    func() { a.Quantize(make([]float32, 96)) },
+		"Quantize part":    func() { a.Quantize(make([]float32, 40)) },
 		"Q8_0 long row":    func() { DotQ8_0Act(make([]byte, 3*Q8BlockBytes), a) },
 		"Q4_0 part block":  func() { DotQ4_0Act(make([]byte, Q4BlockBytes+1), a) },
 		"Q4_K long row":    func() { DotQ4_KAct(make([]byte, Q4KBytes), a) },

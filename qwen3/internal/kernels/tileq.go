@@ -1,0 +1,212 @@
+package kernels
+
+import (
+	"fmt"
+	"unsafe"
+)
+
+// Prompts of the block-quantized types (Q8_0, Q4_0, Q4_K, Q6_K) multiply integers, as decoding
+// does: the chunk's inputs are rounded to int16 blocks (an Act over all its tokens) and 32 weight
+// rows are decoded, once per chunk, into their small integers and float scales (a QPack), not into
+// float32. TileQ then computes 32 rows x 12 tokens with VPMADDWD, 16 int16 products per
+// instruction where the float Tile's FMA does 8:
+//
+//	out[t*32+i] = Σ_f S_if·s_tb(f)·Σ_j q_ij·a_tj − M_if·Sum_tb(f)
+//
+// f runs over the weights' scale blocks (32 values; 16 for Q6_K, two per activation block b(f)),
+// S and M are a row's scale and minimum term per block, s, a and Sum the Act's scale, int16 values
+// and block sum. What each type stores as q, S and M mirrors its decoding:
+//
+//	Q8_0  q = int8 quant          S = d          M = 0
+//	Q4_0  q = quant − 8           S = d          M = 0
+//	Q4_K  q = 4-bit quant         S = d·scale    M = dmin·min     per 32-value sub-block
+//	Q6_K  q = 6-bit quant − 32    S = d·scale    M = 0            per 16-value group
+//
+// The integer sums are exact (|q·a| < 2^17 summed 32 times); the result differs from the float
+// Tile's only by the inputs' rounding to int16, as decoding's does.
+
+// QKind names the block-quantized weight types TileQ reads.
+type QKind int
+
+// The weight types of a QPack.
+const (
+	QQ8_0 QKind = iota
+	QQ4_0
+	QQ4_K
+	QQ6_K
+)
+
+// QPack is TileRows weight rows of k values in TileQ's order: Q holds the integers in pairs of
+// adjacent columns, Q[(j/2)*64 + 2i + j%2] = q_ij, and S the scales, S[f*64+i] = S_if and
+// S[f*64+32+i] = M_if for scale block f.
+type QPack struct {
+	Kind    QKind
+	K       int
+	Q       []int16
+	S       []float32
+	staging []int16 // the rows, row-major, before pairing
+}
+
+// blockSize is the number of values per block of the type's rows.
+func (k QKind) blockSize() int {
+	if k == QQ4_K || k == QQ6_K {
+		return QKSize
+	}
+	return ActBlock
+}
+
+// halves is the number of weight scale blocks per 32-value activation block.
+func (k QKind) halves() int {
+	if k == QQ6_K {
+		return 2
+	}
+	return 1
+}
+
+// NewQPack returns a QPack for rows of at most k values (a multiple of 32).
+func NewQPack(k int) *QPack {
+	if k <= 0 || k%ActBlock != 0 {
+		panic(fmt.Sprintf("kernels: a QPack of %d columns is not whole 32-value blocks", k))
+	}
+	return &QPack{K: k, Q: make([]int16, k*TileRows), S: make([]float32, 2*k/16*TileRows), staging: make([]int16, k*TileRows)}
+}
+
+// Pack decodes rows (the raw bytes of len(rows) <= 32 rows of k values of type kind, rowBytes
+// apart) into p; missing rows become zeros. k is at most the k p was made for, and whole blocks
+// of the type.
+func (p *QPack) Pack(kind QKind, k int, raw []byte, rowBytes, rows int) {
+	if k <= 0 || k > len(p.staging)/TileRows || k%kind.blockSize() != 0 || rows < 0 || rows > TileRows || len(raw) < rows*rowBytes {
+		panic(fmt.Sprintf("kernels: QPack of %d rows of %d values from %d bytes (room for %d)", rows, k, len(raw), len(p.staging)/TileRows))
+	}
+	p.Kind, p.K = kind, k
+	nf := k / ActBlock * kind.halves()
+	s := p.S[:nf*2*TileRows]
+	clear(s)
+	for i := 0; i < rows; i++ {
+		decodeQRow(kind, p.staging[i*k:(i+1)*k], s[i:], raw[i*rowBytes:(i+1)*rowBytes])
+	}
+	clear(p.staging[rows*k : TileRows*k])
+	// A pair of int16 moves as one 32-bit word: the float32 transpose does the pairing.
+	half := k / 2
+	dst := unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(p.Q))), half*TileRows)
+	src := unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(p.staging))), half*TileRows)
+	for i := 0; i < TileRows; i += 8 {
+		Transpose8(dst[i:], TileRows, src[i*half:], half, half)
+	}
+}
+
+// decodeQRow writes one row's integers into q and its scales into s (s[f*64], s[f*64+32]).
+func decodeQRow(kind QKind, q []int16, s []float32, raw []byte) {
+	switch kind {
+	case QQ8_0:
+		for b := range len(q) / Q8BlockSize {
+			blk := raw[b*Q8BlockBytes : (b+1)*Q8BlockBytes]
+			s[b*64] = f16(le16(blk))
+			y := q[b*Q8BlockSize : (b+1)*Q8BlockSize]
+			if useAVX2 {
+				widenBytesAVX2(&y[0], &blk[2], Q8BlockSize)
+				continue
+			}
+			for j, v := range blk[2:Q8BlockBytes] {
+				y[j] = int16(int8(v))
+			}
+		}
+	case QQ4_0:
+		for b := range len(q) / Q4BlockSize {
+			blk := raw[b*Q4BlockBytes : (b+1)*Q4BlockBytes]
+			s[b*64] = f16(le16(blk))
+			lo, hi := q[b*Q4BlockSize:b*Q4BlockSize+16], q[b*Q4BlockSize+16:b*Q4BlockSize+32]
+			if useAVX2 {
+				widenNibblesAVX2(&lo[0], &hi[0], &blk[2], 16, 8)
+				continue
+			}
+			for j, v := range blk[2:Q4BlockBytes] {
+				lo[j], hi[j] = int16(v&0xf)-8, int16(v>>4)-8
+			}
+		}
+	case QQ4_K:
+		for i := range len(q) / QKSize {
+			blk := raw[i*Q4KBytes : (i+1)*Q4KBytes]
+			d, dmin := f16(le16(blk)), f16(le16(blk[2:]))
+			for j := 0; j < 8; j++ {
+				sc, m := q4KScaleMin(j, blk[4:16])
+				f := i*8 + j
+				s[f*64], s[f*64+32] = d*float32(sc), dmin*float32(m)
+			}
+			for j := 0; j < 8; j += 2 { // 32 bytes: sub-block j in the low nibbles, j+1 in the high
+				qs := blk[16+16*j : 16+16*j+32]
+				lo, hi := q[i*QKSize+32*j:i*QKSize+32*j+32], q[i*QKSize+32*j+32:i*QKSize+32*j+64]
+				if useAVX2 {
+					widenNibblesAVX2(&lo[0], &hi[0], &qs[0], 32, 0)
+					continue
+				}
+				for l, v := range qs {
+					lo[l], hi[l] = int16(v&0xf), int16(v>>4)
+				}
+			}
+		}
+	case QQ6_K:
+		for i := range len(q) / QKSize {
+			blk := raw[i*Q6KBytes : (i+1)*Q6KBytes]
+			d := f16(le16(blk[208:]))
+			for half := 0; half < 2; half++ {
+				ql, qh, sc := blk[64*half:], blk[128+32*half:], blk[192+8*half:]
+				y := q[i*QKSize+128*half : i*QKSize+128*half+128]
+				ql, qh = ql[:64], qh[:32]
+				for g := 0; g < 8; g++ {
+					s[(i*16+8*half+g)*64] = d * float32(int8(sc[g]))
+				}
+				if useAVX2 {
+					widenQ6AVX2(&y[0], &ql[0], &qh[0])
+					continue
+				}
+				for l := 0; l < 32; l++ { // q6K for k = 0..3, unrolled
+					a, b, h := ql[l], ql[l+32], qh[l]
+					y[l] = int16(a&0xf|(h&3)<<4) - 32
+					y[32+l] = int16(b&0xf|(h>>2&3)<<4) - 32
+					y[64+l] = int16(a>>4|(h>>4&3)<<4) - 32
+					y[96+l] = int16(b>>4|(h>>6)<<4) - 32
+				}
+			}
+		}
+	}
+}
+
+// TileQ computes a TileTokens x TileRows block of a prompt's matrix product from a QPack and an
+// Act holding tokens t0 .. t0+11 (each p.K values, tokens k apart in a.Q: the Act of a whole
+// chunk): out[t*32+i] = row i · token t0+t, by the formula above.
+func TileQ(p *QPack, a *Act, t0 int, out *[TileTokens * TileRows]float32) {
+	k := p.K
+	if t0 < 0 || a.Len() < (t0+TileTokens)*k {
+		panic(fmt.Sprintf("kernels: TileQ of tokens %d..%d of %d values from an Act of %d", t0, t0+TileTokens, k, a.Len()))
+	}
+	nb := k / ActBlock
+	x, xs, xsum := a.Q[t0*k:], a.Scale[t0*nb:], a.Sum[t0*nb:]
+	if useAVX2 {
+		h := p.Kind.halves()
+		for _, q := range [4][2]int{{0, 0}, {16, 0}, {0, 6}, {16, 6}} { // rows from q[0], tokens from q[1]
+			tileQ16x6AVX2(&p.Q[2*q[0]], &x[q[1]*k], k, nb, h, &p.S[q[0]], &xs[q[1]*nb], &xsum[q[1]*nb], nb, &out[q[1]*TileRows+q[0]], TileRows)
+		}
+		return
+	}
+	tileQGeneric(p, x, xs, xsum, out)
+}
+
+func tileQGeneric(p *QPack, x []int16, xs, xsum []float32, out *[TileTokens * TileRows]float32) {
+	k, h := p.K, p.Kind.halves()
+	nb, size := k/ActBlock, ActBlock/h
+	for t := 0; t < TileTokens; t++ {
+		for i := 0; i < TileRows; i++ {
+			var s float32
+			for f := 0; f < nb*h; f++ {
+				b := f / h
+				var acc int32
+				for j := f * size; j < (f+1)*size; j++ {
+					acc += int32(p.Q[(j/2)*64+2*i+j%2]) * int32(x[t*k+j])
+				}
+				s += p.S[f*64+i]*xs[t*nb+b]*float32(acc) - p.S[f*64+32+i]*xsum[t*nb+b]
+			}
+			out[t*TileRows+i] = s
+		}
+	}
+}

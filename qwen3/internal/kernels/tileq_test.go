@@ -1,0 +1,147 @@
+package kernels
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	gguf "github.com/qwen3go/qwen3go/chapters/01_gguf"
+)
+
+var qKinds = map[gguf.GGMLType]QKind{gguf.TypeQ8_0: QQ8_0, gguf.TypeQ4_0: QQ4_0, gguf.TypeQ4_K: QQ4_K, gguf.TypeQ6_K: QQ6_K}
+
+// tokenAct is token t's part of a chunk's Act (tokens k values apart).
+func tokenAct(a *Act, t, k int) *Act {
+	nb := k / ActBlock
+	return &Act{Q: a.Q[t*k : (t+1)*k], Scale: a.Scale[t*nb : (t+1)*nb], Sum: a.Sum[t*nb : (t+1)*nb], Sum16: a.Sum16[2*t*nb : 2*(t+1)*nb]}
+}
+
+// TestTileQ: every output of TileQ is its row (chapter 01's dequantizer) times its token's Act
+// values, in float64, within float32 rounding; for every type, with missing rows (zeros) and a
+// pack reused for a narrower matrix.
+func TestTileQ(t *testing.T) {
+	r := rand.New(rand.NewPCG(61, 62))
+	eachLevel(t, func(t *testing.T) {
+		for typ, kind := range qKinds {
+			p := NewQPack(1024)
+			for _, c := range []struct{ k, rows, t0 int }{{1024, 32, 0}, {256, 29, 3}, {512, 32, 12}} {
+				b := blockOf[typ]
+				rowBytes := c.k / b.size * b.bytes
+				w := randBlocks(r, typ, c.rows*c.k/b.size)
+				tokens := c.t0 + TileTokens
+				a := NewAct(tokens * c.k)
+				x := randX(r, tokens*c.k)
+				x[5] = 40 // a block with one large value
+				a.Quantize(x)
+				p.Pack(kind, c.k, w, rowBytes, c.rows)
+				var out [TileTokens * TileRows]float32
+				TileQ(p, a, c.t0, &out)
+				for tok := 0; tok < TileTokens; tok++ {
+					ta := tokenAct(a, c.t0+tok, c.k)
+					for i := 0; i < TileRows; i++ {
+						got := out[tok*TileRows+i]
+						if i >= c.rows {
+							if got != 0 {
+								t.Fatalf("%v k=%d: missing row %d gives %v", typ, c.k, i, got)
+							}
+							continue
+						}
+						want, mag := actRef(t, typ, w[i*rowBytes:(i+1)*rowBytes], ta)
+						if !closeTo(got, want, mag, c.k) {
+							t.Fatalf("%v k=%d token %d row %d: %v, float64 reference %v (magnitude %v)", typ, c.k, c.t0+tok, i, got, want, mag)
+						}
+					}
+				}
+			}
+		}
+	})
+}
+
+func TestTileQPanics(t *testing.T) {
+	p := NewQPack(256)
+	for name, f := range map[string]func(){
+		"pack too wide": func() { p.Pack(QQ8_0, 512, make([]byte, 32*544), 544, 32) },
+		"short Act":     func() { var o [TileTokens * TileRows]float32; TileQ(p, NewAct(256*TileTokens), 1, &o) },
+		"k not 32s":     func() { NewQPack(100) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", name)
+				}
+			}()
+			f()
+		}()
+	}
+}
+
+// BenchmarkTileQ is BenchmarkTile's product (32 rows x 12 tokens x 1024) with int16 weights and
+// inputs; MAC/ns compares the two directly.
+func BenchmarkTileQ(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 1))
+	const k = 1024
+	w := randBlocks(r, gguf.TypeQ4_0, TileRows*k/Q4BlockSize)
+	p := NewQPack(k)
+	p.Pack(QQ4_0, k, w, k/Q4BlockSize*Q4BlockBytes, TileRows)
+	a := NewAct(TileTokens * k)
+	a.Quantize(randX(r, TileTokens*k))
+	var out [TileTokens * TileRows]float32
+	b.SetBytes(int64(2 * len(p.Q)))
+	for b.Loop() {
+		TileQ(p, a, 0, &out)
+	}
+	b.ReportMetric(float64(k*TileRows*TileTokens)/(float64(b.Elapsed().Nanoseconds())/float64(b.N)), "MAC/ns")
+}
+
+// BenchmarkQPack: decoding and pairing 32 rows of 1024 Q4_K weights, once per prompt chunk.
+func BenchmarkQPack(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 1))
+	const k = 1024
+	w := randBlocks(r, gguf.TypeQ4_K, TileRows*k/QKSize)
+	p := NewQPack(k)
+	b.SetBytes(int64(len(w)))
+	for b.Loop() {
+		p.Pack(QQ4_K, k, w, k/QKSize*Q4KBytes, TileRows)
+	}
+}
+
+// FuzzTileQ feeds any block bytes as the first row of a QPack (the rest missing) and checks the
+// dispatched and the generic TileQ against chapter 01 for twelve tokens.
+func FuzzTileQ(f *testing.F) {
+	r := rand.New(rand.NewPCG(5, 5))
+	f.Add(randBlocks(r, gguf.TypeQ4_K, 2), uint8(2), uint64(1))
+	f.Add(randBlocks(r, gguf.TypeQ6_K, 1), uint8(3), uint64(2))
+	f.Fuzz(func(t *testing.T, raw []byte, kind uint8, seed uint64) {
+		typ := []gguf.GGMLType{gguf.TypeQ8_0, gguf.TypeQ4_0, gguf.TypeQ4_K, gguf.TypeQ6_K}[kind%4]
+		b := blockOf[typ]
+		nb := len(raw) / b.bytes
+		k := nb * b.size
+		if k == 0 {
+			return
+		}
+		w := raw[:nb*b.bytes]
+		deq := make([]float32, k)
+		if err := gguf.Dequantize(deq, typ, w); err != nil {
+			t.Fatal(err)
+		}
+		if !finite(deq) {
+			return
+		}
+		a := NewAct(TileTokens * k)
+		a.Quantize(fuzzX(TileTokens*k, seed))
+		p := NewQPack(k)
+		for _, level := range []Level{Active(), Generic} {
+			func() {
+				defer Limit(level)()
+				p.Pack(qKinds[typ], k, w, len(w), 1)
+				var out [TileTokens * TileRows]float32
+				TileQ(p, a, 0, &out)
+				for tok := 0; tok < TileTokens; tok++ {
+					want, mag := actRef(t, typ, w, tokenAct(a, tok, k))
+					if got := out[tok*TileRows]; !closeTo(got, want, mag, k) {
+						t.Fatalf("%v %v token %d: %v, float64 reference %v", typ, level, tok, got, want)
+					}
+				}
+			}()
+		}
+	})
+}
