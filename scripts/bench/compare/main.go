@@ -169,7 +169,7 @@ func main() {
 	}
 	r.peers = map[string]string{}
 	if c.llamaDir != "" {
-		r.peers["llama.cpp"] = llamaVersion(c.llamaDir)
+		r.peers["llama.cpp"] = llamaVersion(c.llamaDir, c)
 	}
 	if c.python != "" {
 		r.peers["pytorch"] = torchVersion(c.python)
@@ -380,10 +380,14 @@ func parseBatched(out []byte, s map[key]sample) error {
 
 // llamaVersion is the VERSION line scripts/bench/llamacpp.sh leaves beside the binaries (the
 // sources carry no git metadata, so llama-bench cannot tell its own commit).
-func llamaVersion(dir string) string {
+func llamaVersion(dir string, c config) string {
 	v := "llama.cpp (unknown version)"
 	if b, err := os.ReadFile(filepath.Join(dir, "VERSION")); err == nil {
 		v = strings.TrimSpace(string(b))
+	}
+	if len(c.batch) > 0 {
+		return v + fmt.Sprintf("; llama-batched-bench -b 2048 -ub 512 -npp %d -ntg %d -npl %s, its default settings (F16 KV cache)",
+			c.batchPrompt, c.decode, ints.Join(c.batch))
 	}
 	return v + "; llama-bench -r 1, its default settings (F16 KV cache)"
 }
@@ -687,6 +691,12 @@ func (r *results) writeJSON(path string, weights []string, c config, engines ...
 			"peak RSS: the largest resident set of the engine's process over its run",
 			len(r.read)-1, c.decode, len(r.read), read.lo, read.hi),
 		ReadBW: round(read.med, 2), Peers: r.peers,
+	}
+	if len(c.batch) > 0 {
+		doc.Source = fmt.Sprintf("scripts/bench.sh with BATCH: the synthetic Qwen3-0.6B GGUF files, engines interleaved, tok_s the "+
+			"median of %d runs each; for each batch size (batch), that many different %d-token prompts (prefill: all their tokens "+
+			"over the prompts' time) then %d tokens of every sequence decoded together (decode: all new tokens over the decoding "+
+			"time); peak RSS: the largest resident set of the engine's process over its run", len(r.read)-1, c.batchPrompt, c.decode)
 	}
 	for _, engine := range engines {
 		for _, wt := range weights {
