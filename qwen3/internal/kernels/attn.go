@@ -3,7 +3,6 @@ package kernels
 import (
 	"fmt"
 	"math"
-	"unsafe"
 )
 
 // Kernels of attention (flash-attention style: scores and value sums for several query rows at
@@ -30,16 +29,7 @@ func AttnTile(rows int, pack []float32, packStride int, x []float32, xStride, k 
 		panic(fmt.Sprintf("kernels: AttnTile of %d rows, k %d: %d packed (stride %d), %d inputs (stride %d), %d outputs (stride %d)",
 			rows, k, len(pack), packStride, len(x), xStride, len(out), outStride))
 	}
-	if useAVX2 && k > 0 {
-		a := 0
-		if acc {
-			a = 1
-		}
-		if rows == 2 {
-			tile16x2AVX2(&pack[0], &x[0], xStride, k, &out[0], packStride, outStride, a)
-		} else {
-			tile16x6AVX2(&pack[0], &x[0], xStride, k, &out[0], packStride, outStride, a)
-		}
+	if attnTileArch(rows, pack, packStride, x, xStride, k, out, outStride, acc) {
 		return
 	}
 	for t := 0; t < rows; t++ {
@@ -63,12 +53,7 @@ func AttnTile(rows int, pack []float32, packStride int, x []float32, xStride, k 
 // scores whose running maximum is m. The AVX2 form is within 2 ulp of float32(math.Exp) (Cephes'
 // polynomial; arguments below −87 give e^−87 instead of a smaller number).
 func ExpSub(x []float32, m float32) float32 {
-	var sum float32
-	n := 0
-	if useAVX2 && len(x) >= 8 {
-		n = len(x) &^ 7
-		sum = expSubAVX2(unsafe.SliceData(x), n, m)
-	}
+	sum, n := expSubArch(x, m)
 	for i := n; i < len(x); i++ {
 		x[i] = float32(math.Exp(float64(x[i] - m)))
 		sum += x[i]
@@ -78,11 +63,9 @@ func ExpSub(x []float32, m float32) float32 {
 
 // Max returns the largest of x (len(x) > 0; NaNs are not expected).
 func Max(x []float32) float32 {
-	m := x[0]
-	n := 0
-	if useAVX2 && len(x) >= 8 {
-		n = len(x) &^ 7
-		m = maxAVX2(unsafe.SliceData(x), n)
+	m, n := maxArch(x)
+	if n == 0 {
+		m = x[0]
 	}
 	for _, v := range x[n:] {
 		if v > m {
@@ -97,12 +80,7 @@ func Scale(dst, x []float32, a float32) {
 	if len(x) < len(dst) {
 		panic(fmt.Sprintf("kernels: Scale of %d values into %d", len(x), len(dst)))
 	}
-	n := 0
-	if useAVX2 && len(dst) >= 8 {
-		n = len(dst) &^ 7
-		scaleAVX2(unsafe.SliceData(dst), unsafe.SliceData(x), a, n)
-	}
-	for i := n; i < len(dst); i++ {
+	for i := scaleArch(dst, x, a); i < len(dst); i++ {
 		dst[i] = a * x[i]
 	}
 }
@@ -112,12 +90,7 @@ func SiLUMul(dst, gate, up []float32) {
 	if len(gate) < len(dst) || len(up) < len(dst) {
 		panic(fmt.Sprintf("kernels: SiLUMul of %d and %d values into %d", len(gate), len(up), len(dst)))
 	}
-	n := 0
-	if useAVX2 && len(dst) >= 8 {
-		n = len(dst) &^ 7
-		siluMulAVX2(unsafe.SliceData(dst), unsafe.SliceData(gate), unsafe.SliceData(up), n)
-	}
-	for i := n; i < len(dst); i++ {
+	for i := siluMulArch(dst, gate, up); i < len(dst); i++ {
 		g := gate[i]
 		dst[i] = g / (1 + float32(math.Exp(float64(-g)))) * up[i]
 	}

@@ -14,12 +14,18 @@ var cpuLevel = func() Level {
 	return AVX2
 }()
 
+// The levels of amd64, above Generic.
+const (
+	AVX2   Level = 1 // 8 lanes: AVX2 with FMA and F16C (x86-64 since 2013-2015)
+	AVX512 Level = 2 // 16 lanes: AVX-512 F and BW; kernels without an AVX-512 form run their AVX2 form
+)
+
+var levelNames = []string{"generic", "avx2", "avx512"}
+
 // useAVX2 and useAVX512 select the assembly kernels (set once at start; Limit changes them in tests).
 var useAVX2, useAVX512 bool
 
-func init() { setLevel(levelFromEnv(cpuLevel)) }
-
-func setLevel(l Level) { useAVX2, useAVX512 = l >= AVX2, l >= AVX512 }
+func archSetLevel(l Level) { useAVX2, useAVX512 = l >= AVX2, l >= AVX512 }
 
 // x86HasF16C reports F16C (CPUID.1:ECX bit 29), which x/sys/cpu does not expose.
 func x86HasF16C() bool {

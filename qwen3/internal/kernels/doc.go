@@ -26,4 +26,12 @@
 // an assembly version; a few also have an AVX-512 one. Limit (and QWEN3_KERNELS at start) lowers
 // the level the dispatch uses, so tests run every path a machine has. The tests and fuzz targets
 // check every path against chapter 01's dequantizers, in float64.
+//
+// Files: the portable files (dot.go, quant.go, tile.go, tileq.go, attn.go, convert.go) hold each
+// kernel's argument checks and plain Go form, and ask an architecture's hook (a function named
+// like the kernel with the suffix Arch) whether an assembly form takes the work. Each architecture
+// has one file of hooks, dispatch_GOARCH.go (dispatch_other.go where there is no assembly), one of
+// level detection, cpu_GOARCH.go, and its assembly in *_GOARCH.s; tests that must reach one
+// architecture's assembly directly live in *_GOARCH_test.go. Portable tests run every level
+// through Limit.
 package kernels

@@ -3,7 +3,6 @@ package kernels
 import (
 	"fmt"
 	"math"
-	"unsafe"
 )
 
 // Decoding one token multiplies every weight row by the same activation vector. For the block-
@@ -65,8 +64,7 @@ func (a *Act) Quantize(x []float32) {
 	if len(x) > len(a.Q) || len(x)%ActBlock != 0 {
 		panic(fmt.Sprintf("kernels: quantizing %d values into an Act of %d", len(x), len(a.Q)))
 	}
-	if useAVX2 && len(x) > 0 {
-		quantizeActAVX2(unsafe.SliceData(a.Q), unsafe.SliceData(a.Scale), unsafe.SliceData(a.Sum), unsafe.SliceData(a.Sum16), unsafe.SliceData(x), len(x)/ActBlock)
+	if quantizeActArch(a, x) {
 		return
 	}
 	quantizeActGeneric(a, x)
@@ -166,24 +164,9 @@ func dotActRows(k actKind, out []float32, w []byte, rowBytes int, a *Act) {
 	if rows == 0 {
 		return
 	}
-	done := 0 // blocks per row the assembly kernel did
-	if useAVX2 && nb >= kk.group {
-		n := nb / kk.group
-		w0, q, sc, sum, o := unsafe.SliceData(w), unsafe.SliceData(a.Q), unsafe.SliceData(a.Scale), unsafe.SliceData(a.Sum), unsafe.SliceData(out)
-		switch k {
-		case q8_0:
-			dotQ8_0ActAVX2(w0, rowBytes, rows, q, sc, sum, n, o)
-		case q4_0:
-			dotQ4_0ActAVX2(w0, rowBytes, rows, q, sc, sum, n, o)
-		case q4_K:
-			dotQ4_KActAVX2(w0, rowBytes, rows, q, sc, sum, n, o)
-		case q6_K:
-			dotQ6_KActAVX2(w0, rowBytes, rows, q, sc, (*float32)(unsafe.Pointer(unsafe.SliceData(a.Sum16))), n, o)
-		}
-		done = n * kk.group
-		if done == nb {
-			return
-		}
+	done := dotActRowsArch(k, out, w, rowBytes, nb, a) // blocks per row an assembly kernel did
+	if done == nb {
+		return
 	}
 	for r := range out {
 		row := w[r*rowBytes+done*kk.blockBytes : (r+1)*rowBytes]
@@ -298,8 +281,7 @@ func dotQ6_KActGeneric(w []byte, aq []int16, scale []float32) float32 {
 // DecodeQ4_0 writes the values of the Q4_0 blocks in src into dst, as chapter 01 computes them.
 func DecodeQ4_0(dst []float32, src []byte) {
 	nb := checkDecode("DecodeQ4_0", dst, src, Q4BlockBytes, Q4BlockSize)
-	if useAVX2 && nb > 0 {
-		decodeQ4_0AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), nb, &f16Table)
+	if decodeQ4_0Arch(dst, src, nb) {
 		return
 	}
 	for b := 0; b < nb; b++ {
@@ -317,8 +299,7 @@ func DecodeQ4_0(dst []float32, src []byte) {
 // computes them: (d·scale)·q − dmin·min, each product rounded to float32 (no fused multiply-add).
 func DecodeQ4_K(dst []float32, src []byte) {
 	nb := checkDecode("DecodeQ4_K", dst, src, Q4KBytes, QKSize)
-	if useAVX2 && nb > 0 {
-		decodeQ4_KAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), nb, &f16Table)
+	if decodeQ4_KArch(dst, src, nb) {
 		return
 	}
 	for i := 0; i < nb; i++ {
@@ -340,8 +321,7 @@ func DecodeQ4_K(dst []float32, src []byte) {
 // computes them: (d·scale)·(q−32).
 func DecodeQ6_K(dst []float32, src []byte) {
 	nb := checkDecode("DecodeQ6_K", dst, src, Q6KBytes, QKSize)
-	if useAVX2 && nb > 0 {
-		decodeQ6_KAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), nb, &f16Table)
+	if decodeQ6_KArch(dst, src, nb) {
 		return
 	}
 	for i := 0; i < nb; i++ {

@@ -1,9 +1,6 @@
 package kernels
 
-import (
-	"fmt"
-	"unsafe"
-)
+import "fmt"
 
 // Tile sizes of the prompt kernel: TileRows weight rows by TileTokens tokens.
 const (
@@ -27,21 +24,9 @@ func Tile(pack, x []float32, xStride, k int, out *[TileTokens * TileRows]float32
 	switch {
 	case k == 0:
 		clear(out[:])
-	case useAVX512:
-		tile32x12AVX512(unsafe.SliceData(pack), unsafe.SliceData(x), xStride, k, &out[0])
-	case useAVX2:
-		for _, q := range [4][2]int{{0, 0}, {16, 0}, {0, 6}, {16, 6}} { // rows from q[0], tokens from q[1]
-			tile16x6AVX2(&pack[q[0]], &x[q[1]*xStride], xStride, k, &out[q[1]*TileRows+q[0]], TileRows, TileRows, 0)
-		}
+	case tileArch(pack, x, xStride, k, out):
 	default:
 		tileGeneric(pack, x, xStride, k, out)
-	}
-}
-
-// tileAVX2 is the AVX2 route of Tile, for the tests on machines with AVX-512.
-func tileAVX2(pack, x []float32, xStride, k int, out *[TileTokens * TileRows]float32) {
-	for _, q := range [4][2]int{{0, 0}, {16, 0}, {0, 6}, {16, 6}} {
-		tile16x6AVX2(&pack[q[0]], &x[q[1]*xStride], xStride, k, &out[q[1]*TileRows+q[0]], TileRows, TileRows, 0)
 	}
 }
 

@@ -103,8 +103,7 @@ func decodeQRow(kind QKind, q []int16, s []float32, raw []byte) {
 			blk := raw[b*Q8BlockBytes : (b+1)*Q8BlockBytes]
 			s[b*64] = f16(le16(blk))
 			y := q[b*Q8BlockSize : (b+1)*Q8BlockSize]
-			if useAVX2 {
-				widenBytesAVX2(&y[0], &blk[2], Q8BlockSize)
+			if widenBytesArch(y, blk[2:]) {
 				continue
 			}
 			for j, v := range blk[2:Q8BlockBytes] {
@@ -116,8 +115,7 @@ func decodeQRow(kind QKind, q []int16, s []float32, raw []byte) {
 			blk := raw[b*Q4BlockBytes : (b+1)*Q4BlockBytes]
 			s[b*64] = f16(le16(blk))
 			lo, hi := q[b*Q4BlockSize:b*Q4BlockSize+16], q[b*Q4BlockSize+16:b*Q4BlockSize+32]
-			if useAVX2 {
-				widenNibblesAVX2(&lo[0], &hi[0], &blk[2], 16, 8)
+			if widenNibblesArch(lo, hi, blk[2:], 8) {
 				continue
 			}
 			for j, v := range blk[2:Q4BlockBytes] {
@@ -136,8 +134,7 @@ func decodeQRow(kind QKind, q []int16, s []float32, raw []byte) {
 			for j := 0; j < 8; j += 2 { // 32 bytes: sub-block j in the low nibbles, j+1 in the high
 				qs := blk[16+16*j : 16+16*j+32]
 				lo, hi := q[i*QKSize+32*j:i*QKSize+32*j+32], q[i*QKSize+32*j+32:i*QKSize+32*j+64]
-				if useAVX2 {
-					widenNibblesAVX2(&lo[0], &hi[0], &qs[0], 32, 0)
+				if widenNibblesArch(lo, hi, qs, 0) {
 					continue
 				}
 				for l, v := range qs {
@@ -156,8 +153,7 @@ func decodeQRow(kind QKind, q []int16, s []float32, raw []byte) {
 				for g := 0; g < 8; g++ {
 					s[(i*16+8*half+g)*64] = d * float32(int8(sc[g]))
 				}
-				if useAVX2 {
-					widenQ6AVX2(&y[0], &ql[0], &qh[0])
+				if widenQ6Arch(y, ql, qh) {
 					continue
 				}
 				for l := 0; l < 32; l++ { // q6K for k = 0..3, unrolled
@@ -182,11 +178,7 @@ func TileQ(p *QPack, a *Act, t0 int, out *[TileTokens * TileRows]float32) {
 	}
 	nb := k / ActBlock
 	x, xs, xsum := a.Q[t0*k:], a.Scale[t0*nb:], a.Sum[t0*nb:]
-	if useAVX2 {
-		h := p.Kind.halves()
-		for _, q := range [4][2]int{{0, 0}, {16, 0}, {0, 6}, {16, 6}} { // rows from q[0], tokens from q[1]
-			tileQ16x6AVX2(&p.Q[2*q[0]], &x[q[1]*k], k, nb, h, &p.S[q[0]], &xs[q[1]*nb], &xsum[q[1]*nb], nb, &out[q[1]*TileRows+q[0]], TileRows)
-		}
+	if tileQArch(p, x, k, nb, xs, xsum, out) {
 		return
 	}
 	tileQGeneric(p, x, xs, xsum, out)
