@@ -1,8 +1,8 @@
-//go:build !amd64
+//go:build !amd64 && !arm64
 
 package kernels
 
-// Off amd64 only the plain Go kernels exist.
+// Off amd64 and arm64 only the plain Go kernels exist.
 const cpuLevel = Generic
 
 var levelNames = []string{"generic"}
