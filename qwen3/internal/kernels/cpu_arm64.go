@@ -53,3 +53,30 @@ func dotBF16NEON(w *uint16, stride, rows int, x *float32, n int, out *float32)
 
 //go:noescape
 func dotF16NEON(w *uint16, stride, rows int, x *float32, n int, out *float32)
+
+//go:noescape
+func tile16x6NEON(pack, x *float32, xstride, k int, out *float32, packStride, outStride, acc int)
+
+//go:noescape
+func tile16x2NEON(pack, x *float32, xstride, k int, out *float32, packStride, outStride, acc int)
+
+//go:noescape
+func transpose8NEON(dst *float32, dstStride int, src *float32, srcStride, k int)
+
+//go:noescape
+func widenBF16NEON(dst *float32, src *uint16, n int)
+
+//go:noescape
+func widenF16NEON(dst *float32, src *uint16, n int)
+
+//go:noescape
+func expSubNEON(x *float32, n int, m float32) float32
+
+//go:noescape
+func siluMulNEON(dst, gate, u *float32, n int)
+
+//go:noescape
+func maxNEON(x *float32, n int) float32
+
+//go:noescape
+func scaleNEON(dst, x *float32, a float32, n int)

@@ -52,12 +52,45 @@ func decodeQ4_KArch(dst []float32, src []byte, nb int) bool { return false }
 func decodeQ6_KArch(dst []float32, src []byte, nb int) bool { return false }
 func decodeQ8_0Arch(dst []float32, src []byte, nb int) bool { return false }
 
-func transpose8Arch(dst []float32, dstStride int, src []float32, srcStride, k int) int { return 0 }
-func widenBF16Arch(dst []float32, src []uint16) (done int)                             { return 0 }
-func widenF16Arch(dst []float32, src []uint16) (done int)                              { return 0 }
-func tileArch(pack, x []float32, xStride, k int, out *[TileTokens * TileRows]float32) bool {
-	return false
+// transpose8Arch returns the columns it did.
+func transpose8Arch(dst []float32, dstStride int, src []float32, srcStride, k int) (done int) {
+	n := k &^ 3
+	if !useNEON || n == 0 {
+		return 0
+	}
+	transpose8NEON(unsafe.SliceData(dst), dstStride, unsafe.SliceData(src), srcStride, n)
+	return n
 }
+
+func widenBF16Arch(dst []float32, src []uint16) (done int) {
+	n := len(src) &^ 7
+	if !useNEON || n == 0 {
+		return 0
+	}
+	widenBF16NEON(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	return n
+}
+
+func widenF16Arch(dst []float32, src []uint16) (done int) {
+	n := len(src) &^ 7
+	if !useNEON || n == 0 {
+		return 0
+	}
+	widenF16NEON(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	return n
+}
+
+// tileArch covers the 32 x 12 tile in four 16-row, 6-token quarters.
+func tileArch(pack, x []float32, xStride, k int, out *[TileTokens * TileRows]float32) bool {
+	if !useNEON {
+		return false
+	}
+	for _, q := range [4][2]int{{0, 0}, {16, 0}, {0, 6}, {16, 6}} { // rows from q[0], tokens from q[1]
+		tile16x6NEON(&pack[q[0]], &x[q[1]*xStride], xStride, k, &out[q[1]*TileRows+q[0]], TileRows, TileRows, 0)
+	}
+	return true
+}
+
 func widenBytesArch(dst []int16, src []byte) bool                { return false }
 func widenNibblesArch(lo, hi []int16, src []byte, bias int) bool { return false }
 func widenQ6Arch(y []int16, ql, qh []byte) bool                  { return false }
@@ -65,9 +98,50 @@ func tileQArch(p *QPack, x []int16, k, nb int, xs, xsum []float32, out *[TileTok
 	return false
 }
 func attnTileArch(rows int, pack []float32, packStride int, x []float32, xStride, k int, out []float32, outStride int, acc bool) bool {
-	return false
+	if !useNEON || k == 0 {
+		return false
+	}
+	a := 0
+	if acc {
+		a = 1
+	}
+	if rows == 2 {
+		tile16x2NEON(&pack[0], &x[0], xStride, k, &out[0], packStride, outStride, a)
+	} else {
+		tile16x6NEON(&pack[0], &x[0], xStride, k, &out[0], packStride, outStride, a)
+	}
+	return true
 }
-func expSubArch(x []float32, m float32) (sum float32, done int) { return 0, 0 }
-func maxArch(x []float32) (m float32, done int)                 { return 0, 0 }
-func scaleArch(dst, x []float32, a float32) (done int)          { return 0 }
-func siluMulArch(dst, gate, up []float32) (done int)            { return 0 }
+func expSubArch(x []float32, m float32) (sum float32, done int) {
+	n := len(x) &^ 3
+	if !useNEON || n == 0 {
+		return 0, 0
+	}
+	return expSubNEON(unsafe.SliceData(x), n, m), n
+}
+
+func maxArch(x []float32) (m float32, done int) {
+	n := len(x) &^ 3
+	if !useNEON || n == 0 {
+		return 0, 0
+	}
+	return maxNEON(unsafe.SliceData(x), n), n
+}
+
+func scaleArch(dst, x []float32, a float32) (done int) {
+	n := len(dst) &^ 3
+	if !useNEON || n == 0 {
+		return 0
+	}
+	scaleNEON(unsafe.SliceData(dst), unsafe.SliceData(x), a, n)
+	return n
+}
+
+func siluMulArch(dst, gate, up []float32) (done int) {
+	n := len(dst) &^ 3
+	if !useNEON || n == 0 {
+		return 0
+	}
+	siluMulNEON(unsafe.SliceData(dst), unsafe.SliceData(gate), unsafe.SliceData(up), n)
+	return n
+}
