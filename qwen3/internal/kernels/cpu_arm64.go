@@ -80,3 +80,18 @@ func maxNEON(x *float32, n int) float32
 
 //go:noescape
 func scaleNEON(dst, x *float32, a float32, n int)
+
+//go:noescape
+func quantizeActNEON(q *int16, scale, sum *float32, sum16 *int32, x *float32, nblocks int)
+
+//go:noescape
+func dotQ8_0ActNEON(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
+
+//go:noescape
+func dotQ4_0ActNEON(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
+
+//go:noescape
+func dotQ4_KActNEON(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
+
+//go:noescape
+func dotQ6_KActNEON(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)

@@ -41,9 +41,39 @@ func dotQ8_0Arch(w []byte, x []float32, nb int) (float32, bool) { return 0, fals
 // Axpy is not called by the engine.
 func axpyArch(y []float32, a float32, x []float32) (done int) { return 0 }
 
-func quantizeActArch(a *Act, x []float32) bool { return false }
+func quantizeActArch(a *Act, x []float32) bool {
+	if !useNEON || len(x) == 0 {
+		return false
+	}
+	quantizeActNEON(unsafe.SliceData(a.Q), unsafe.SliceData(a.Scale), unsafe.SliceData(a.Sum), unsafe.SliceData(a.Sum16), unsafe.SliceData(x), len(x)/ActBlock)
+	return true
+}
 
-func dotActRowsArch(k actKind, out []float32, w []byte, rowBytes, nb int, a *Act) int { return 0 }
+// dotActRowsArch returns the blocks of every row it did (the portable code does the rest). The
+// NEON kernels take Q8_0 and Q4_0 four blocks at a time, Q4_K and Q6_K a super-block at a time.
+func dotActRowsArch(k actKind, out []float32, w []byte, rowBytes, nb int, a *Act) (done int) {
+	group := 1
+	if k == q8_0 || k == q4_0 {
+		group = 4
+	}
+	n := nb / group
+	if !useNEON || n == 0 {
+		return 0
+	}
+	w0, q, sc, sum, o := unsafe.SliceData(w), unsafe.SliceData(a.Q), unsafe.SliceData(a.Scale), unsafe.SliceData(a.Sum), unsafe.SliceData(out)
+	rows := len(out)
+	switch k {
+	case q8_0:
+		dotQ8_0ActNEON(w0, rowBytes, rows, q, sc, sum, n, o)
+	case q4_0:
+		dotQ4_0ActNEON(w0, rowBytes, rows, q, sc, sum, n, o)
+	case q4_K:
+		dotQ4_KActNEON(w0, rowBytes, rows, q, sc, sum, n, o)
+	case q6_K:
+		dotQ6_KActNEON(w0, rowBytes, rows, q, sc, (*float32)(unsafe.Pointer(unsafe.SliceData(a.Sum16))), n, o)
+	}
+	return n * group
+}
 
 // The row decoders serve the embedding lookup (one row per token) and tests; prompts of the
 // quantized types decode their rows through QPack's widening hooks below.
