@@ -95,3 +95,15 @@ func dotQ4_KActNEON(w *byte, stride, rows int, q *int16, scale, sum *float32, n 
 
 //go:noescape
 func dotQ6_KActNEON(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
+
+//go:noescape
+func tileQ8x6NEON(pack, x *int16, xstride, nb, halves int, s, xs, xsum *float32, xsStride int, out *float32, outStride int)
+
+//go:noescape
+func widenNibblesNEON(lo, hi *int16, src *byte, n, bias int)
+
+//go:noescape
+func widenBytesNEON(dst *int16, src *byte, n int)
+
+//go:noescape
+func widenQ6NEON(dst *int16, ql, qh *byte)

@@ -121,12 +121,47 @@ func tileArch(pack, x []float32, xStride, k int, out *[TileTokens * TileRows]flo
 	return true
 }
 
-func widenBytesArch(dst []int16, src []byte) bool                { return false }
-func widenNibblesArch(lo, hi []int16, src []byte, bias int) bool { return false }
-func widenQ6Arch(y []int16, ql, qh []byte) bool                  { return false }
-func tileQArch(p *QPack, x []int16, k, nb int, xs, xsum []float32, out *[TileTokens * TileRows]float32) bool {
-	return false
+// widenBytesArch writes dst[j] = int8(src[j]) for j < len(dst) (32 values).
+func widenBytesArch(dst []int16, src []byte) bool {
+	if !useNEON {
+		return false
+	}
+	widenBytesNEON(&dst[0], &src[0], len(dst))
+	return true
 }
+
+// widenNibblesArch writes lo[j] = src[j]&15 − bias, hi[j] = src[j]>>4 − bias for j < len(lo).
+func widenNibblesArch(lo, hi []int16, src []byte, bias int) bool {
+	if !useNEON {
+		return false
+	}
+	widenNibblesNEON(&lo[0], &hi[0], &src[0], len(lo), bias)
+	return true
+}
+
+// widenQ6Arch writes the 128 centred 6-bit quants of one half of a Q6_K block.
+func widenQ6Arch(y []int16, ql, qh []byte) bool {
+	if !useNEON {
+		return false
+	}
+	widenQ6NEON(&y[0], &ql[0], &qh[0])
+	return true
+}
+
+// tileQArch covers the 32 x 12 tile in eight 8-row, 6-token parts.
+func tileQArch(p *QPack, x []int16, k, nb int, xs, xsum []float32, out *[TileTokens * TileRows]float32) bool {
+	if !useNEON {
+		return false
+	}
+	h := p.Kind.halves()
+	for t := 0; t < TileTokens; t += 6 {
+		for r := 0; r < TileRows; r += 8 {
+			tileQ8x6NEON(&p.Q[2*r], &x[t*k], k, nb, h, &p.S[r], &xs[t*nb], &xsum[t*nb], nb, &out[t*TileRows+r], TileRows)
+		}
+	}
+	return true
+}
+
 func attnTileArch(rows int, pack []float32, packStride int, x []float32, xStride, k int, out []float32, outStride int, acc bool) bool {
 	if !useNEON || k == 0 {
 		return false
