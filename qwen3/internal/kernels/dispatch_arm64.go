@@ -41,17 +41,40 @@ func dotQ8_0Arch(w []byte, x []float32, nb int) (float32, bool) { return 0, fals
 // Axpy is not called by the engine.
 func axpyArch(y []float32, a float32, x []float32) (done int) { return 0 }
 
+// actArch is what an Act keeps for the DotProd kernels: its values split into bytes, 64 per
+// block of 32 (the high bytes a>>8, signed, then the low bytes a&255, unsigned), and 128·Σ of each
+// block's low bytes. quantizeActArch writes them with the values at level DotProd and clears n
+// otherwise, so that planes never describe values written since: the DotProd dots read them only
+// when n covers the row, and take the NEON path otherwise.
+type actArch struct {
+	planes []byte
+	lo128  []int32
+	n      int // values the planes hold
+}
+
 func quantizeActArch(a *Act, x []float32) bool {
+	a.arch.n = 0
 	if !useNEON || len(x) == 0 {
 		return false
 	}
-	quantizeActNEON(unsafe.SliceData(a.Q), unsafe.SliceData(a.Scale), unsafe.SliceData(a.Sum), unsafe.SliceData(a.Sum16), unsafe.SliceData(x), len(x)/ActBlock)
+	q, sc, sum, s16, nb := unsafe.SliceData(a.Q), unsafe.SliceData(a.Scale), unsafe.SliceData(a.Sum), unsafe.SliceData(a.Sum16), len(x)/ActBlock
+	if !useDot {
+		quantizeActNEON(q, sc, sum, s16, unsafe.SliceData(x), nb)
+		return true
+	}
+	if len(a.arch.planes) < 2*len(a.Q) { // once per Act, for its whole length
+		a.arch.planes, a.arch.lo128 = make([]byte, 2*len(a.Q)), make([]int32, len(a.Q)/ActBlock)
+	}
+	quantizeActDot(q, sc, sum, s16, unsafe.SliceData(x), nb, unsafe.SliceData(a.arch.planes), unsafe.SliceData(a.arch.lo128))
+	a.arch.n = len(x)
 	return true
 }
 
-// dotActRowsArch returns the blocks of every row it did (the portable code does the rest). The
-// NEON kernels take Q8_0 and Q4_0 four blocks at a time, Q4_K and Q6_K a super-block at a time.
+// dotActRowsArch returns the blocks of every row it did (the portable code does the rest). Q8_0
+// and Q4_0 go four blocks at a time, Q4_K and Q6_K a super-block at a time; at DotProd with the
+// Act's byte planes, otherwise with the NEON kernels.
 func dotActRowsArch(k actKind, out []float32, w []byte, rowBytes, nb int, a *Act) (done int) {
+	kk := actKinds[k]
 	group := 1
 	if k == q8_0 || k == q4_0 {
 		group = 4
@@ -60,8 +83,23 @@ func dotActRowsArch(k actKind, out []float32, w []byte, rowBytes, nb int, a *Act
 	if !useNEON || n == 0 {
 		return 0
 	}
-	w0, q, sc, sum, o := unsafe.SliceData(w), unsafe.SliceData(a.Q), unsafe.SliceData(a.Scale), unsafe.SliceData(a.Sum), unsafe.SliceData(out)
-	rows := len(out)
+	w0, sc, o, rows := unsafe.SliceData(w), unsafe.SliceData(a.Scale), unsafe.SliceData(out), len(out)
+	s16 := unsafe.SliceData(a.Sum16)
+	if useDot && a.arch.n >= n*group*kk.size {
+		p := unsafe.SliceData(a.arch.planes)
+		switch k {
+		case q8_0:
+			dotQ8_0ActDot(w0, rowBytes, rows, p, sc, unsafe.SliceData(a.arch.lo128), n, o)
+		case q4_0:
+			dotQ4_0ActDot(w0, rowBytes, rows, p, sc, s16, n, o)
+		case q4_K:
+			dotQ4_KActDot(w0, rowBytes, rows, p, sc, unsafe.SliceData(a.Sum), n, o)
+		case q6_K:
+			dotQ6_KActDot(w0, rowBytes, rows, p, sc, s16, n, o)
+		}
+		return n * group
+	}
+	q, sum := unsafe.SliceData(a.Q), unsafe.SliceData(a.Sum)
 	switch k {
 	case q8_0:
 		dotQ8_0ActNEON(w0, rowBytes, rows, q, sc, sum, n, o)
@@ -70,7 +108,7 @@ func dotActRowsArch(k actKind, out []float32, w []byte, rowBytes, nb int, a *Act
 	case q4_K:
 		dotQ4_KActNEON(w0, rowBytes, rows, q, sc, sum, n, o)
 	case q6_K:
-		dotQ6_KActNEON(w0, rowBytes, rows, q, sc, (*float32)(unsafe.Pointer(unsafe.SliceData(a.Sum16))), n, o)
+		dotQ6_KActNEON(w0, rowBytes, rows, q, sc, (*float32)(unsafe.Pointer(s16)), n, o)
 	}
 	return n * group
 }

@@ -44,6 +44,8 @@ type Act struct {
 	Scale []float32
 	Sum   []float32
 	Sum16 []int32
+
+	arch actArch // what an architecture's kernels keep beside Q (dispatch_arm64.go; empty elsewhere)
 }
 
 // NewAct returns an Act for n values (a multiple of ActBlock).
