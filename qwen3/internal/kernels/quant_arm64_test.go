@@ -69,3 +69,37 @@ func TestActPlanes(t *testing.T) {
 		t.Errorf("dot after a Quantize at neon: %v, float64 reference %v", got, want)
 	}
 }
+
+// TestDotProdMatchesNEON: SDOT/UDOT on the byte planes compute the same integers as SMLAL on the
+// int16 values, and the float steps after them are the same, so the two levels give the same
+// float32 bits for every row; also with activations at the ends of the int16 range (±32767,
+// whose high byte is ±127/−128) and at the byte boundaries (−256, −1, 255, 256).
+func TestDotProdMatchesNEON(t *testing.T) {
+	if Supported() < DotProd {
+		t.Skipf("this CPU has no dot product (%v)", Supported())
+	}
+	r := rand.New(rand.NewPCG(73, 74))
+	for typ, rowsDot := range rowsKernels {
+		b := blockOf[typ]
+		const rows, nb = 7, 8
+		w := randBlocks(r, typ, rows*nb)
+		x := randX(r, nb*b.size)
+		for i, v := range []float32{1, -1, 256.0 / 32767, -256.0 / 32767, 255.0 / 32767, -1.0 / 32767} {
+			x[32*i] = 1 // each of the first blocks' scale is 1/32767: its values are exact integers
+			x[32*i+1+i] = v
+			x[32*i+9] = -1
+		}
+		var got [2][rows]float32
+		for i, l := range []Level{NEON, DotProd} {
+			func() {
+				defer Limit(l)()
+				a := NewAct(len(x))
+				a.Quantize(x)
+				rowsDot(got[i][:], w, len(w)/rows, a)
+			}()
+		}
+		if got[0] != got[1] {
+			t.Errorf("%v: neon %v, dotprod %v", typ, got[0], got[1])
+		}
+	}
+}
