@@ -27,11 +27,12 @@
 //   - float32 activations instead of float64 gonum matrices;
 //   - weights kept in the file's precision, never widened into a copy: F32 is used straight from
 //     the memory-mapped file, BF16, F16, Q8_0, Q4_0, Q4_K and Q6_K are decoded inside the kernels
-//     (internal/kernels: plain Go, and AVX2 / AVX-512 assembly on amd64), because decoding one
-//     token has to stream every weight from memory once, and fewer bytes per weight is the whole
-//     game on a CPU (GGUF types the kernels do not read are widened to F32 at load); when
-//     decoding, the input of a block-quantized matrix is rounded to int16 blocks once per pass so
-//     that its dot products multiply integers (their own tolerance: 2e-3 against chapter 07);
+//     (internal/kernels: plain Go, AVX2 / AVX-512 assembly on amd64, NEON and SDOT on arm64; see
+//     Kernels), because decoding one token has to stream every weight from memory once, and fewer
+//     bytes per weight is the whole game on a CPU (GGUF types the kernels do not read are widened
+//     to F32 at load); when decoding, the input of a block-quantized matrix is rounded to int16
+//     blocks once per pass so that its dot products multiply integers (their own tolerance: 2e-3
+//     against chapter 07);
 //   - attention over a packed KV cache in tiles of query rows, with an online softmax;
 //   - a persistent worker pool that splits each matrix's rows over all cores;
 //   - fused passes: Q, K and V in one pass over their rows; gate and up in one pass that also

@@ -184,7 +184,7 @@ func TestHelpAndVersion(t *testing.T) {
 		t.Errorf("chat -h: %q", r.out)
 	}
 	for _, v := range []string{"--version", "version", "-version"} {
-		if r := runArgs(t, "", v); r.e != nil || !strings.Contains(r.out, "github.com/qwen3go/qwen3go") || !strings.Contains(r.out, "go1.") {
+		if r := runArgs(t, "", v); r.e != nil || !strings.Contains(r.out, "github.com/qwen3go/qwen3go") || !strings.Contains(r.out, "go1.") || !strings.Contains(r.out, "\nkernels ") {
 			t.Errorf("%s: %v %q", v, r.e, r.out)
 		}
 	}
