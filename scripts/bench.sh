@@ -28,7 +28,15 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 DIR="${1:-${QWEN3_SYNTH:-/tmp/qwen3-synth}}"
 PYTHON="${PYTHON:-$( [[ -x .venv/bin/python ]] && echo .venv/bin/python || echo python3)}"
-[[ -f "$DIR/qwen3-0.6b-f32.gguf" ]] || { echo "bench.sh: no $DIR/qwen3-0.6b-f32.gguf (run scripts/make_synthetic.py --out $DIR)" >&2; exit 1; }
+WEIGHTS="${WEIGHTS:-f32,bf16,q8_0,q4_k_m,q4_0,q6_k}"
+# Each weight type asked for needs its file, or (Q4_K_M, Q4_0, Q6_K) the F32 one to make it from.
+for w in ${WEIGHTS//,/ }; do
+	f="$DIR/qwen3-0.6b-$w.gguf"
+	case "$w" in
+	q4_k_m | q4_0 | q6_k) [[ -f "$f" || -f "$DIR/qwen3-0.6b-f32.gguf" ]] ;;
+	*) [[ -f "$f" ]] ;;
+	esac || { echo "bench.sh: no $f (run scripts/make_synthetic.py --out $DIR, or set WEIGHTS)" >&2; exit 1; }
+done
 
 # Cores: all of them, or on Apple Silicon the performance cores (the efficiency ones would set the pace).
 ncpu="$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)"
@@ -53,8 +61,9 @@ fi
 
 # The community's quantizations, made from the F32 file by llama-quantize (once).
 for q in Q4_K_M Q4_0 Q6_K; do
-	out="$DIR/qwen3-0.6b-$(tr 'A-Z' 'a-z' <<<"$q").gguf"
-	[[ -f "$out" || -z "$llama" ]] && continue
+	w="$(tr 'A-Z' 'a-z' <<<"$q")"
+	out="$DIR/qwen3-0.6b-$w.gguf"
+	[[ -f "$out" || -z "$llama" || ",$WEIGHTS," != *",$w,"* ]] && continue
 	echo "bench.sh: making $out with llama-quantize"
 	"$llama/llama-quantize" "$DIR/qwen3-0.6b-f32.gguf" "$out.part" "$q" "$ncpu" >"$out.log" 2>&1 \
 		&& mv "$out.part" "$out" || echo "bench.sh: llama-quantize $q failed (see $out.log)" >&2
@@ -68,7 +77,7 @@ if [[ "${TORCH:-0}" == 1 ]]; then
 		echo "bench.sh: TORCH=1 but $PYTHON has no torch/transformers; skipping PyTorch" >&2
 	fi
 fi
-args=(-synth "$DIR" -bench .cache/bench -reps "${REPS:-3}" -weights "${WEIGHTS:-f32,bf16,q8_0,q4_k_m,q4_0,q6_k}"
+args=(-synth "$DIR" -bench .cache/bench -reps "${REPS:-3}" -weights "$WEIGHTS"
 	-prefill "${PREFILL:-128,512,2048}" -decode "${DECODE:-64}" -depth "${DEPTH:-0,2048}" -threads "${THREADS:-$ncpu}")
 [[ -n "$llama" ]] && args+=(-llama "$llama")
 json_default=notebooks/data/bench.json

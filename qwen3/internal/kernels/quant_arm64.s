@@ -269,7 +269,7 @@ q40loop:
 // acc += d · (Σq·a · scale_j · s_j) − dmin · (min_j · Sum_j), as dotQ4_KActAVX2. The 6-bit scales
 // and minimums are unpacked in general registers as there (Q4KSCALES' formulas). Per
 // super-block: 4 x 5 to load and split the nibbles, 8 x 14 for the sums, 6 ADDP, about 30 for
-// the scales and minimums, 14 to scale and add, 4 for the loop: about 186 per 256 weights.
+// the scales and minimums, 14 to scale and add, 4 for the loop: 186 per 256 weights.
 TEXT ·dotQ4_KActNEON(SB), NOSPLIT, $0-64
 	MOVD  w+0(FP), R0
 	MOVD  stride+8(FP), R1
@@ -485,7 +485,8 @@ q4kloop:
 // then widened and multiplied group by group (16 values, one accumulator each, V16-V23). The quants
 // are multiplied uncentred (0..63) and the centring is applied to the sums, as on amd64:
 // Σ(q−32)·a = Σq·a − 32·Σa. Per half: 4 address steps, 3 loads, 26 to build the quants, 4 act
-// loads, 8 x 6 to widen and multiply, 6 ADDP, 5 to centre, about 17 to scale and add: about 113.
+// loads, 8 x 6 to widen and multiply, 6 ADDP, 5 to centre, 17 to scale and add: 111; 228 per
+// super-block with the loop.
 #define Q6KHALF(qoff, hoff, soff) \
 	ADD    $qoff, R8, R16 \
 	ADD    $hoff, R8, R17 \
