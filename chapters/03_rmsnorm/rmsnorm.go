@@ -33,6 +33,7 @@ func RMSNorm(x *mat.Dense, weight []float64, eps float64) *mat.Dense {
 func normRow(dst, src, w []float64, eps float64) {
 	// exercise: rmsnorm.normRow — mean of squares, eps inside the square root, then scale by the weight
 	// tests: TestRMSNormGolden TestEpsInsideSqrt TestWeightScalesFeatures TestUnitRMS ExampleRMSNorm
+	// difficulty: easy, 10 min
 	var ss float64
 	for _, v := range src {
 		ss += v * v
@@ -71,6 +72,7 @@ func NormHeads(x *mat.Dense, weight []float64, headDim int, eps float64) *mat.De
 	y := mat.NewDense(seq, width, nil)
 	// exercise: rmsnorm.NormHeads — normalize each head_dim block of each row on its own
 	// tests: TestNormHeadsGolden TestNormHeadsIsPerHead ExampleNormHeads
+	// difficulty: easy, 10 min
 	for t := 0; t < seq; t++ {
 		src, dst := x.RawRowView(t), y.RawRowView(t)
 		for off := 0; off < width; off += headDim {

@@ -14,6 +14,7 @@ func Sigmoid(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
 func SiLU(z float64) float64 {
 	// exercise: mlp.SiLU — z times the logistic sigmoid of z
 	// tests: TestSiLUValues ExampleSiLU
+	// difficulty: easy, 5 min
 	return z * Sigmoid(z)
 	// mistake: the sigmoid alone, without the factor z
 	//	- return z * Sigmoid(z)
@@ -46,6 +47,7 @@ func Forward(x, gate, up, down *mat.Dense) *mat.Dense {
 	h := mat.NewDense(seq, inter, nil)
 	// exercise: mlp.Forward — gate through SiLU, times up, element-wise, into h
 	// tests: TestForwardByHand TestForwardGolden ExampleForward
+	// difficulty: medium, 15 min
 	h.Mul(x, gate.T())
 	u := mat.NewDense(seq, inter, nil)
 	u.Mul(x, up.T())

@@ -56,6 +56,7 @@ func New(m *forward.Model, maxLen int) (*Cache, error) {
 func Bytes(cfg gguf.Config, tokens, bytesPerValue int) int64 {
 	// exercise: kvcache.Bytes — keys and values of every layer, KV head and head_dim entry
 	// tests: TestBytes ExampleBytes
+	// difficulty: easy, 5 min
 	perToken := int64(cfg.NumHiddenLayers) * 2 * int64(cfg.NumKeyValueHeads) * int64(cfg.HeadDim) * int64(bytesPerValue)
 	return perToken * int64(tokens)
 	// mistake: a key and a value for every query head, as if there were no grouped-query attention
@@ -141,6 +142,7 @@ func (c *Cache) run(ids []int) (*mat.Dense, error) {
 	}
 	// exercise: kvcache.Cache.run — every layer with cached attention, then count the new tokens
 	// tests: TestMatchesRecompute TestGolden TestChunks TestMemoryWithinBytes ExampleCache_Step
+	// difficulty: medium, 25 min
 	for l := range c.m.Layers {
 		x = c.m.Layers[l].Forward(x, c.m.Config.RMSNormEps, func(normed *mat.Dense) *mat.Dense {
 			return c.attend(l, normed)
@@ -188,6 +190,7 @@ func (c *Cache) attend(l int, normed *mat.Dense) *mat.Dense {
 	var ctx *mat.Dense
 	// exercise: kvcache.Cache.attend — project the new rows at their positions, append k and v, attend over the cache
 	// tests: TestAttendMatchesChapter05
+	// difficulty: hard, 35 min
 	q, k, v := attention.Project(ac, w, c.m.RoPE(), normed, c.n)
 	c.k[l] = c.appendRows(c.k[l], k)
 	c.v[l] = c.appendRows(c.v[l], v)

@@ -90,10 +90,10 @@
 // `go run ./scripts/exercise 09` copies this chapter to workspace/09_sampling with three functions
 // stubbed. Write them in this order:
 //
-//  1. [Softmax] (warp.go): subtract the maximum, exponentiate, divide by the sum.
-//  2. [TopP] (warp.go): transformers' nucleus filter: sort ascending (stable), cumulate the
+//  1. [Softmax] (warp.go; easy, 10 min): subtract the maximum, exponentiate, divide by the sum.
+//  2. [TopP] (warp.go; hard, 30 min): transformers' nucleus filter: sort ascending (stable), cumulate the
 //     probabilities, drop every token whose cumulative sum is <= 1-p, keep the most likely.
-//  3. [Draw] (sample.go): the first index whose cumulative probability exceeds u, never one of
+//  3. [Draw] (sample.go; medium, 15 min): the first index whose cumulative probability exceeds u, never one of
 //     probability 0.
 //
 // Then `go test ./workspace/09_sampling/` runs every exercise's tests in one go: a stub that still

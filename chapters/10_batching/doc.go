@@ -156,13 +156,13 @@
 // stubbed. Write them in this order (each one's tests use only it and the ones above it; the
 // cache's tests need the first four, Generate's all five):
 //
-//  1. [Pad] (pad.go): the padding on the chosen side, the pad id in it, only the prompt's columns real.
-//  2. [Positions] (positions.go): cumsum of the real flags minus one; 0 in padding columns.
-//  3. [Mask] (mask.go): -Inf for future keys and for padding keys; a query that sees no key sees
+//  1. [Pad] (pad.go; easy, 15 min): the padding on the chosen side, the pad id in it, only the prompt's columns real.
+//  2. [Positions] (positions.go; easy, 10 min): cumsum of the real flags minus one; 0 in padding columns.
+//  3. [Mask] (mask.go; medium, 20 min): -Inf for future keys and for padding keys; a query that sees no key sees
 //     its own.
-//  4. [Cache.Step] (cache.go): each new token at its own sequence's next position, its column
+//  4. [Cache.Step] (cache.go; hard, 40 min): each new token at its own sequence's next position, its column
 //     flagged real.
-//  5. generation.pick (generate.go): each sequence's token from its own row; a stop token (not
+//  5. generation.pick (generate.go; hard, 35 min): each sequence's token from its own row; a stop token (not
 //     emitted) or the budget ends that sequence alone, and it leaves the batch.
 //
 // Then `go test ./workspace/10_batching/` runs every exercise's tests in one go: a stub that still

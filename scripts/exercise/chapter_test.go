@@ -56,3 +56,53 @@ func TestVariantFileParses(t *testing.T) {
 		}
 	}
 }
+
+// TestCourseDocsAgree reads the course's own chapters: every fence is listed once in its
+// chapter's doc.go with the file and difficulty the fence gives.
+func TestCourseDocsAgree(t *testing.T) {
+	mod, err := findModule()
+	if err != nil {
+		t.Fatal(err)
+	}
+	chs, err := listChapters(mod.Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, ch := range chs {
+		files, err := chapterFences(ch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			n += len(f.Fences)
+		}
+		for _, p := range docProblems(ch, files) {
+			t.Error(p)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no exercise fences found in the course's chapters")
+	}
+}
+
+func TestDocProblems(t *testing.T) {
+	dir := t.TempDir()
+	doc := "// Package p.\n//\n// # Exercises\n//\n//  1. [A] (a.go; easy, 5 min): first.\n//  2. [B] (a.go; hard, 5 min): second.\n//  3. [A] (a.go; easy, 5 min): again.\npackage p\n"
+	if err := os.WriteFile(filepath.Join(dir, "doc.go"), []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ch := chapter{Num: "05", Name: "05_p", Dir: dir}
+	fe := func(name, level string) fence { return fence{Name: name, Level: level, Minutes: 5} }
+	files := []sourceFile{{Rel: "a.go", Fences: []fence{fe("p.A", "easy"), fe("p.B", "medium"), fe("p.C", "easy")}}}
+	got := strings.Join(docProblems(ch, files), "\n")
+	for _, want := range []string{
+		"exercise p.A is listed 2 times",
+		"exercise p.B is listed with (a.go; hard, 5 min), want (a.go; medium, 5 min)",
+		"exercise p.C is listed 0 times",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("docProblems:\n%s\nwant a line containing %q", got, want)
+		}
+	}
+}

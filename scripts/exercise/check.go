@@ -293,6 +293,10 @@ func checkChapter(run *runner, mod module, ch chapter, tmp string) chapterResult
 	problem := func(what, detail string) {
 		res.Problems = append(res.Problems, fmt.Sprintf("=== %s: %s\n%s", ch.Name, what, lastLines(detail, 40)))
 	}
+	for _, p := range docProblems(ch, files) {
+		res.Notes = append(res.Notes, "doc.go: DISAGREES with a fence")
+		problem("doc.go's exercise list and the fences disagree", p)
+	}
 	for _, name := range silent {
 		res.Notes = append(res.Notes, name+": NEVER RUNS")
 		problem(name+" has no output comment, so go test compiles it but never runs it",

@@ -18,6 +18,7 @@ import (
 func A(x float64) float64 {
 	// exercise: p.A — square root
 	// tests: TestA
+	// difficulty: easy, 5 min
 	return math.Sqrt(x)
 	// mistake: square
 	//	- return math.Sqrt(x)
@@ -28,6 +29,7 @@ func A(x float64) float64 {
 func B(s string) string {
 	// exercise: p.B — upper case
 	// tests: TestB
+	// difficulty: easy, 5 min
 	u := strings.ToUpper(s)
 	return u
 	// end exercise
@@ -57,6 +59,7 @@ import (
 func A(x float64) float64 {
 	// exercise: p.A — square root
 	// tests: TestA
+	// difficulty: easy, 5 min
 	panic("exercise p.A: not implemented")
 	// end exercise
 }
@@ -64,6 +67,7 @@ func A(x float64) float64 {
 func B(s string) string {
 	// exercise: p.B — upper case
 	// tests: TestB
+	// difficulty: easy, 5 min
 	panic("exercise p.B: not implemented")
 	// end exercise
 }
