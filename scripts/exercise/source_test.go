@@ -246,6 +246,11 @@ exit status 1
 	if r.Escaped || r.TimedOut || r.BuildErr || r.Passed {
 		t.Errorf("flags %+v", r)
 	}
+	// One message printed from two lines of a loop, in subtests: counted without its file:line.
+	r = parseTestOutput("--- FAIL: TestD (0.00s)\n    d_test.go:5: bad header\n    --- FAIL: TestD/x (0.00s)\n        d_test.go:9: bad header\n    d_test.go:5: bad header\n    d_test.go:6: other\nFAIL\n", false)
+	if r.Repeats["TestD"] != 3 {
+		t.Errorf("Repeats = %v, want TestD: 3", r.Repeats)
+	}
 	r = parseTestOutput("--- FAIL: TestA (0.00s)\npanic: boom [recovered]\n\tpanic: boom\n\ngoroutine 1 [running]:\nFAIL\tp\t0.1s\n", false)
 	if !r.Escaped {
 		t.Error("an escaped panic was not seen")
