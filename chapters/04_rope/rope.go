@@ -39,6 +39,9 @@ func InvFreq(headDim int, theta float64) []float64 {
 	// mistake: exponent i/d instead of 2i/d
 	//	- exp := float32(2*i) / float32(headDim)
 	//	+ exp := float32(i) / float32(headDim)
+	// mistake: theta hard-coded to 10000, the original Transformer's base, not the argument
+	//	- p := float32(math.Pow(theta, float64(exp)))
+	//	+ p := float32(math.Pow(10000, float64(exp)))
 	// end exercise
 }
 
