@@ -182,6 +182,19 @@ func Softmax(row []float64) {
 	// mistake: the sum taken over the unshifted exponentials
 	//	- sum += row[j]
 	//	+ sum += math.Exp(s)
+	// mistake: computed in float32, as transformers' softmax does
+	//	- row[j] = math.Exp(s - m)
+	//	- sum += row[j]
+	//	- }
+	//	- for j := range row {
+	//	- row[j] /= sum
+	//	- }
+	//	+ row[j] = float64(float32(math.Exp(s - m)))
+	//	+ sum = float64(float32(sum + row[j]))
+	//	+ }
+	//	+ for j := range row {
+	//	+ 	row[j] = float64(float32(row[j]) / float32(sum))
+	//	+ }
 	// end exercise
 }
 
