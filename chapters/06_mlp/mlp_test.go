@@ -2,10 +2,12 @@ package mlp
 
 import (
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/qwen3go/qwen3go/reference"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -137,4 +139,51 @@ func TestCheckErrors(t *testing.T) {
 		}
 	}()
 	Forward(mat.NewDense(1, 4, nil), w.Gate, mat.NewDense(6, 3, nil), w.Down)
+}
+
+// TestBeforeGating pins the comparison functions: ReLU and GELU at hand-computed points (GELU(1)
+// = Φ(1) = 0.841344746..., 1e-9: the digits of the table), PlainForward on hidden 1 by hand, and
+// the homogeneity of a ReLU block (doubling x doubles the output, to float64 rounding), which
+// the package doc contrasts with the gate.
+func TestBeforeGating(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		f       func(float64) float64
+		z, want float64
+	}{
+		{"ReLU", ReLU, -2, 0}, {"ReLU", ReLU, 3, 3},
+		{"GELU", GELU, 1, 0.841344746}, {"GELU", GELU, -1, -0.158655254}, {"GELU", GELU, 0, 0},
+	} {
+		if got := c.f(c.z); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("%s(%g) = %.10g, want %.10g", c.name, c.z, got, c.want)
+		}
+	}
+	x := mat.NewDense(1, 1, []float64{2})
+	w1 := mat.NewDense(2, 1, []float64{1, -1})
+	w2 := mat.NewDense(1, 2, []float64{3, 5})
+	if got := PlainForward(x, w1, w2, ReLU).At(0, 0); got != 6 {
+		t.Errorf("PlainForward(2): relu(2)*3 + relu(-2)*5 = %g, want 6", got)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	a, b, c := randDense(rng, 3, 4), randDense(rng, 5, 4), randDense(rng, 4, 5)
+	one, two := PlainForward(a, b, c, ReLU), PlainForward(mat.NewDense(3, 4, scaled(a.RawMatrix().Data, 2)), b, c, ReLU)
+	if !floats.EqualApprox(two.RawMatrix().Data, scaled(one.RawMatrix().Data, 2), 1e-12) {
+		t.Errorf("a ReLU block on 2x is not twice the block on x")
+	}
+}
+
+func scaled(v []float64, s float64) []float64 {
+	out := make([]float64, len(v))
+	for i := range v {
+		out[i] = s * v[i]
+	}
+	return out
+}
+
+func randDense(rng *rand.Rand, r, c int) *mat.Dense {
+	d := make([]float64, r*c)
+	for i := range d {
+		d[i] = rng.NormFloat64()
+	}
+	return mat.NewDense(r, c, d)
 }
