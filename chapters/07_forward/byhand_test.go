@@ -99,9 +99,15 @@ func Example_residual() {
 		name string
 		step func(l *forward.Layer, x *mat.Dense, attn func(*mat.Dense) *mat.Dense) *mat.Dense
 	}{
-		{"pre-norm (Qwen3)", func(l *forward.Layer, x *mat.Dense, a func(*mat.Dense) *mat.Dense) *mat.Dense { return l.Forward(x, 1e-6, a) }},
-		{"post-norm", func(l *forward.Layer, x *mat.Dense, a func(*mat.Dense) *mat.Dense) *mat.Dense { return l.PostNormForward(x, 1e-6, a) }},
-		{"no residual", func(l *forward.Layer, x *mat.Dense, a func(*mat.Dense) *mat.Dense) *mat.Dense { return l.NoResidualForward(x, 1e-6, a) }},
+		{"pre-norm (Qwen3)", func(l *forward.Layer, x *mat.Dense, a func(*mat.Dense) *mat.Dense) *mat.Dense {
+			return l.Forward(x, 1e-6, a)
+		}},
+		{"post-norm", func(l *forward.Layer, x *mat.Dense, a func(*mat.Dense) *mat.Dense) *mat.Dense {
+			return l.PostNormForward(x, 1e-6, a)
+		}},
+		{"no residual", func(l *forward.Layer, x *mat.Dense, a func(*mat.Dense) *mat.Dense) *mat.Dense {
+			return l.NoResidualForward(x, 1e-6, a)
+		}},
 	} {
 		x := x0
 		var rms []float64
