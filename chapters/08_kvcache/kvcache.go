@@ -189,7 +189,7 @@ func (c *Cache) attend(l int, normed *mat.Dense) *mat.Dense {
 	}
 	var ctx *mat.Dense
 	// exercise: kvcache.Cache.attend — project the new rows at their positions, append k and v, attend over the cache
-	// tests: TestAttendMatchesChapter05
+	// tests: TestCachedKeysAtTheirPositions TestAttendMatchesChapter05
 	// difficulty: hard, 35 min
 	q, k, v := attention.Project(ac, w, c.m.RoPE(), normed, c.n)
 	c.k[l] = c.appendRows(c.k[l], k)
@@ -210,6 +210,9 @@ func (c *Cache) attend(l int, normed *mat.Dense) *mat.Dense {
 	// mistake: past = 0, so the mask treats the new rows as the sequence's first tokens
 	//	- ctx, _ = attention.Attend(ac, q, keys, values, c.n)
 	//	+ ctx, _ = attention.Attend(ac, q, keys, values, 0)
+	// mistake: the new rows one position too far, at Len()+1 ..., a uniform shift the scores cannot see
+	//	- q, k, v := attention.Project(ac, w, c.m.RoPE(), normed, c.n)
+	//	+ q, k, v := attention.Project(ac, w, c.m.RoPE(), normed, c.n+1)
 	// end exercise
 	out := mat.NewDense(seq, ac.Hidden, nil)
 	out.Mul(ctx, w.O.T())
