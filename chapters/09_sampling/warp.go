@@ -38,6 +38,14 @@ func Softmax(z []float64) []float64 {
 	//	- for i := range p {
 	//	- p[i] /= sum
 	//	- }
+	// mistake: computed in float32, as transformers' softmax does
+	//	- p[i] = math.Exp(v - m)
+	//	- sum += p[i]
+	//	+ p[i] = float64(float32(math.Exp(v - m)))
+	//	+ sum = float64(float32(sum + p[i]))
+	//
+	//	- p[i] /= sum
+	//	+ p[i] = float64(float32(p[i]) / float32(sum))
 	// end exercise
 	return p
 }
