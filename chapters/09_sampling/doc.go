@@ -54,6 +54,8 @@
 //	T 1.5, top-p 0.9           713  0.05   0.458              432  0.66   0.304
 //	T 1.5, min-p 0.05           59  0.13   0.000                1  1.00   0.000
 //
+// What each row says:
+//
 //   - Top-k (Fan et al., 2018, for story generation) keeps a fixed number whatever the shape: it
 //     bounds the worst case cheaply, but keeps 19 unlikely tokens when the model is sure (0.7% of
 //     the draws go to the tail) and can cut plausible ones when it is not.
