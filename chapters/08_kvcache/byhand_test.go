@@ -3,43 +3,18 @@ package kvcache_test
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 
 	gguf "github.com/qwen3go/qwen3go/chapters/01_gguf"
-	attention "github.com/qwen3go/qwen3go/chapters/05_attention"
-	mlp "github.com/qwen3go/qwen3go/chapters/06_mlp"
 	forward "github.com/qwen3go/qwen3go/chapters/07_forward"
 	kvcache "github.com/qwen3go/qwen3go/chapters/08_kvcache"
-	"gonum.org/v1/gonum/mat"
 )
 
-// smallModel is a random Qwen3 small enough to follow: a vocabulary of 5, hidden 8, 2 layers, 2
-// query heads over 1 KV head of head_dim 4, intermediate 8, 16 positions.
+// smallModel is a random Qwen3 small enough to follow (chapter 07's forward.Random): a vocabulary
+// of 5, hidden 8, 2 layers, 2 query heads over 1 KV head of head_dim 4, intermediate 8, 16
+// positions.
 func smallModel() *forward.Model {
-	cfg := gguf.Config{HiddenSize: 8, IntermediateSize: 8, NumHiddenLayers: 2, NumAttentionHeads: 2, NumKeyValueHeads: 1,
-		HeadDim: 4, VocabSize: 5, MaxPositionEmbeddings: 16, RopeTheta: 1e6, RMSNormEps: 1e-6, TieWordEmbeddings: true}
-	rng := rand.New(rand.NewPCG(1, 1))
-	random := func(r, c int) *mat.Dense {
-		d := make([]float64, r*c)
-		for i := range d {
-			d[i] = rng.NormFloat64() / math.Sqrt(float64(c))
-		}
-		return mat.NewDense(r, c, d)
-	}
-	ones := func(n int) []float64 {
-		o := make([]float64, n)
-		for i := range o {
-			o[i] = 1
-		}
-		return o
-	}
-	var layers []forward.Layer
-	for range cfg.NumHiddenLayers {
-		layers = append(layers, forward.Layer{InputNorm: ones(8), PostNorm: ones(8),
-			Attn: attention.Weights{Q: random(8, 8), K: random(4, 8), V: random(4, 8), O: random(8, 8), QNorm: ones(4), KNorm: ones(4)},
-			MLP:  mlp.Weights{Gate: random(8, 8), Up: random(8, 8), Down: random(8, 8)}})
-	}
-	m, err := forward.NewModel(cfg, random(5, 8), layers, ones(8), nil)
+	m, err := forward.Random(gguf.Config{HiddenSize: 8, IntermediateSize: 8, NumHiddenLayers: 2, NumAttentionHeads: 2,
+		NumKeyValueHeads: 1, HeadDim: 4, VocabSize: 5, MaxPositionEmbeddings: 16, RopeTheta: 1e6, RMSNormEps: 1e-6}, 1)
 	if err != nil {
 		panic(err)
 	}
@@ -75,7 +50,7 @@ func Example_byHand() {
 	// prefill [1 3 2]: Len 3, rows projected 6 (3 per layer)
 	// step 4 at position 3: Len 4, rows projected 8 (+1 per layer), keys read per head 4
 	// step 0 at position 4: Len 5, rows projected 10 (+1 per layer), keys read per head 5
-	// last logits [1.4441 -0.6027 -0.4772 0.1325 1.5610]; chapter 07 on all 5 tokens agrees within 1e-12: true
+	// last logits [2.5036 -0.4761 1.9130 0.3822 0.4162]; chapter 07 on all 5 tokens agrees within 1e-12: true
 	// cache: 2 layers x (K and V) x 5 tokens x 4 values = 640 bytes in float64
 }
 
