@@ -230,9 +230,10 @@
 // stubbed. Write them in this order:
 //
 //  1. [BF16ToF32] (dequant.go; easy, 5 min): a bfloat16 is the top half of a float32.
-//  2. [DequantizeQ8_0] (dequant.go; easy, 15 min): the float16 scale, then 32 signed bytes times it.
-//  3. [File.Uint32] (accessors.go; easy, 10 min): look the key up, check its type, return the value or an error
-//     that says what and where.
+//  2. [DequantizeQ8_0] (dequant.go; easy, 15 min): the float16 scale, then 32 signed bytes times
+//     it.
+//  3. [File.Uint32] (accessors.go; easy, 10 min): look the key up, check its type, return the value
+//     or an error that says what and where.
 //
 // Then `go test ./workspace/01_gguf/` runs every exercise's tests in one go: a stub that still
 // panics fails only the tests that reach it. The tool prints each exercise's own go test command,

@@ -143,9 +143,11 @@
 // `go run ./scripts/exercise 02` copies this chapter to workspace/02_tokenizer with two functions
 // stubbed. Write them in this order:
 //
-//  1. [ByteToRune] (bytelevel.go; easy, 15 min): the byte-to-unicode table; nearly every test needs it.
-//  2. [Tokenizer.MergeStep] (bpe.go; medium, 25 min): one BPE step, the adjacent pair of lowest rank (the
-//     leftmost of equal ones); a test checks that the fast heap BPE agrees with it everywhere.
+//  1. [ByteToRune] (bytelevel.go; easy, 15 min): the byte-to-unicode table; nearly every test needs
+//     it.
+//  2. [Tokenizer.MergeStep] (bpe.go; medium, 25 min): one BPE step, the adjacent pair of lowest
+//     rank (the leftmost of equal ones); a test checks that the fast heap BPE agrees with it
+//     everywhere.
 //
 // Then `go test ./workspace/02_tokenizer/` runs every exercise's tests in one go: a stub that still
 // panics fails only the tests that reach it. The tool prints each exercise's own go test command,

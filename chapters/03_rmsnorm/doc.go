@@ -95,8 +95,10 @@
 // `go run ./scripts/exercise 03` copies this chapter to workspace/03_rmsnorm with two functions
 // stubbed. Write them in this order:
 //
-//  1. normRow (rmsnorm.go; easy, 10 min): one row, y = x / sqrt(mean(x²) + eps) * weight; RMSNorm calls it.
-//  2. [NormHeads] (rmsnorm.go; easy, 10 min): the same on every head_dim block of every row, on its own.
+//  1. normRow (rmsnorm.go; easy, 10 min): one row, y = x / sqrt(mean(x²) + eps) * weight; RMSNorm
+//     calls it.
+//  2. [NormHeads] (rmsnorm.go; easy, 10 min): the same on every head_dim block of every row, on its
+//     own.
 //
 // Then `go test ./workspace/03_rmsnorm/` runs every exercise's tests in one go: a stub that still
 // panics fails only the tests that reach it. The tool prints each exercise's own go test command,

@@ -131,10 +131,12 @@
 // `go run ./scripts/exercise 04` copies this chapter to workspace/04_rope with two functions
 // stubbed. Write them in this order (every table needs InvFreq):
 //
-//  1. [InvFreq] (rope.go; medium, 15 min): in float32, and in this order: e = float32(2i)/float32(d),
-//     p = float32(theta^e), then float32(1/p). The test wants transformers' bits, so the order
-//     of the roundings matters: theta^(-e) in one step is one ulp off at 24 of the 64 pairs.
-//  2. [Table.RotateHead] (rope.go; medium, 20 min): turn each pair (v[i], v[i+d/2]) by pos*inv_freq[i].
+//  1. [InvFreq] (rope.go; medium, 15 min): in float32, and in this order: e =
+//     float32(2i)/float32(d), p = float32(theta^e), then float32(1/p). The test wants transformers'
+//     bits, so the order of the roundings matters: theta^(-e) in one step is one ulp off at 24 of
+//     the 64 pairs.
+//  2. [Table.RotateHead] (rope.go; medium, 20 min): turn each pair (v[i], v[i+d/2]) by
+//     pos*inv_freq[i].
 //
 // Then `go test ./workspace/04_rope/` runs every exercise's tests in one go: a stub that still
 // panics fails only the tests that reach it. The tool prints each exercise's own go test command,

@@ -113,11 +113,13 @@
 // functions stubbed. Write them in this order (Attend, given, uses the first three; the golden
 // tests of Forward need all four):
 //
-//  1. [Mask] (attention.go; easy, 10 min): 0 on keys up to the query's own position past+r, -Inf after it.
+//  1. [Mask] (attention.go; easy, 10 min): 0 on keys up to the query's own position past+r, -Inf
+//     after it.
 //  2. [Softmax] (attention.go; easy, 10 min): subtract the row's maximum; -Inf must give exactly 0.
 //  3. [KVHead] (attention.go; easy, 5 min): query head h reads KV head h / (heads/kvHeads).
-//  4. [ProjectAt] (attention.go; hard, 40 min): q, k, v from x; QK-norm (chapter 03) then RoPE (chapter 04) on q and k only, each
-//     row at its own position ([Project] calls it with positions startPos, startPos+1, ...).
+//  4. [ProjectAt] (attention.go; hard, 40 min): q, k, v from x; QK-norm (chapter 03) then RoPE
+//     (chapter 04) on q and k only, each row at its own position ([Project] calls it with positions
+//     startPos, startPos+1, ...).
 //
 // Then `go test ./workspace/05_attention/` runs every exercise's tests in one go: a stub that still
 // panics fails only the tests that reach it. The tool prints each exercise's own go test command,

@@ -76,7 +76,8 @@
 // stubbed. Write them in this order:
 //
 //  1. [SiLU] (mlp.go; easy, 5 min): z * sigmoid(z), with no overflow for large |z|.
-//  2. [Forward] (mlp.go; medium, 15 min): silu(x gate^T) ⊙ (x up^T) into h; the down projection is given.
+//  2. [Forward] (mlp.go; medium, 15 min): silu(x gate^T) ⊙ (x up^T) into h; the down projection is
+//     given.
 //
 // Then `go test ./workspace/06_mlp/` runs every exercise's tests in one go: a stub that still
 // panics fails only the tests that reach it. The tool prints each exercise's own go test command,

@@ -157,7 +157,8 @@
 // the first stage that differs from transformers):
 //
 //  1. [Model.Embed] (forward.go; easy, 10 min): row t of x is row ids[t] of the embedding matrix.
-//  2. [Layer.Forward] (forward.go; medium, 25 min): two pre-norm residual branches, attention then the MLP.
+//  2. [Layer.Forward] (forward.go; medium, 25 min): two pre-norm residual branches, attention then
+//     the MLP.
 //  3. [Model.Logits] (forward.go; easy, 15 min): the final RMSNorm, then the LM head (tied or not).
 //
 // Then `go test ./workspace/07_forward/` runs every exercise's tests in one go: a stub that still

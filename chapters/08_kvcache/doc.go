@@ -98,10 +98,12 @@
 // stubbed. Write them in this order (run calls attend; their tests compare every step with
 // chapter 07's full recompute and with transformers):
 //
-//  1. [Bytes] (kvcache.go; easy, 5 min): the cache's size, layers * 2 * KV heads * head_dim * bytes per token.
-//  2. Cache.attend (kvcache.go; hard, 35 min): project the new rows at positions Len().., append k and v to
-//     layer l's cache, attend over all of it with past = Len().
-//  3. Cache.run (kvcache.go; medium, 25 min): every layer with that attention, then advance Len() once.
+//  1. [Bytes] (kvcache.go; easy, 5 min): the cache's size, layers * 2 * KV heads * head_dim * bytes
+//     per token.
+//  2. Cache.attend (kvcache.go; hard, 35 min): project the new rows at positions Len().., append k
+//     and v to layer l's cache, attend over all of it with past = Len().
+//  3. Cache.run (kvcache.go; medium, 25 min): every layer with that attention, then advance Len()
+//     once.
 //
 // Then `go test ./workspace/08_kvcache/` runs every exercise's tests in one go: a stub that still
 // panics fails only the tests that reach it. The tool prints each exercise's own go test command,

@@ -128,7 +128,8 @@
 //
 // Example_byHand: a vocabulary of five, logits z = [2 1 0 -1 -3].
 //
-//	softmax        e^z = [7.389 2.718 1 0.368 0.050], sum 11.524 -> p = [0.6411 0.2359 0.0868 0.0319 0.0043]
+//	softmax        e^z = [7.389 2.718 1 0.368 0.050], sum 11.524
+//	                                                 -> p = [0.6411 0.2359 0.0868 0.0319 0.0043]
 //	temperature 2  z/2 = [1 0.5 0 -0.5 -1.5]        -> p = [0.4387 0.2661 0.1614 0.0979 0.0360]
 //	top-k 2        keep 2 and 1                      -> p = [0.7311 0.2689 0 0 0]
 //	top-p 0.9      ascending cumulative 0.0043, 0.0362, 0.1230, ...: drop those <= 0.1 (tokens 4, 3)
@@ -146,10 +147,11 @@
 // stubbed. Write them in this order:
 //
 //  1. [Softmax] (warp.go; easy, 10 min): subtract the maximum, exponentiate, divide by the sum.
-//  2. [TopP] (warp.go; hard, 30 min): transformers' nucleus filter: sort ascending (stable), cumulate the
-//     probabilities, drop every token whose cumulative sum is <= 1-p, keep the most likely.
-//  3. [Draw] (sample.go; medium, 15 min): the first index whose cumulative probability exceeds u, never one of
-//     probability 0.
+//  2. [TopP] (warp.go; hard, 30 min): transformers' nucleus filter: sort ascending (stable),
+//     cumulate the probabilities, drop every token whose cumulative sum is <= 1-p, keep the most
+//     likely.
+//  3. [Draw] (sample.go; medium, 15 min): the first index whose cumulative probability exceeds u,
+//     never one of probability 0.
 //
 // Then `go test ./workspace/09_sampling/` runs every exercise's tests in one go: a stub that still
 // panics fails only the tests that reach it. The tool prints each exercise's own go test command,

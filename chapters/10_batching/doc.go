@@ -26,9 +26,9 @@
 // sequence at once. With the padding on the left, the last column is each prompt's last token and
 // the new tokens line up in one new column. With the padding on the right, a short prompt's last
 // column is a pad: its next token is predicted from a padding column (an <|endoftext|> looking
-// back at the prompt) and appended after the padding, so every later token carries the gap. transformers warns ("A decoder-only
-// architecture is being used, but right-padding was detected! ... set padding_side='left'") and
-// goes on: in the golden data, five prompts of 1 to 12 tokens padded on the right continue
+// back at the prompt) and appended after the padding, so every later token carries the gap.
+// transformers warns ("A decoder-only architecture is being used, but right-padding was
+// detected! ... set padding_side='left'") and goes on: in the golden data, five prompts of 1 to 12 tokens padded on the right continue
 // differently from the same prompts alone from their first new token, all but the 12-token one,
 // which has no padding. TestRightPaddingGoesWrong reproduces transformers' wrong tokens exactly.
 // (Right padding is fine for a model that reads its input once, a classifier; it is generation
@@ -176,14 +176,16 @@
 // stubbed. Write them in this order (each one's tests use only it and the ones above it; the
 // cache's tests need the first four, Generate's all five):
 //
-//  1. [Pad] (pad.go; easy, 15 min): the padding on the chosen side, the pad id in it, only the prompt's columns real.
-//  2. [Positions] (positions.go; easy, 10 min): cumsum of the real flags minus one; 0 in padding columns.
-//  3. [Mask] (mask.go; medium, 20 min): -Inf for future keys and for padding keys; a query that sees no key sees
-//     its own.
-//  4. [Cache.Step] (cache.go; hard, 40 min): each new token at its own sequence's next position, its column
-//     flagged real.
-//  5. generation.pick (generate.go; hard, 35 min): each sequence's token from its own row; a stop token (not
-//     emitted) or the budget ends that sequence alone, and it leaves the batch.
+//  1. [Pad] (pad.go; easy, 15 min): the padding on the chosen side, the pad id in it, only the
+//     prompt's columns real.
+//  2. [Positions] (positions.go; easy, 10 min): cumsum of the real flags minus one; 0 in padding
+//     columns.
+//  3. [Mask] (mask.go; medium, 20 min): -Inf for future keys and for padding keys; a query that
+//     sees no key sees its own.
+//  4. [Cache.Step] (cache.go; hard, 40 min): each new token at its own sequence's next position,
+//     its column flagged real.
+//  5. generation.pick (generate.go; hard, 35 min): each sequence's token from its own row; a stop
+//     token (not emitted) or the budget ends that sequence alone, and it leaves the batch.
 //
 // Then `go test ./workspace/10_batching/` runs every exercise's tests in one go: a stub that still
 // panics fails only the tests that reach it. The tool prints each exercise's own go test command,
