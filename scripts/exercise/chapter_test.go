@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -103,6 +104,44 @@ func TestDocProblems(t *testing.T) {
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("docProblems:\n%s\nwant a line containing %q", got, want)
+		}
+	}
+}
+
+// TestCourseChapterShape reads the course's own chapters: each doc.go ends with a "Check your
+// understanding" section that gives its answers, and each chapter has a worked example by hand,
+// a package-level Example_byHand whose output go test checks (issue 19).
+func TestCourseChapterShape(t *testing.T) {
+	mod, err := findModule()
+	if err != nil {
+		t.Fatal(err)
+	}
+	chs, err := listChapters(mod.Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ch := range chs {
+		doc, err := os.ReadFile(filepath.Join(ch.Dir, "doc.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := ""
+		for _, line := range strings.Split(string(doc), "\n") {
+			if h, ok := strings.CutPrefix(line, "// # "); ok {
+				last = h
+			}
+		}
+		if last != "Check your understanding" {
+			t.Errorf("chapters/%s/doc.go: the last section is %q, want \"Check your understanding\"", ch.Name, last)
+		} else if !strings.Contains(string(doc), "// Answers.") {
+			t.Errorf("chapters/%s/doc.go: \"Check your understanding\" has no \"Answers.\" paragraph", ch.Name)
+		}
+		names, silent, err := chapterTests(ch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(names, "Example_byHand") || slices.Contains(silent, "Example_byHand") {
+			t.Errorf("chapters/%s: no Example_byHand with an output comment (the worked example by hand)", ch.Name)
 		}
 	}
 }
