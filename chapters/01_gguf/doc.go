@@ -162,7 +162,7 @@
 // formats are 16 bits; they spend them differently. float16 keeps 10 mantissa bits (about 3
 // decimal digits) and 5 exponent bits, so its numbers run from 6e-8 (the smallest subnormal) to
 // 65504. bfloat16 keeps float32's 8 exponent bits, so it runs from 1e-38 to 3.4e38, and pays with
-// 7 mantissa bits (2 digits). The worked example below rounds three numbers with this chapter's
+// 7 mantissa bits (2 digits). Example_bfloat16Range rounds three numbers with this chapter's
 // [F32ToF16] and [F32ToBF16]:
 //
 //	70000      f16 +Inf       bf16 70144       too large for float16

@@ -19,12 +19,13 @@ func Example_byHand() {
 	v := mat.NewDense(2, 2, []float64{10, 0, 0, 10})
 	// Query head 0 looks for x, query head 1 for y, on both tokens: q row = [head 0 | head 1].
 	q := mat.NewDense(2, 4, []float64{2, 0, 0, 2, 2, 0, 0, 2})
-	fmt.Println("mask:", mat.Formatted(attention.Mask(2, 2, 0), mat.Prefix("      ")))
+	rows := func(m *mat.Dense) string { return fmt.Sprintf("%.4g | %.4g", m.RawRowView(0), m.RawRowView(1)) }
+	fmt.Println("mask                  ", rows(attention.Mask(2, 2, 0)))
 	ctx, probs := attention.Attend(c, q, k, v, 0)
 	for h, p := range probs {
-		fmt.Printf("head %d (KV head %d): P = %.4f\n", h, attention.KVHead(h, 2, 1), mat.Formatted(p, mat.Prefix("                        ")))
+		fmt.Printf("head %d (KV head %d): P = %s\n", h, attention.KVHead(h, 2, 1), rows(p))
 	}
-	fmt.Printf("ctx = [head 0 | head 1]:\n%.4f\n", mat.Formatted(ctx))
+	fmt.Println("ctx [head 0 | head 1] ", rows(ctx))
 
 	// The same row without the 1/sqrt(2) scale, and the scores by hand.
 	unscaled := []float64{2, 0}
@@ -40,15 +41,10 @@ func Example_byHand() {
 	noMask, _ := attention.AttendMask(c, q, k2, v2, mat.NewDense(2, 2, nil))
 	fmt.Printf("the same without the mask:      %.4f\n", noMask.RawRowView(0))
 	// Output:
-	// mask: ⎡   0  -Inf⎤
-	//       ⎣   0     0⎦
-	// head 0 (KV head 0): P = ⎡1.0000  0.0000⎤
-	//                         ⎣0.8044  0.1956⎦
-	// head 1 (KV head 0): P = ⎡1.0000  0.0000⎤
-	//                         ⎣0.1956  0.8044⎦
-	// ctx = [head 0 | head 1]:
-	// ⎡10.0000   0.0000  10.0000   0.0000⎤
-	// ⎣ 8.0443   1.9557   1.9557   8.0443⎦
+	// mask                   [0 -Inf] | [0 0]
+	// head 0 (KV head 0): P = [1 0] | [0.8044 0.1956]
+	// head 1 (KV head 0): P = [1 0] | [0.1956 0.8044]
+	// ctx [head 0 | head 1]  [10 0 10 0] | [8.044 1.956 1.956 8.044]
 	// row 1 of head 0: scores (2, 0) / sqrt(2) = (1.4142, 0) -> [0.8044 0.1956]; unscaled -> [0.8808 0.1192]
 	// token 0 after changing token 1: [10.0000 0.0000 10.0000 0.0000] (before [10.0000 0.0000 10.0000 0.0000])
 	// the same without the mask:      [-6.9408 2.9896 -6.9856 2.9975]

@@ -91,11 +91,11 @@
 //	           [0     0]
 //	head 0     row 1: scores (2·1 + 0·0, 2·0 + 0·1)/√2 = (1.4142, 0)
 //	           softmax: e^1.4142 / (e^1.4142 + 1) = 0.8044, and 0.1956
-//	           ctx = 0.8044·(10, 0) + 0.1956·(0, 10) = (8.0443, 1.9557)
-//	head 1     row 1: scores (0, 1.4142) -> (0.1956, 0.8044) -> ctx (1.9557, 8.0443)
+//	           ctx = 0.8044·(10, 0) + 0.1956·(0, 10) = (8.044, 1.956)
+//	head 1     row 1: scores (0, 1.4142) -> (0.1956, 0.8044) -> ctx (1.956, 8.044)
 //	row 0      both heads: p = [1 0] -> ctx (10, 0)
 //
-// so ctx = [[10 0 | 10 0], [8.0443 1.9557 | 1.9557 8.0443]]. Without the scale row 1 of head 0 would
+// so ctx = [[10 0 | 10 0], [8.044 1.956 | 1.956 8.044]]. Without the scale row 1 of head 0 would
 // be softmax(2, 0) = (0.8808, 0.1192): sharper, and sharper still as HeadDim grows.
 //
 // # Files

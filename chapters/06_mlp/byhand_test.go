@@ -33,13 +33,6 @@ func Example_byHand() {
 		re := mlp.PlainForward(xs, w1, wd, mlp.ReLU)
 		fmt.Printf("x = (%2g, %2g): silu(x1)·x2 = %7.3f (x1·x2 = %3g), relu(x1) = %2g\n", 3*s, 2*s, sw.At(0, 0), 6*s*s, re.At(0, 0))
 	}
-
-	// The activations side by side, and their slopes where ReLU has none.
-	for _, z := range []float64{-3, -1, 0, 1, 3} {
-		fmt.Printf("z = %2g: relu %5.2f  gelu %6.3f  silu %6.3f\n", z, mlp.ReLU(z), mlp.GELU(z), mlp.SiLU(z))
-	}
-	slope := func(f func(float64) float64, z float64) float64 { return (f(z+1e-6) - f(z-1e-6)) / 2e-6 }
-	fmt.Printf("slope at z = -2: relu %.3f, gelu %.3f, silu %.3f\n", slope(mlp.ReLU, -2), slope(mlp.GELU, -2), slope(mlp.SiLU, -2))
 	// Output:
 	// g = x gate^T = [1 -2], u = x up^T = [3 -1]
 	// silu(g) = [0.7311 -0.2384]
@@ -48,6 +41,17 @@ func Example_byHand() {
 	// x = ( 3,  2): silu(x1)·x2 =   5.715 (x1·x2 =   6), relu(x1) =  3
 	// x = ( 6,  4): silu(x1)·x2 =  23.941 (x1·x2 =  24), relu(x1) =  6
 	// x = (12,  8): silu(x1)·x2 =  95.999 (x1·x2 =  96), relu(x1) = 12
+}
+
+// Example_activations puts the three activations side by side, with their slopes where ReLU has
+// none (the package doc's "Nothing is shut for good").
+func Example_activations() {
+	for _, z := range []float64{-3, -1, 0, 1, 3} {
+		fmt.Printf("z = %2g: relu %5.2f  gelu %6.3f  silu %6.3f\n", z, mlp.ReLU(z), mlp.GELU(z), mlp.SiLU(z))
+	}
+	slope := func(f func(float64) float64, z float64) float64 { return (f(z+1e-6) - f(z-1e-6)) / 2e-6 }
+	fmt.Printf("slope at z = -2: relu %.3f, gelu %.3f, silu %.3f\n", slope(mlp.ReLU, -2), slope(mlp.GELU, -2), slope(mlp.SiLU, -2))
+	// Output:
 	// z = -3: relu  0.00  gelu -0.004  silu -0.142
 	// z = -1: relu  0.00  gelu -0.159  silu -0.269
 	// z =  0: relu  0.00  gelu  0.000  silu  0.000

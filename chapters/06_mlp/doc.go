@@ -34,7 +34,7 @@
 //   - Nothing is shut for good. ReLU's output and slope are both exactly 0 for a negative input: a
 //     unit that is negative for every token never receives a gradient again (a "dead" unit).
 //     SiLU is smooth, slightly negative below 0, and its slope at -2 is -0.091 (GELU's -0.085,
-//     ReLU's 0): a closed gate still passes a little (silu(-2)·u = 0.2384 in the worked example,
+//     ReLU's 0; Example_activations): a closed gate still passes a little (silu(-2)·u = 0.2384 in the worked example,
 //     where ReLU gives 0) and can learn to open.
 //
 // The price is a third matrix. To keep the parameters of a 4x-wide two-matrix block, a gated

@@ -7,7 +7,6 @@ import (
 	gguf "github.com/qwen3go/qwen3go/chapters/01_gguf"
 	forward "github.com/qwen3go/qwen3go/chapters/07_forward"
 	batching "github.com/qwen3go/qwen3go/chapters/10_batching"
-	"gonum.org/v1/gonum/mat"
 )
 
 // Example_byHand is the worked example of the package doc: two prompts of 3 and 1 tokens over a
@@ -26,7 +25,7 @@ func Example_byHand() {
 	fmt.Println("positions", batching.Positions(b.Real))
 	for i := range prompts {
 		mask := batching.Mask(b.Real[i], b.Width())
-		fmt.Printf("mask of sequence %d:\n%v\n", i, mat.Formatted(mask))
+		fmt.Printf("mask %d    %v | %v | %v\n", i, mask.RawRowView(0), mask.RawRowView(1), mask.RawRowView(2))
 	}
 
 	c, _ := batching.New(m, 16)
@@ -49,14 +48,8 @@ func Example_byHand() {
 	// ids       [[1 3 2] [0 0 4]]
 	// real      [[true true true] [false false true]]
 	// positions [[0 1 2] [0 0 0]]
-	// mask of sequence 0:
-	// ⎡   0  -Inf  -Inf⎤
-	// ⎢   0     0  -Inf⎥
-	// ⎣   0     0     0⎦
-	// mask of sequence 1:
-	// ⎡   0  -Inf  -Inf⎤
-	// ⎢-Inf     0  -Inf⎥
-	// ⎣-Inf  -Inf     0⎦
+	// mask 0    [0 -Inf -Inf] | [0 0 -Inf] | [0 0 0]
+	// mask 1    [0 -Inf -Inf] | [-Inf 0 -Inf] | [-Inf -Inf 0]
 	// width 4, next positions 4 and 2, weight passes 4 (one per layer per call)
 	// sequence 0 alone [1 3 2 2]: prefill and step logits agree within 1e-12: true true
 	// sequence 1 alone [4 1]: prefill and step logits agree within 1e-12: true true
