@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -336,7 +337,8 @@ func TestAttendWithPastMatchesFullPrompt(t *testing.T) {
 	kw := g.cfg.KVHeads * g.cfg.HeadDim
 	if !mat.EqualApprox(q2, q.Slice(past, nq, 0, qw), 1e-12) || !mat.EqualApprox(k2, k.Slice(past, nq, 0, kw), 1e-12) ||
 		!mat.EqualApprox(v2, v.Slice(past, nq, 0, kw), 1e-12) {
-		t.Errorf("Project of the tail at startPos %d differs from the full projection's rows", past)
+		t.Errorf("Project of rows %d.. at startPos %d differs from rows %d.. of the whole prompt's projection:\n"+
+			"row r must be rotated to its own position, positions[r] (startPos+r), not counted from 0 in every call", past, past, past)
 	}
 }
 
@@ -439,7 +441,8 @@ func TestMask(t *testing.T) {
 // TestSoftmax: rows sum to 1, huge scores do not overflow, -Inf gives exactly 0, and adding a
 // constant to every score changes nothing (1e-15: float64 rounding).
 func TestSoftmax(t *testing.T) {
-	row := []float64{1000, 1001, math.Inf(-1), 999}
+	in := []float64{1000, 1001, math.Inf(-1), 999}
+	row := slices.Clone(in)
 	Softmax(row)
 	e := math.Exp(1)
 	want := []float64{1 / (1 + e + 1/e), e / (1 + e + 1/e), 0, (1 / e) / (1 + e + 1/e)}
@@ -447,6 +450,8 @@ func TestSoftmax(t *testing.T) {
 		if math.Abs(row[i]-want[i]) > 1e-15 || math.IsNaN(row[i]) {
 			hint := "p_j = exp(s_j - max) / Σ exp(s_i - max)"
 			switch {
+			case slices.Equal(row, in):
+				hint = "the scores are unchanged: replace each one by its probability, in place"
 			case math.IsNaN(row[i]) || math.IsInf(row[i], 0):
 				hint = "exp(1000) overflows: subtract the row's maximum from every score first"
 			case allFloat32(row) && math.Abs(row[i]-want[i]) < 1e-6:
