@@ -31,8 +31,9 @@ func TestTokenFLOPs(t *testing.T) {
 // TestRoundBlocks: each block gets its own scale, every value moves by at most half a step, the
 // block's largest value is kept exactly, a zero block stays zero, and bad shapes are errors.
 func TestRoundBlocks(t *testing.T) {
-	x := []float64{0.1, -1, 0.5, 0.26, 0, 0, 0, 0, 3, 2.9, -0.01, 1.5, 2, 0.5, -0.5, 1.5} // the last block: ties, to even
-	got, err := RoundBlocks(x, 4, 2)                                                      // levels 2: steps of max/2
+	// Levels 2: steps of max/2 in each block of 4; the last block has ties, rounded to even.
+	x := []float64{0.1, -1, 0.5, 0.26, 0, 0, 0, 0, 3, 2.9, -0.01, 1.5, 2, 0.5, -0.5, 1.5}
+	got, err := RoundBlocks(x, 4, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
