@@ -12,9 +12,11 @@
 //
 // Zero values mean "the checkpoint's default" or "off": the zero Options samples with the
 // checkpoint's recommended settings (generation_config.json or the GGUF's general.sampling.*
-// keys), up to 512 new tokens, in a context of min(4096, the model's) tokens; a field of Sampling
-// that is set replaces one recommended setting (Sampling{Temperature: new(0.0)} is greedy); the
-// zero ChatOptions has no system prompt and thinking off. Stats.Finish says why a reply ended;
+// keys), up to 512 new tokens, in a context of min(4096, the model's) tokens (DefaultMaxNewTokens,
+// DefaultMaxContext); a field of Sampling that is set replaces one recommended setting
+// (Sampling{Temperature: new(0.0)} is greedy); the zero ChatOptions has no system prompt and
+// thinking off. The qwen3 command uses the same defaults except one: it thinks unless
+// -think=false, as Qwen3's own chat template does, where a zero ChatOptions means "off". Stats.Finish says why a reply ended;
 // Options.Progress reports a long prompt's prefill. A Chat that fills its context leaves its
 // oldest turns out of the model's view and goes on; Chat.Reset starts over with the same system
 // prompt. The examples run on the course's tiny reference checkpoint.
@@ -59,6 +61,8 @@
 // copy per step), and a chat turn continues a session whose cache already holds the shared prefix.
 // Token choice itself is chapter 09's Sampler.
 //
-// Its logits match transformers' within 1e-4 on the tiny reference model, and its greedy tokens
-// are transformers' generate() tokens.
+// Its logits match transformers' within 1e-4 (absolute) on the tiny reference model and chapter
+// 07's float64 forward pass within 5e-6 of the largest logit (2e-3 when decoding block-quantized
+// types, which round activations to int16), and its greedy tokens are transformers' generate()
+// tokens.
 package qwen3

@@ -87,13 +87,13 @@ type Session struct {
 	qkvTileBody, oTileBody, gateUpTileBody, downTileBody     func(worker, lo, hi int)
 }
 
-// NewSession returns a session whose cache holds maxLen tokens; 0 means min(4096, the model's
-// context). The cache is allocated here but the operating system commits its pages only as they
+// NewSession returns a session whose cache holds maxLen tokens; 0 means min(DefaultMaxContext,
+// the model's context). The cache is allocated here but the operating system commits its pages only as they
 // are written, so a long maxLen costs memory only when used.
 func (m *Model) NewSession(maxLen int) (*Session, error) {
 	c := m.sizes
 	if maxLen == 0 {
-		maxLen = min(4096, c.MaxContext)
+		maxLen = min(DefaultMaxContext, c.MaxContext)
 	}
 	if maxLen < 1 || maxLen > c.MaxContext {
 		return nil, fmt.Errorf("qwen3: session length %d outside 1..%d (the model's context)", maxLen, c.MaxContext)

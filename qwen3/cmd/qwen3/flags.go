@@ -38,11 +38,12 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.Float64Var(&c.topP, "top-p", 0, "nucleus: keep the most likely tokens up to this mass, in (0,1]; 1 is off (default: the model's)")
 	fs.Float64Var(&c.minP, "min-p", 0, "drop tokens less likely than min-p times the top one, in [0,1]; 0 is off (default: the model's)")
 	fs.Uint64Var(&c.seed, "seed", 0, "random seed: the same seed gives the same text")
-	fs.IntVar(&c.maxTokens, "max-tokens", 256, "most new tokens per reply")
-	fs.BoolVar(&c.think, "think", true, "let Qwen3 think (<think>...</think>) before answering (chat turns only)")
+	fs.IntVar(&c.maxTokens, "max-tokens", qwen3.DefaultMaxNewTokens, "most new tokens per reply (the library's default too)")
+	fs.BoolVar(&c.think, "think", true, "let Qwen3 think (<think>...</think>) before answering (chat turns only); on by default, as in\n"+
+		"Qwen3's chat template, while the library's qwen3.ChatOptions leaves it off unless Thinking is set")
 	fs.BoolVar(&c.stats, "stats", false, "print the prompt and new tokens, time to first token, prefill and decode speed, peak memory")
 	fs.IntVar(&c.threads, "threads", runtime.NumCPU(), "cores to use")
-	fs.IntVar(&c.ctxTokens, "ctx", 0, "context length (KV cache size) in tokens (default: 4096, or the model's context if shorter)")
+	fs.IntVar(&c.ctxTokens, "ctx", 0, fmt.Sprintf("context length (KV cache size) in tokens (default: %d, or the model's context if shorter)", qwen3.DefaultMaxContext))
 	fs.StringVar(&c.system, "system", "", "system prompt (chat turns only)")
 }
 
