@@ -34,9 +34,9 @@
 # Opening Jupyter (the default command) also needs a front end: JupyterLab or Jupyter Notebook if
 # one is installed; otherwise Debian's jupyter-notebook package (apt-get, as root or with sudo) or
 # notebook in the venv above (pip). QWEN3_JUPYTER=pip takes the venv even where Debian's packages
-# could be installed (Jupyter Notebook 7 instead of Debian 12's 6.4). As root it adds --allow-root; on Linux without a display it adds
-# --no-browser. The token comes from $JUPYTER_TOKEN (made up when unset) and the port is the first
-# free one from 8888 unless --port is given.
+# could be installed (JupyterLab 4 and Notebook 7 instead of Debian 12's Notebook 6.4). As root it
+# adds --allow-root; on Linux without a display, --no-browser. The token comes from $JUPYTER_TOKEN
+# (made up when unset) and the port is the first free one from 8888 unless --port is given.
 #
 # Reaching it from another machine: Jupyter listens on localhost only, so forward its port over
 # ssh from the machine with the browser (ssh -N -L 8888:localhost:8888 user@host) and open the
