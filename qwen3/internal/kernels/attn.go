@@ -32,19 +32,39 @@ func AttnTile(rows int, pack []float32, packStride int, x []float32, xStride, k 
 	if attnTileArch(rows, pack, packStride, x, xStride, k, out, outStride, acc) {
 		return
 	}
-	for t := 0; t < rows; t++ {
-		xt := x[t*xStride : t*xStride+k]
-		o := out[t*outStride : t*outStride+AttnLanes]
-		for i := range o {
-			var s float32
-			for j, v := range xt {
-				s += pack[j*packStride+i] * v
+	attnTileGeneric(rows, pack, packStride, x, xStride, k, out, outStride, acc)
+}
+
+// attnTileGeneric is AttnTile in plain Go, blocked for registers as tileGeneric is: eight sums,
+// 2 rows by 4 lanes, stay in registers while j walks k; each step loads 4 adjacent packed values
+// and 2 inputs for 8 multiply-adds.
+func attnTileGeneric(rows int, pack []float32, packStride int, x []float32, xStride, k int, out []float32, outStride int, acc bool) {
+	for t := 0; t < rows; t += 2 {
+		x0, x1 := x[t*xStride:t*xStride+k], x[(t+1)*xStride:(t+1)*xStride+k]
+		o0, o1 := out[t*outStride:t*outStride+AttnLanes], out[(t+1)*outStride:(t+1)*outStride+AttnLanes]
+		for i := 0; i < AttnLanes; i += 4 {
+			var s00, s01, s10, s11, s20, s21, s30, s31 float32 // s<lane><row>
+			if k > 0 {
+				p := pack[i : (k-1)*packStride+i+4] // p[j*packStride+l]: lane i+l of step j
+				for j := 0; j < len(x0) && j < len(x1); j++ {
+					w := p[j*packStride : j*packStride+4]
+					v0, v1 := x0[j], x1[j]
+					s00 += w[0] * v0
+					s01 += w[0] * v1
+					s10 += w[1] * v0
+					s11 += w[1] * v1
+					s20 += w[2] * v0
+					s21 += w[2] * v1
+					s30 += w[3] * v0
+					s31 += w[3] * v1
+				}
 			}
 			if acc {
-				o[i] += s
-			} else {
-				o[i] = s
+				s00, s10, s20, s30 = s00+o0[i], s10+o0[i+1], s20+o0[i+2], s30+o0[i+3]
+				s01, s11, s21, s31 = s01+o1[i], s11+o1[i+1], s21+o1[i+2], s31+o1[i+3]
 			}
+			o0[i], o0[i+1], o0[i+2], o0[i+3] = s00, s10, s20, s30
+			o1[i], o1[i+1], o1[i+2], o1[i+3] = s01, s11, s21, s31
 		}
 	}
 }

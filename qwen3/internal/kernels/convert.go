@@ -10,10 +10,20 @@ func Transpose8(dst []float32, dstStride int, src []float32, srcStride, k int) {
 	if len(src) < 7*srcStride+k || len(dst) < (k-1)*dstStride+8 || k > srcStride || dstStride < 8 {
 		panic(fmt.Sprintf("kernels: Transpose8 of %d values (stride %d, k %d) into %d (stride %d)", len(src), srcStride, k, len(dst), dstStride))
 	}
-	for j := transpose8Arch(dst, dstStride, src, srcStride, k); j < k; j++ {
-		for i := 0; i < 8; i++ {
-			dst[j*dstStride+i] = src[i*srcStride+j]
-		}
+	j := transpose8Arch(dst, dstStride, src, srcStride, k)
+	if j == k {
+		return
+	}
+	// The plain Go form: the 8 source rows as slices of k values, then one 8-value output row per
+	// column, written in order.
+	var r [8][]float32
+	for i := range r {
+		r[i] = src[i*srcStride : i*srcStride+k]
+	}
+	for ; j < k; j++ {
+		d := (*[8]float32)(dst[j*dstStride:])
+		d[0], d[1], d[2], d[3] = r[0][j], r[1][j], r[2][j], r[3][j]
+		d[4], d[5], d[6], d[7] = r[4][j], r[5][j], r[6][j], r[7][j]
 	}
 }
 

@@ -184,21 +184,60 @@ func TileQ(p *QPack, a *Act, t0 int, out *[TileTokens * TileRows]float32) {
 	tileQGeneric(p, x, xs, xsum, out)
 }
 
+// tileQGeneric is TileQ in plain Go, blocked for registers: twelve integer sums, 4 rows by 3
+// tokens, run over one weight scale block f (32 columns; 16 for Q6_K) at a time. Each step takes a
+// column pair: 8 int16 weights that lie side by side in the pack (rows i..i+3, columns j and j+1)
+// and 6 inputs, for 24 multiply-adds. At the end of the block the sums get the block's scales and
+// go into float32 sums, as the formula above says. (1.4 against 0.4 multiply-adds per ns for one
+// sum at a time with index arithmetic per value, on one AMD EPYC core; amd64 keeps some of the
+// twelve sums in memory, and smaller blocks measured slower still.)
 func tileQGeneric(p *QPack, x []int16, xs, xsum []float32, out *[TileTokens * TileRows]float32) {
 	k, h := p.K, p.Kind.halves()
-	nb, size := k/ActBlock, ActBlock/h
-	for t := 0; t < TileTokens; t++ {
-		for i := 0; i < TileRows; i++ {
-			var s float32
+	nb, size := k/ActBlock, ActBlock/h // activation blocks per token; columns per scale block
+	for t := 0; t < TileTokens; t += 3 {
+		for i := 0; i < TileRows; i += 4 {
+			var sum [3][4]float32 // [token][row]
 			for f := 0; f < nb*h; f++ {
-				b := f / h
-				var acc int32
-				for j := f * size; j < (f+1)*size; j++ {
-					acc += int32(p.Q[(j/2)*64+2*i+j%2]) * int32(x[t*k+j])
+				c := f * size // first column of block f
+				x0, x1, x2 := x[t*k+c:t*k+c+size], x[(t+1)*k+c:(t+1)*k+c+size], x[(t+2)*k+c:(t+2)*k+c+size]
+				// q[j*32 + 2r + j%2]: row i+r, column c+j (j even: a column pair)
+				q := p.Q[c*TileRows+2*i : (c+size)*TileRows]
+				var a00, a01, a02, a10, a11, a12, a20, a21, a22, a30, a31, a32 int32 // a<row><token>
+				// The loop's condition names every length, so the compiler drops the index checks.
+				for j := 0; j+1 < len(x0) && j+1 < len(x1) && j+1 < len(x2) && j*TileRows+8 <= len(q); j += 2 {
+					w := q[j*TileRows : j*TileRows+8]
+					u0, v0 := int32(x0[j]), int32(x0[j+1]) // token t, columns j and j+1
+					u1, v1 := int32(x1[j]), int32(x1[j+1])
+					u2, v2 := int32(x2[j]), int32(x2[j+1])
+					wu, wv := int32(w[0]), int32(w[1]) // row i
+					a00 += wu*u0 + wv*v0
+					a01 += wu*u1 + wv*v1
+					a02 += wu*u2 + wv*v2
+					wu, wv = int32(w[2]), int32(w[3]) // row i+1
+					a10 += wu*u0 + wv*v0
+					a11 += wu*u1 + wv*v1
+					a12 += wu*u2 + wv*v2
+					wu, wv = int32(w[4]), int32(w[5])
+					a20 += wu*u0 + wv*v0
+					a21 += wu*u1 + wv*v1
+					a22 += wu*u2 + wv*v2
+					wu, wv = int32(w[6]), int32(w[7])
+					a30 += wu*u0 + wv*v0
+					a31 += wu*u1 + wv*v1
+					a32 += wu*u2 + wv*v2
 				}
-				s += p.S[f*64+i]*xs[t*nb+b]*float32(acc) - p.S[f*64+32+i]*xsum[t*nb+b]
+				acc := [4][3]int32{{a00, a01, a02}, {a10, a11, a12}, {a20, a21, a22}, {a30, a31, a32}}
+				b := f / h // the activation block of columns c .. c+size
+				for r := range 4 {
+					S, M := p.S[f*64+i+r], p.S[f*64+32+i+r]
+					for tt := range 3 {
+						sum[tt][r] += S*xs[(t+tt)*nb+b]*float32(acc[r][tt]) - M*xsum[(t+tt)*nb+b]
+					}
+				}
 			}
-			out[t*TileRows+i] = s
+			for tt := range 3 {
+				copy(out[(t+tt)*TileRows+i:(t+tt)*TileRows+i+4], sum[tt][:])
+			}
 		}
 	}
 }
