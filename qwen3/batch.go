@@ -43,14 +43,7 @@ func (m *Model) NewBatch(size int) (*Batch, error) {
 	s.finals = make([]float32, size*c.Hidden)
 	s.batchLogits = make([]float32, size*c.Vocab)
 	if m.quantized() {
-		for range size {
-			s.finalActs = append(s.finalActs, kernels.NewAct(c.Hidden))
-		}
-		for len(s.xbAct) < size {
-			s.xbAct = append(s.xbAct, kernels.NewAct(c.Hidden))
-			s.attAct = append(s.attAct, kernels.NewAct(c.qDim()))
-			s.hbAct = append(s.hbAct, kernels.NewAct(c.Intermediate))
-		}
+		s.finalsAct = kernels.NewAct(size * c.Hidden)
 	}
 	b := &Batch{s: s, size: size, out: make([][]float32, size), seen: make(map[*Session]bool, size)}
 	for i := range b.out {

@@ -67,3 +67,24 @@ func BenchmarkQuantizeAct(b *testing.B) {
 		a.Quantize(x)
 	}
 }
+
+// The batched kernels of multi.go: 64 rows of 1024 weights (in cache) for 8 tokens per call;
+// MAC/ns counts multiply-adds of all tokens. Compare with benchDotAct's one token per call.
+func benchDotActN(b *testing.B, typ gguf.GGMLType, tokens int) {
+	r := rand.New(rand.NewPCG(1, 1))
+	const rows, cols = 64, 1024
+	w := randBlocks(r, typ, rows*cols/blockOf[typ].size)
+	a := NewAct(tokens * cols)
+	a.Quantize(randX(r, tokens*cols))
+	out := make([]float32, tokens*rows)
+	dot := rowsNKernels[typ]
+	for b.Loop() {
+		dot(out, rows, rows, w, len(w)/rows, a, tokens)
+	}
+	b.ReportMetric(float64(rows*cols*tokens)*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "MAC/ns")
+}
+
+func BenchmarkDotQ8_0ActN(b *testing.B) { benchDotActN(b, gguf.TypeQ8_0, 8) }
+func BenchmarkDotQ4_0ActN(b *testing.B) { benchDotActN(b, gguf.TypeQ4_0, 8) }
+func BenchmarkDotQ4_KActN(b *testing.B) { benchDotActN(b, gguf.TypeQ4_K, 8) }
+func BenchmarkDotQ6_KActN(b *testing.B) { benchDotActN(b, gguf.TypeQ6_K, 8) }

@@ -124,3 +124,12 @@ func widenBytesAVX2(dst *int16, src *byte, n int)
 
 //go:noescape
 func widenQ6AVX2(dst *int16, ql, qh *byte)
+
+//go:noescape
+func dotQ8_0ActN8AVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols int)
+
+//go:noescape
+func dotQ8_0ActN4AVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols int)
+
+//go:noescape
+func dotQ8_0ActN2AVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols int)

@@ -257,3 +257,43 @@ func siluMulArch(dst, gate, up []float32) (done int) {
 	siluMulAVX2(unsafe.SliceData(dst), unsafe.SliceData(gate), unsafe.SliceData(up), n)
 	return n
 }
+
+// The batched kernels (multi.go) return the number of tokens, from the first, they did; the
+// portable code does the others one token at a time.
+
+func dotF32RowsNArch(out []float32, outStride, rows int, w []float32, cols int, x []float32, xStride, tokens int) int {
+	return 0
+}
+
+func dotBF16RowsNArch(out []float32, outStride, rows int, w []uint16, cols int, x []float32, xStride, tokens int) int {
+	return 0
+}
+
+func dotF16RowsNArch(out []float32, outStride, rows int, w []uint16, cols int, x []float32, xStride, tokens int) int {
+	return 0
+}
+
+func dotActRowsNArch(k actKind, out []float32, outStride, rows int, w []byte, rowBytes int, a *Act, cols, tokens int) int {
+	kk := actKinds[k]
+	nb := rowBytes / kk.blockBytes
+	if !useAVX2 || rows == 0 || nb == 0 || nb%kk.group != 0 || k != q8_0 {
+		return 0
+	}
+	n, w0 := nb/kk.group, unsafe.SliceData(w)
+	t := 0
+	for tokens-t >= 2 {
+		q, sc, sum, o := &a.Q[t*cols], &a.Scale[t*cols/ActBlock], &a.Sum[t*cols/ActBlock], &out[t*outStride]
+		switch {
+		case tokens-t >= 8:
+			dotQ8_0ActN8AVX2(w0, rowBytes, rows, q, sc, sum, n, o, outStride, cols)
+			t += 8
+		case tokens-t >= 4:
+			dotQ8_0ActN4AVX2(w0, rowBytes, rows, q, sc, sum, n, o, outStride, cols)
+			t += 4
+		default:
+			dotQ8_0ActN2AVX2(w0, rowBytes, rows, q, sc, sum, n, o, outStride, cols)
+			t += 2
+		}
+	}
+	return t
+}

@@ -1,4 +1,5 @@
 #include "textflag.h"
+#include "dotq_amd64.h"
 
 // Kernels of quant.go: activations rounded to int16 blocks (an Act), dot products of quantized
 // weight rows with an Act, and row decoders for prompt packing. AVX2 with F16C throughout.
@@ -38,11 +39,7 @@ DATA actmax<>+0(SB)/4, $32767.0
 GLOBL actmax<>(SB), RODATA|NOPTR, $4
 
 // REDUCE8 sums the 8 float lanes of Y0 into the low lane of X0.
-#define REDUCE8 \
-	VEXTRACTF128 $1, Y0, X1 \
-	VADDPS       X1, X0, X0 \
-	VHADDPS      X0, X0, X0 \
-	VHADDPS      X0, X0, X0
+#define REDUCE8 HSUM(Y0, X0)
 
 // ROWSTART begins row R13 (from 0) of a multi-row dot kernel: SI at the row's weights (R12),
 // the activation pointers back at their starts, the block counter from the argument n.
@@ -164,67 +161,83 @@ qadone:
 	VZEROUPPER
 	RET
 
-// Q8BLK: one Q8_0 block at byte off of SI with activations at byte xoff of DI: 32 int8 weights
-// sign-extended to int16, multiplied by the int16 activations and summed in pairs (VPMADDWD),
-// leaving eight int32 partial sums in dst.
-#define Q8BLK(off, xoff, dst) \
-	VPMOVSXBW off+2(SI), Y1 \
-	VPMOVSXBW off+18(SI), Y2 \
-	VPMADDWD  xoff(DI), Y1, Y1 \
-	VPMADDWD  xoff+32(DI), Y2, Y2 \
-	VPADDD    Y2, Y1, dst
-
-// GATHERD8(stride) gathers the float16 scales of eight blocks stride bytes apart from SI into
-// X3 and converts them to eight floats in Y3.
-#define GATHERD8(stride) \
-	MOVWLZX   (SI), AX \
-	VMOVQ      AX, X3 \
-	VPINSRW   $1, stride(SI), X3, X3 \
-	VPINSRW   $2, 2*stride(SI), X3, X3 \
-	VPINSRW   $3, 3*stride(SI), X3, X3 \
-	VPINSRW   $4, 4*stride(SI), X3, X3 \
-	VPINSRW   $5, 5*stride(SI), X3, X3 \
-	VPINSRW   $6, 6*stride(SI), X3, X3 \
-	VPINSRW   $7, 7*stride(SI), X3, X3 \
-	VCVTPH2PS X3, Y3
-
 // func dotQ8_0ActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
-// Eight 34-byte blocks per step: eight vectors of int32 sums, folded by TREE8 into one vector of
-// block sums, converted to float once, scaled by the weights' d (gathered, converted by F16C) and
-// the activations' scales, and accumulated: 9 instructions per 32 weights instead of 19 for
-// widening each weight to float.
-TEXT ·dotQ8_0ActAVX2(SB), NOSPLIT, $0-64
+// Four rows at a time (then one): per group of eight 34-byte blocks, each row's block scales d
+// are gathered and converted at once (F16C) and multiplied by the activations' scales into c;
+// then block by block, the activations are loaded once for the four rows and each row's int8
+// quants widened, multiplied (VPMADDWD) and added to its sum with weight c (dotq_amd64.h).
+TEXT ·dotQ8_0ActAVX2(SB), NOSPLIT, $128-64
 	MOVQ w+0(FP), R12
+	MOVQ stride+8(FP), R10
 	XORQ R13, R13
 
-q8arow:
-	ROWSTART
+q8a4:
+	R4LEFT(q8a1, q8adone)
+	R4START
 
-q8aloop:
+q8a4loop:
+	PREFETCH4(4096)
+	PREFETCH4(4160)
+	PREFETCH4(4224)
+	PREFETCH4(4288)
+	PREFETCH4(4352)
+	SCALE4(34)
+	Q8R4(0, 0, 0)
+	Q8R4(34, 64, 4)
+	Q8R4(68, 128, 8)
+	Q8R4(102, 192, 12)
+	Q8R4(136, 256, 16)
+	Q8R4(170, 320, 20)
+	Q8R4(204, 384, 24)
+	Q8R4(238, 448, 28)
+	R4ADVANCE(272)
+	ADDQ $512, DI
+	ADDQ $32, DX
+	DECQ CX
+	JNE  q8a4loop
+	R4END
+	JMP  q8a4
+
+q8a1:
+	R1START
+
+q8a1loop:
 	PREFETCHT0 4096(SI)
 	PREFETCHT0 4160(SI)
 	PREFETCHT0 4224(SI)
 	PREFETCHT0 4288(SI)
 	PREFETCHT0 4352(SI)
-	Q8BLK(0, 0, Y8)
-	Q8BLK(34, 64, Y9)
-	Q8BLK(68, 128, Y10)
-	Q8BLK(102, 192, Y11)
-	Q8BLK(136, 256, Y12)
-	Q8BLK(170, 320, Y13)
-	Q8BLK(204, 384, Y14)
-	Q8BLK(238, 448, Y15)
-	TREE8
-	GATHERD8(34)
-	VMULPS      (DX), Y3, Y3
-	VCVTDQ2PS   Y1, Y1
-	VFMADD231PS Y3, Y1, Y0
-	ADDQ        $272, SI
-	ADDQ        $512, DI
-	ADDQ        $32, DX
-	DECQ        CX
-	JNE         q8aloop
-	ROWEND(q8arow)
+	GATHERD8(34, SI)
+	VMULPS  (DX), Y3, Y3
+	VMOVUPS Y3, (SP)
+	Q8W(0)
+	QTOK(0(DI), 32(DI), 0(SP), Y8)
+	Q8W(34)
+	QTOK(64(DI), 96(DI), 4(SP), Y8)
+	Q8W(68)
+	QTOK(128(DI), 160(DI), 8(SP), Y8)
+	Q8W(102)
+	QTOK(192(DI), 224(DI), 12(SP), Y8)
+	Q8W(136)
+	QTOK(256(DI), 288(DI), 16(SP), Y8)
+	Q8W(170)
+	QTOK(320(DI), 352(DI), 20(SP), Y8)
+	Q8W(204)
+	QTOK(384(DI), 416(DI), 24(SP), Y8)
+	Q8W(238)
+	QTOK(448(DI), 480(DI), 28(SP), Y8)
+	ADDQ $272, SI
+	ADDQ $512, DI
+	ADDQ $32, DX
+	DECQ CX
+	JNE  q8a1loop
+	R1END
+	CMPQ R13, rows+16(FP)
+	JLT  q8a1
+
+q8adone:
+	VZEROUPPER
+	RET
 
 // Q40BLK: one Q4_0 block: 16 bytes zero-extended to 16-bit lanes hold weight j in the low nibble
 // and weight j+16 in the high one; both are centred by subtracting 8 (Y6) and multiplied with
@@ -263,7 +276,7 @@ q40loop:
 	Q40BLK(108, 384, Y14)
 	Q40BLK(126, 448, Y15)
 	TREE8
-	GATHERD8(18)
+	GATHERD8(18, SI)
 	VMULPS      (DX), Y3, Y3
 	VCVTDQ2PS   Y1, Y1
 	VFMADD231PS Y3, Y1, Y0

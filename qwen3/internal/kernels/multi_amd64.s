@@ -1,0 +1,200 @@
+#include "textflag.h"
+#include "dotq_amd64.h"
+
+// The batched dot kernels of multi.go: a row's block of weights is decoded once into registers
+// and multiplied with the inputs of eight, four or two tokens. Each token's lanes go through the
+// same macros as in the one-token kernels (dotq_amd64.h), in the same order, so each token's
+// result is bit for bit the one-token kernel's.
+//
+//	func dotXActN{8,4,2}AVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols int)
+//
+// out[t*outStride+r] = row r · token t for r < rows and the kernel's tokens; token t's
+// activations start cols values after token t−1's (q, scale and sum point at token 0's); n
+// counts groups of eight blocks (Q8_0, Q4_0) or super-blocks (Q4_K, Q6_K) per row.
+//
+// Registers: R12 the row, R13 its index, SI its blocks; DI token 0's activations, R14 token 4's,
+// R8 = one token's activations in bytes (R9 = three); DX token 0's activation scales, R10 = one
+// token's scales in bytes (R11 = three); CX the groups left. Y8..Y15 are the tokens' sums; the
+// frame holds each token's block scales c for the group (32 bytes per token).
+
+// NSETUP loads the strides.
+#define NSETUP \
+	MOVQ w+0(FP), R12 \
+	XORQ R13, R13 \
+	MOVQ cols+72(FP), R8 \
+	SHLQ $1, R8 \
+	LEAQ (R8)(R8*2), R9 \
+	MOVQ cols+72(FP), R10 \
+	SHRQ $3, R10 \
+	LEAQ (R10)(R10*2), R11
+
+// NROWSTART begins row R13: pointers back at the row's and the tokens' starts, sums cleared.
+#define NROWSTART \
+	MOVQ   R12, SI \
+	MOVQ   q+24(FP), DI \
+	MOVQ   scale+32(FP), DX \
+	MOVQ   n+48(FP), CX \
+	VXORPS Y8, Y8, Y8 \
+	VXORPS Y9, Y9, Y9 \
+	VXORPS Y10, Y10, Y10 \
+	VXORPS Y11, Y11, Y11 \
+	VXORPS Y12, Y12, Y12 \
+	VXORPS Y13, Y13, Y13 \
+	VXORPS Y14, Y14, Y14 \
+	VXORPS Y15, Y15, Y15
+
+// NSTORE(y, x) stores one token's dot product of the row at AX and moves AX to the next token's.
+#define NSTORE(y, x) \
+	HSUM(y, x) \
+	VMOVSS x, (AX) \
+	ADDQ   BX, AX
+
+// NROWNEXT moves to the next row, or returns.
+#define NROWNEXT(again) \
+	ADDQ stride+8(FP), R12 \
+	INCQ R13 \
+	CMPQ R13, rows+16(FP) \
+	JLT  again \
+	VZEROUPPER \
+	RET
+
+// NOUT points AX at out[R13] and BX at the output stride in bytes.
+#define NOUT \
+	MOVQ out+56(FP), AX \
+	LEAQ (AX)(R13*4), AX \
+	MOVQ outStride+64(FP), BX \
+	SHLQ $2, BX
+
+// SCALESN(p, foff) multiplies the group's weight scales in Y3 by four tokens' activation scales
+// (from p, R10 bytes apart) into the frame from byte foff.
+#define SCALESN(p, foff) \
+	VMULPS  (p), Y3, Y4 \
+	VMOVUPS Y4, foff(SP) \
+	VMULPS  (p)(R10*1), Y3, Y4 \
+	VMOVUPS Y4, foff+32(SP) \
+	VMULPS  (p)(R10*2), Y3, Y4 \
+	VMOVUPS Y4, foff+64(SP) \
+	VMULPS  (p)(R11*1), Y3, Y4 \
+	VMOVUPS Y4, foff+96(SP)
+
+// SCALES2 is SCALESN for two tokens.
+#define SCALES2 \
+	VMULPS  (DX), Y3, Y4 \
+	VMOVUPS Y4, (SP) \
+	VMULPS  (DX)(R10*1), Y3, Y4 \
+	VMOVUPS Y4, 32(SP)
+
+// TOKS4(p, xoff, coff, a0, a1, a2, a3): the block in Y1, Y2 for four tokens whose activations
+// start at p (R8 bytes apart), at byte xoff of each, their scales at byte coff of the frame.
+#define TOKS4(p, xoff, coff, a0, a1, a2, a3) \
+	QTOK(xoff(p), xoff+32(p), coff(SP), a0) \
+	QTOK(xoff(p)(R8*1), xoff+32(p)(R8*1), coff+32(SP), a1) \
+	QTOK(xoff(p)(R8*2), xoff+32(p)(R8*2), coff+64(SP), a2) \
+	QTOK(xoff(p)(R9*1), xoff+32(p)(R9*1), coff+96(SP), a3)
+
+#define TOKS8(xoff, coff) \
+	TOKS4(DI, xoff, coff, Y8, Y9, Y10, Y11) \
+	TOKS4(R14, xoff, coff+128, Y12, Y13, Y14, Y15)
+
+#define TOKS2(xoff, coff) \
+	QTOK(xoff(DI), xoff+32(DI), coff(SP), Y8) \
+	QTOK(xoff(DI)(R8*1), xoff+32(DI)(R8*1), coff+32(SP), Y9)
+
+// Q8_0: eight blocks per group.
+#define Q8GROUP(TOKS) \
+	Q8W(0) \
+	TOKS(0, 0) \
+	Q8W(34) \
+	TOKS(64, 4) \
+	Q8W(68) \
+	TOKS(128, 8) \
+	Q8W(102) \
+	TOKS(192, 12) \
+	Q8W(136) \
+	TOKS(256, 16) \
+	Q8W(170) \
+	TOKS(320, 20) \
+	Q8W(204) \
+	TOKS(384, 24) \
+	Q8W(238) \
+	TOKS(448, 28) \
+	ADDQ $272, SI \
+	ADDQ $512, DI \
+	ADDQ $32, DX
+
+#define Q8PREFETCH \
+	PREFETCHT0 4096(SI) \
+	PREFETCHT0 4160(SI) \
+	PREFETCHT0 4224(SI) \
+	PREFETCHT0 4288(SI) \
+	PREFETCHT0 4352(SI)
+
+// func dotQ8_0ActN8AVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols int)
+TEXT ·dotQ8_0ActN8AVX2(SB), NOSPLIT, $256-80
+	NSETUP
+
+q8n8row:
+	NROWSTART
+
+q8n8loop:
+	Q8PREFETCH
+	GATHERD8(34, SI)
+	LEAQ (DX)(R10*4), AX
+	SCALESN(DX, 0)
+	SCALESN(AX, 128)
+	LEAQ (DI)(R8*4), R14
+	Q8GROUP(TOKS8)
+	DECQ CX
+	JNE  q8n8loop
+	NOUT
+	NSTORE(Y8, X8)
+	NSTORE(Y9, X9)
+	NSTORE(Y10, X10)
+	NSTORE(Y11, X11)
+	NSTORE(Y12, X12)
+	NSTORE(Y13, X13)
+	NSTORE(Y14, X14)
+	NSTORE(Y15, X15)
+	NROWNEXT(q8n8row)
+
+#define TOKS4A(xoff, coff) TOKS4(DI, xoff, coff, Y8, Y9, Y10, Y11)
+
+// func dotQ8_0ActN4AVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols int)
+TEXT ·dotQ8_0ActN4AVX2(SB), NOSPLIT, $128-80
+	NSETUP
+
+q8n4row:
+	NROWSTART
+
+q8n4loop:
+	Q8PREFETCH
+	GATHERD8(34, SI)
+	SCALESN(DX, 0)
+	Q8GROUP(TOKS4A)
+	DECQ CX
+	JNE  q8n4loop
+	NOUT
+	NSTORE(Y8, X8)
+	NSTORE(Y9, X9)
+	NSTORE(Y10, X10)
+	NSTORE(Y11, X11)
+	NROWNEXT(q8n4row)
+
+// func dotQ8_0ActN2AVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols int)
+TEXT ·dotQ8_0ActN2AVX2(SB), NOSPLIT, $64-80
+	NSETUP
+
+q8n2row:
+	NROWSTART
+
+q8n2loop:
+	Q8PREFETCH
+	GATHERD8(34, SI)
+	SCALES2
+	Q8GROUP(TOKS2)
+	DECQ CX
+	JNE  q8n2loop
+	NOUT
+	NSTORE(Y8, X8)
+	NSTORE(Y9, X9)
+	NROWNEXT(q8n2row)
