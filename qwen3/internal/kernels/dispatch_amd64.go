@@ -273,10 +273,17 @@ func dotF16RowsNArch(out []float32, outStride, rows int, w []uint16, cols int, x
 	return 0
 }
 
+// actKernelsN are the batched assembly kernels of each type for 8, 4 and 2 tokens (nil: none yet).
+var actKernelsN = [len(actKinds)][3]func(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols int){
+	q8_0: {dotQ8_0ActN8AVX2, dotQ8_0ActN4AVX2, dotQ8_0ActN2AVX2},
+	q4_0: {dotQ4_0ActN8AVX2, dotQ4_0ActN4AVX2, dotQ4_0ActN2AVX2},
+	q4_K: {dotQ4_KActN8AVX2, dotQ4_KActN4AVX2, dotQ4_KActN2AVX2},
+}
+
 func dotActRowsNArch(k actKind, out []float32, outStride, rows int, w []byte, rowBytes int, a *Act, cols, tokens int) int {
-	kk := actKinds[k]
+	kk, kn := actKinds[k], actKernelsN[k]
 	nb := rowBytes / kk.blockBytes
-	if !useAVX2 || rows == 0 || nb == 0 || nb%kk.group != 0 || k != q8_0 {
+	if !useAVX2 || rows == 0 || nb == 0 || nb%kk.group != 0 || kn[0] == nil {
 		return 0
 	}
 	n, w0 := nb/kk.group, unsafe.SliceData(w)
@@ -285,13 +292,13 @@ func dotActRowsNArch(k actKind, out []float32, outStride, rows int, w []byte, ro
 		q, sc, sum, o := &a.Q[t*cols], &a.Scale[t*cols/ActBlock], &a.Sum[t*cols/ActBlock], &out[t*outStride]
 		switch {
 		case tokens-t >= 8:
-			dotQ8_0ActN8AVX2(w0, rowBytes, rows, q, sc, sum, n, o, outStride, cols)
+			kn[0](w0, rowBytes, rows, q, sc, sum, n, o, outStride, cols)
 			t += 8
 		case tokens-t >= 4:
-			dotQ8_0ActN4AVX2(w0, rowBytes, rows, q, sc, sum, n, o, outStride, cols)
+			kn[1](w0, rowBytes, rows, q, sc, sum, n, o, outStride, cols)
 			t += 4
 		default:
-			dotQ8_0ActN2AVX2(w0, rowBytes, rows, q, sc, sum, n, o, outStride, cols)
+			kn[2](w0, rowBytes, rows, q, sc, sum, n, o, outStride, cols)
 			t += 2
 		}
 	}

@@ -170,3 +170,133 @@
 	PREFETCHT0 off(BX) \
 	PREFETCHT0 off(R9)
 
+
+// Q4_K. A 144-byte super-block: float16 d and dmin, twelve bytes of 6-bit scales and minimums
+// for its eight 32-value sub-blocks, 128 bytes of 4-bit quants (32 bytes per pair of sub-blocks:
+// sub-block 2c in the low nibbles, 2c+1 in the high ones). Its formula, per super-block:
+//
+//	acc = acc − (dmin·min_j)·Sum_j        eight lanes j at once (Sum_j = s_j·Σ a over sub-block j)
+//	acc = fma(float(P_j), c_j, acc)        j = 0..7, c_j = (d·scale_j)·s_j
+
+// The 6-bit scales and minimums, unpacked from the words u0, u1, u2 of the twelve bytes:
+//	scales 0-3 = u0 & 0x3f3f3f3f      scales 4-7 = (u2 & 0x0f0f0f0f) | ((u0 >> 2) & 0x30303030)
+//	mins 0-3   = u1 & 0x3f3f3f3f      mins 4-7   = ((u2 >> 4) & 0x0f0f0f0f) | ((u1 >> 2) & 0x30303030)
+DATA q4kshift<>+0(SB)/8, $0
+DATA q4kshift<>+8(SB)/8, $0x0000000400000000
+GLOBL q4kshift<>(SB), RODATA|NOPTR, $16
+DATA q4kmask1<>+0(SB)/8, $0x0f0f0f0f3f3f3f3f
+DATA q4kmask1<>+8(SB)/8, $0x0f0f0f0f3f3f3f3f
+GLOBL q4kmask1<>(SB), RODATA|NOPTR, $16
+DATA q4kmask2<>+0(SB)/8, $0x3030303000000000
+DATA q4kmask2<>+8(SB)/8, $0x3030303000000000
+GLOBL q4kmask2<>(SB), RODATA|NOPTR, $16
+
+// Q4KSC(p) unpacks the scales of the super-block at p: Y3 = d·scale_j and Y4 = dmin·min_j for
+// j = 0..7. X1, X2, X5, X6 are clobbered. The same products as chapter 01's d·float(scale).
+#define Q4KSC(p) \
+	VMOVDQU     4(p), X5 \
+	VPSHUFD     $0x98, X5, X6 \
+	VPSRLVD     q4kshift<>(SB), X6, X6 \
+	VPAND       q4kmask1<>(SB), X6, X6 \
+	VPSHUFD     $0x50, X5, X1 \
+	VPSRLD      $2, X1, X1 \
+	VPAND       q4kmask2<>(SB), X1, X1 \
+	VPOR        X1, X6, X6 \
+	VPMOVZXBD   X6, Y1 \
+	VCVTDQ2PS   Y1, Y1 \
+	VPSHUFD     $0xee, X6, X6 \
+	VPMOVZXBD   X6, Y2 \
+	VCVTDQ2PS   Y2, Y2 \
+	VPBROADCASTW (p), X5 \
+	VCVTPH2PS   X5, Y5 \
+	VMULPS      Y1, Y5, Y3 \
+	VPBROADCASTW 2(p), X5 \
+	VCVTPH2PS   X5, Y5 \
+	VMULPS      Y2, Y5, Y4
+
+// LO4W sets Y0 to 0x000F in every 16-bit lane.
+#define LO4W \
+	VPCMPEQW Y0, Y0, Y0 \
+	VPSRLW   $12, Y0, Y0
+
+// Q4KLO(q, p) widens the 32 quant bytes at byte q of p into Y3, Y4 (16-bit lanes) and puts the
+// low nibbles (sub-block 2c) in Y1 and Y2; Q4KHI then puts the high nibbles (2c+1) there.
+#define Q4KLO(q, p) \
+	VPMOVZXBW q(p), Y3 \
+	VPMOVZXBW q+16(p), Y4 \
+	VPAND     Y0, Y3, Y1 \
+	VPAND     Y0, Y4, Y2
+
+#define Q4KHI \
+	VPSRLW $4, Y3, Y1 \
+	VPSRLW $4, Y4, Y2
+
+// Q4KROW(q, p, coff, acc) is one row's pair of sub-blocks for one token whose activations are in
+// Y1, Y2 (sub-block 2c) and Y12, Y13 (2c+1); their scales at coff and coff+4 in the frame.
+#define Q4KROW(q, p, coff, acc) \
+	VPMOVZXBW q(p), Y14 \
+	VPMOVZXBW q+16(p), Y15 \
+	VPAND     Y0, Y14, Y5 \
+	VPAND     Y0, Y15, Y6 \
+	VPMADDWD  Y1, Y5, Y5 \
+	VPMADDWD  Y2, Y6, Y6 \
+	QFMA(coff(SP), acc) \
+	VPSRLW    $4, Y14, Y5 \
+	VPSRLW    $4, Y15, Y6 \
+	VPMADDWD  Y12, Y5, Y5 \
+	VPMADDWD  Y13, Y6, Y6 \
+	QFMA(coff+4(SP), acc)
+
+// Q4KR4SC(p, sum, foff, acc): one of the four rows' super-block scales (Q4KSC), its minimums'
+// term subtracted from its sum at once, and its c_j = d·scale_j·s_j kept in the frame at foff.
+#define Q4KR4SC(p, foff, acc) \
+	Q4KSC(p) \
+	VFNMADD231PS (R8), Y4, acc \
+	VMULPS       (DX), Y3, Y3 \
+	VMOVUPS      Y3, foff(SP)
+
+// Q4KR4CHUNK(c): chunk c (sub-blocks 2c, 2c+1) of the four rows.
+#define Q4KR4CHUNK(c) \
+	VMOVDQU 128*c(DI), Y1 \
+	VMOVDQU 128*c+32(DI), Y2 \
+	VMOVDQU 128*c+64(DI), Y12 \
+	VMOVDQU 128*c+96(DI), Y13 \
+	Q4KROW(16+32*c, SI, 8*c, Y8) \
+	Q4KROW(16+32*c, R14, 32+8*c, Y9) \
+	Q4KROW(16+32*c, BX, 64+8*c, Y10) \
+	Q4KROW(16+32*c, R9, 96+8*c, Y11)
+
+// Q4_0. An 18-byte block: float16 d, then 16 bytes holding quant j in the low nibble and quant
+// j+16 in the high one; the weights are d·(q−8). Y0 holds 0x000F and Y7 8 in every 16-bit lane.
+#define W8W \
+	VPCMPEQW Y7, Y7, Y7 \
+	VPSRLW   $15, Y7, Y7 \
+	VPSLLW   $3, Y7, Y7
+
+// Q40W(off) widens and centres the 32 quants of the block at byte off of SI into Y1 and Y2.
+#define Q40W(off) \
+	VPMOVZXBW off+2(SI), Y2 \
+	VPAND     Y0, Y2, Y1 \
+	VPSRLW    $4, Y2, Y2 \
+	VPSUBW    Y7, Y1, Y1 \
+	VPSUBW    Y7, Y2, Y2
+
+// Q40ROW(off, p, cs, acc) is Q8ROW for a Q4_0 block.
+#define Q40ROW(off, p, cs, acc) \
+	VPMOVZXBW off+2(p), Y6 \
+	VPAND     Y0, Y6, Y5 \
+	VPSRLW    $4, Y6, Y6 \
+	VPSUBW    Y7, Y5, Y5 \
+	VPSUBW    Y7, Y6, Y6 \
+	VPMADDWD  Y1, Y5, Y5 \
+	VPMADDWD  Y2, Y6, Y6 \
+	QFMA(cs, acc)
+
+// Q40R4(off, xoff, coff) is Q8R4 for Q4_0 blocks.
+#define Q40R4(off, xoff, coff) \
+	VMOVDQU xoff(DI), Y1 \
+	VMOVDQU xoff+32(DI), Y2 \
+	Q40ROW(off, SI, coff(SP), Y8) \
+	Q40ROW(off, R14, coff+32(SP), Y9) \
+	Q40ROW(off, BX, coff+64(SP), Y10) \
+	Q40ROW(off, R9, coff+96(SP), Y11)

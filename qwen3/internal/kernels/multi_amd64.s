@@ -198,3 +198,221 @@ q8n2loop:
 	NSTORE(Y8, X8)
 	NSTORE(Y9, X9)
 	NROWNEXT(q8n2row)
+
+// Q4_K: a super-block per step; BX walks token 0's activation sums (Sum: the minimums' term).
+#define Q4KPREFETCH \
+	PREFETCHT0 4096(SI) \
+	PREFETCHT0 4160(SI) \
+	PREFETCHT0 4224(SI)
+
+// MINS4(p, a0, a1, a2, a3) subtracts the minimums' term (Y4 = dmin·min_j) times four tokens'
+// activation sums (from p, R10 bytes apart) from their sums.
+#define MINS4(p, a0, a1, a2, a3) \
+	VFNMADD231PS (p), Y4, a0 \
+	VFNMADD231PS (p)(R10*1), Y4, a1 \
+	VFNMADD231PS (p)(R10*2), Y4, a2 \
+	VFNMADD231PS (p)(R11*1), Y4, a3
+
+// Q4KSB(TOKS): the quants of a super-block, two sub-blocks per 32 bytes, for TOKS's tokens.
+#define Q4KSB(TOKS) \
+	Q4KLO(16, SI) \
+	TOKS(0, 0) \
+	Q4KHI \
+	TOKS(64, 4) \
+	Q4KLO(48, SI) \
+	TOKS(128, 8) \
+	Q4KHI \
+	TOKS(192, 12) \
+	Q4KLO(80, SI) \
+	TOKS(256, 16) \
+	Q4KHI \
+	TOKS(320, 20) \
+	Q4KLO(112, SI) \
+	TOKS(384, 24) \
+	Q4KHI \
+	TOKS(448, 28) \
+	ADDQ $144, SI \
+	ADDQ $512, DI \
+	ADDQ $32, DX \
+	ADDQ $32, BX
+
+// func dotQ4_KActN8AVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols int)
+TEXT ·dotQ4_KActN8AVX2(SB), NOSPLIT, $256-80
+	NSETUP
+	LO4W
+
+q4kn8row:
+	NROWSTART
+	MOVQ sum+40(FP), BX
+
+q4kn8loop:
+	Q4KPREFETCH
+	Q4KSC(SI)
+	MINS4(BX, Y8, Y9, Y10, Y11)
+	LEAQ (BX)(R10*4), AX
+	MINS4(AX, Y12, Y13, Y14, Y15)
+	LEAQ (DX)(R10*4), AX
+	SCALESN(DX, 0)
+	SCALESN(AX, 128)
+	LEAQ (DI)(R8*4), R14
+	Q4KSB(TOKS8)
+	DECQ CX
+	JNE  q4kn8loop
+	NOUT
+	NSTORE(Y8, X8)
+	NSTORE(Y9, X9)
+	NSTORE(Y10, X10)
+	NSTORE(Y11, X11)
+	NSTORE(Y12, X12)
+	NSTORE(Y13, X13)
+	NSTORE(Y14, X14)
+	NSTORE(Y15, X15)
+	NROWNEXT(q4kn8row)
+
+// func dotQ4_KActN4AVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols int)
+TEXT ·dotQ4_KActN4AVX2(SB), NOSPLIT, $128-80
+	NSETUP
+	LO4W
+
+q4kn4row:
+	NROWSTART
+	MOVQ sum+40(FP), BX
+
+q4kn4loop:
+	Q4KPREFETCH
+	Q4KSC(SI)
+	MINS4(BX, Y8, Y9, Y10, Y11)
+	SCALESN(DX, 0)
+	Q4KSB(TOKS4A)
+	DECQ CX
+	JNE  q4kn4loop
+	NOUT
+	NSTORE(Y8, X8)
+	NSTORE(Y9, X9)
+	NSTORE(Y10, X10)
+	NSTORE(Y11, X11)
+	NROWNEXT(q4kn4row)
+
+// func dotQ4_KActN2AVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols int)
+TEXT ·dotQ4_KActN2AVX2(SB), NOSPLIT, $64-80
+	NSETUP
+	LO4W
+
+q4kn2row:
+	NROWSTART
+	MOVQ sum+40(FP), BX
+
+q4kn2loop:
+	Q4KPREFETCH
+	Q4KSC(SI)
+	VFNMADD231PS (BX), Y4, Y8
+	VFNMADD231PS (BX)(R10*1), Y4, Y9
+	SCALES2
+	Q4KSB(TOKS2)
+	DECQ CX
+	JNE  q4kn2loop
+	NOUT
+	NSTORE(Y8, X8)
+	NSTORE(Y9, X9)
+	NROWNEXT(q4kn2row)
+
+// Q4_0: eight blocks per group, as Q8_0.
+#define Q40GROUP(TOKS) \
+	Q40W(0) \
+	TOKS(0, 0) \
+	Q40W(18) \
+	TOKS(64, 4) \
+	Q40W(36) \
+	TOKS(128, 8) \
+	Q40W(54) \
+	TOKS(192, 12) \
+	Q40W(72) \
+	TOKS(256, 16) \
+	Q40W(90) \
+	TOKS(320, 20) \
+	Q40W(108) \
+	TOKS(384, 24) \
+	Q40W(126) \
+	TOKS(448, 28) \
+	ADDQ $144, SI \
+	ADDQ $512, DI \
+	ADDQ $32, DX
+
+#define Q40PREFETCH \
+	PREFETCHT0 4096(SI) \
+	PREFETCHT0 4160(SI) \
+	PREFETCHT0 4224(SI)
+
+// func dotQ4_0ActN8AVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols int)
+TEXT ·dotQ4_0ActN8AVX2(SB), NOSPLIT, $256-80
+	NSETUP
+	LO4W
+	W8W
+
+q40n8row:
+	NROWSTART
+
+q40n8loop:
+	Q40PREFETCH
+	GATHERD8(18, SI)
+	LEAQ (DX)(R10*4), AX
+	SCALESN(DX, 0)
+	SCALESN(AX, 128)
+	LEAQ (DI)(R8*4), R14
+	Q40GROUP(TOKS8)
+	DECQ CX
+	JNE  q40n8loop
+	NOUT
+	NSTORE(Y8, X8)
+	NSTORE(Y9, X9)
+	NSTORE(Y10, X10)
+	NSTORE(Y11, X11)
+	NSTORE(Y12, X12)
+	NSTORE(Y13, X13)
+	NSTORE(Y14, X14)
+	NSTORE(Y15, X15)
+	NROWNEXT(q40n8row)
+
+// func dotQ4_0ActN4AVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols int)
+TEXT ·dotQ4_0ActN4AVX2(SB), NOSPLIT, $128-80
+	NSETUP
+	LO4W
+	W8W
+
+q40n4row:
+	NROWSTART
+
+q40n4loop:
+	Q40PREFETCH
+	GATHERD8(18, SI)
+	SCALESN(DX, 0)
+	Q40GROUP(TOKS4A)
+	DECQ CX
+	JNE  q40n4loop
+	NOUT
+	NSTORE(Y8, X8)
+	NSTORE(Y9, X9)
+	NSTORE(Y10, X10)
+	NSTORE(Y11, X11)
+	NROWNEXT(q40n4row)
+
+// func dotQ4_0ActN2AVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols int)
+TEXT ·dotQ4_0ActN2AVX2(SB), NOSPLIT, $64-80
+	NSETUP
+	LO4W
+	W8W
+
+q40n2row:
+	NROWSTART
+
+q40n2loop:
+	Q40PREFETCH
+	GATHERD8(18, SI)
+	SCALES2
+	Q40GROUP(TOKS2)
+	DECQ CX
+	JNE  q40n2loop
+	NOUT
+	NSTORE(Y8, X8)
+	NSTORE(Y9, X9)
+	NROWNEXT(q40n2row)

@@ -239,53 +239,78 @@ q8adone:
 	VZEROUPPER
 	RET
 
-// Q40BLK: one Q4_0 block: 16 bytes zero-extended to 16-bit lanes hold weight j in the low nibble
-// and weight j+16 in the high one; both are centred by subtracting 8 (Y6) and multiplied with
-// their activations. Y7 holds 0x000F per lane.
-#define Q40BLK(off, xoff, dst) \
-	VPMOVZXBW off+2(SI), Y1 \
-	VPAND     Y7, Y1, Y2 \
-	VPSRLW    $4, Y1, Y1 \
-	VPSUBW    Y6, Y2, Y2 \
-	VPSUBW    Y6, Y1, Y1 \
-	VPMADDWD  xoff(DI), Y2, Y2 \
-	VPMADDWD  xoff+32(DI), Y1, Y1 \
-	VPADDD    Y2, Y1, dst
-
 // func dotQ4_0ActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
-// Eight 18-byte blocks per step, as dotQ8_0ActAVX2.
-TEXT ·dotQ4_0ActAVX2(SB), NOSPLIT, $0-64
-	MOVQ    w+0(FP), R12
-	XORQ    R13, R13
-	VMOVDQU lo4w<>(SB), Y7
-	VMOVDQU w8<>(SB), Y6
+// dotQ8_0ActAVX2 for 18-byte Q4_0 blocks: each block's nibbles widened and centred (q−8).
+TEXT ·dotQ4_0ActAVX2(SB), NOSPLIT, $128-64
+	MOVQ w+0(FP), R12
+	MOVQ stride+8(FP), R10
+	XORQ R13, R13
+	LO4W
+	W8W
 
-q40row:
-	ROWSTART
+q40a4:
+	R4LEFT(q40a1, q40done)
+	R4START
 
-q40loop:
+q40a4loop:
+	PREFETCH4(4096)
+	PREFETCH4(4160)
+	PREFETCH4(4224)
+	SCALE4(18)
+	Q40R4(0, 0, 0)
+	Q40R4(18, 64, 4)
+	Q40R4(36, 128, 8)
+	Q40R4(54, 192, 12)
+	Q40R4(72, 256, 16)
+	Q40R4(90, 320, 20)
+	Q40R4(108, 384, 24)
+	Q40R4(126, 448, 28)
+	R4ADVANCE(144)
+	ADDQ $512, DI
+	ADDQ $32, DX
+	DECQ CX
+	JNE  q40a4loop
+	R4END
+	JMP  q40a4
+
+q40a1:
+	R1START
+
+q40a1loop:
 	PREFETCHT0 4096(SI)
 	PREFETCHT0 4160(SI)
 	PREFETCHT0 4224(SI)
-	Q40BLK(0, 0, Y8)
-	Q40BLK(18, 64, Y9)
-	Q40BLK(36, 128, Y10)
-	Q40BLK(54, 192, Y11)
-	Q40BLK(72, 256, Y12)
-	Q40BLK(90, 320, Y13)
-	Q40BLK(108, 384, Y14)
-	Q40BLK(126, 448, Y15)
-	TREE8
 	GATHERD8(18, SI)
-	VMULPS      (DX), Y3, Y3
-	VCVTDQ2PS   Y1, Y1
-	VFMADD231PS Y3, Y1, Y0
-	ADDQ        $144, SI
-	ADDQ        $512, DI
-	ADDQ        $32, DX
-	DECQ        CX
-	JNE         q40loop
-	ROWEND(q40row)
+	VMULPS  (DX), Y3, Y3
+	VMOVUPS Y3, (SP)
+	Q40W(0)
+	QTOK(0(DI), 32(DI), 0(SP), Y8)
+	Q40W(18)
+	QTOK(64(DI), 96(DI), 4(SP), Y8)
+	Q40W(36)
+	QTOK(128(DI), 160(DI), 8(SP), Y8)
+	Q40W(54)
+	QTOK(192(DI), 224(DI), 12(SP), Y8)
+	Q40W(72)
+	QTOK(256(DI), 288(DI), 16(SP), Y8)
+	Q40W(90)
+	QTOK(320(DI), 352(DI), 20(SP), Y8)
+	Q40W(108)
+	QTOK(384(DI), 416(DI), 24(SP), Y8)
+	Q40W(126)
+	QTOK(448(DI), 480(DI), 28(SP), Y8)
+	ADDQ $144, SI
+	ADDQ $512, DI
+	ADDQ $32, DX
+	DECQ CX
+	JNE  q40a1loop
+	R1END
+	CMPQ R13, rows+16(FP)
+	JLT  q40a1
+
+q40done:
+	VZEROUPPER
+	RET
 
 // Q4KCHUNK: 32 bytes of Q4_K quants at byte qoff of SI hold sub-block 2c in their low nibbles and
 // sub-block 2c+1 in their high ones; their activations start at byte xoff of DI (64 bytes per
@@ -334,52 +359,83 @@ q40loop:
 	ORQ  R10, R9
 
 // func dotQ4_KActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
-// Per 256-value super-block: eight sub-block integer sums (TREE8), then in float, eight lanes at
-// once: acc += d · (Σq·a · scale_j · s_j) − dmin · (min_j · Σa_j).
-TEXT ·dotQ4_KActAVX2(SB), NOSPLIT, $0-64
-	MOVQ    w+0(FP), R12
-	XORQ    R13, R13
-	VMOVDQU lo4w<>(SB), Y5
+// Four rows at a time (then one), a 256-value super-block per step: each row's scales unpacked
+// with vector instructions (Q4KSC) and its minimums' term subtracted at once; then, a pair of
+// sub-blocks at a time, the activations loaded once for the four rows and each row's nibbles
+// widened, multiplied and added with weight c_j (dotq_amd64.h).
+TEXT ·dotQ4_KActAVX2(SB), NOSPLIT, $128-64
+	MOVQ w+0(FP), R12
+	MOVQ stride+8(FP), R10
+	XORQ R13, R13
+	LO4W
 
-q4krow:
-	ROWSTART
+q4k4:
+	R4LEFT(q4k1, q4kdone)
+	R4START
 	MOVQ sum+40(FP), R8
 
-q4kloop:
+q4k4loop:
+	PREFETCH4(4096)
+	PREFETCH4(4160)
+	PREFETCH4(4224)
+	Q4KR4SC(SI, 0, Y8)
+	Q4KR4SC(R14, 32, Y9)
+	Q4KR4SC(BX, 64, Y10)
+	Q4KR4SC(R9, 96, Y11)
+	Q4KR4CHUNK(0)
+	Q4KR4CHUNK(1)
+	Q4KR4CHUNK(2)
+	Q4KR4CHUNK(3)
+	R4ADVANCE(144)
+	ADDQ $512, DI
+	ADDQ $32, DX
+	ADDQ $32, R8
+	DECQ CX
+	JNE  q4k4loop
+	R4END
+	JMP  q4k4
+
+q4k1:
+	R1START
+	MOVQ sum+40(FP), R8
+
+q4k1loop:
 	PREFETCHT0 4096(SI)
 	PREFETCHT0 4160(SI)
 	PREFETCHT0 4224(SI)
-	Q4KCHUNK(16, 0, Y8, Y9)
-	Q4KCHUNK(48, 128, Y10, Y11)
-	Q4KCHUNK(80, 256, Y12, Y13)
-	Q4KCHUNK(112, 384, Y14, Y15)
-	TREE8
-	Q4KSCALES
-	VMOVQ         R11, X2
-	VPMOVZXBD    X2, Y2
-	VCVTDQ2PS    Y2, Y2           // scales
-	VMOVQ         R9, X3
-	VPMOVZXBD    X3, Y3
-	VCVTDQ2PS    Y3, Y3           // minimums
-	MOVL         (SI), AX
-	VMOVQ         AX, X4
-	VCVTPH2PS    X4, X4           // d, dmin
-	VBROADCASTSS X4, Y6
-	VMOVSHDUP    X4, X4
-	VBROADCASTSS X4, Y7
-	VCVTDQ2PS    Y1, Y1
-	VMULPS       Y2, Y1, Y1
-	VMULPS       (DX), Y1, Y1
-	VFMADD231PS  Y6, Y1, Y0
-	VMULPS       (R8), Y3, Y3
-	VFNMADD231PS Y7, Y3, Y0
-	ADDQ         $144, SI
-	ADDQ         $512, DI
-	ADDQ         $32, DX
-	ADDQ         $32, R8
-	DECQ         CX
-	JNE          q4kloop
-	ROWEND(q4krow)
+	Q4KSC(SI)
+	VFNMADD231PS (R8), Y4, Y8
+	VMULPS       (DX), Y3, Y3
+	VMOVUPS      Y3, (SP)
+	Q4KLO(16, SI)
+	QTOK(0(DI), 32(DI), 0(SP), Y8)
+	Q4KHI
+	QTOK(64(DI), 96(DI), 4(SP), Y8)
+	Q4KLO(48, SI)
+	QTOK(128(DI), 160(DI), 8(SP), Y8)
+	Q4KHI
+	QTOK(192(DI), 224(DI), 12(SP), Y8)
+	Q4KLO(80, SI)
+	QTOK(256(DI), 288(DI), 16(SP), Y8)
+	Q4KHI
+	QTOK(320(DI), 352(DI), 20(SP), Y8)
+	Q4KLO(112, SI)
+	QTOK(384(DI), 416(DI), 24(SP), Y8)
+	Q4KHI
+	QTOK(448(DI), 480(DI), 28(SP), Y8)
+	ADDQ $144, SI
+	ADDQ $512, DI
+	ADDQ $32, DX
+	ADDQ $32, R8
+	DECQ CX
+	JNE  q4k1loop
+	R1END
+	CMPQ R13, rows+16(FP)
+	JLT  q4k1
+
+q4kdone:
+	VZEROUPPER
+	RET
 
 // Q6KHALF processes one half (128 values) of a Q6_K block: ql at qoff, qh at hoff, int8 scales
 // at soff, activations from DI (their scales from DX, their 16-value sums from R8); it adds its
