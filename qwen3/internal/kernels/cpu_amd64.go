@@ -151,3 +151,6 @@ func dotQ4_0ActN4AVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, 
 
 //go:noescape
 func dotQ4_0ActN2AVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols int)
+
+//go:noescape
+func dotQ6_KActNAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols, tokens int)

@@ -283,11 +283,25 @@ var actKernelsN = [len(actKinds)][3]func(w *byte, stride, rows int, q *int16, sc
 func dotActRowsNArch(k actKind, out []float32, outStride, rows int, w []byte, rowBytes int, a *Act, cols, tokens int) int {
 	kk, kn := actKinds[k], actKernelsN[k]
 	nb := rowBytes / kk.blockBytes
-	if !useAVX2 || rows == 0 || nb == 0 || nb%kk.group != 0 || kn[0] == nil {
+	if !useAVX2 || rows == 0 || nb == 0 || nb%kk.group != 0 {
 		return 0
 	}
 	n, w0 := nb/kk.group, unsafe.SliceData(w)
 	t := 0
+	if k == q6_K { // one kernel for 2..8 tokens
+		for ; tokens-t >= 2; t += 8 {
+			tt := min(8, tokens-t)
+			sum16 := (*float32)(unsafe.Pointer(&a.Sum16[t*cols/16]))
+			dotQ6_KActNAVX2(w0, rowBytes, rows, &a.Q[t*cols], &a.Scale[t*cols/ActBlock], sum16, n, &out[t*outStride], outStride, cols, tt)
+			if tt < 8 {
+				return t + tt
+			}
+		}
+		return t
+	}
+	if kn[0] == nil {
+		return 0
+	}
 	for tokens-t >= 2 {
 		q, sc, sum, o := &a.Q[t*cols], &a.Scale[t*cols/ActBlock], &a.Sum[t*cols/ActBlock], &out[t*outStride]
 		switch {

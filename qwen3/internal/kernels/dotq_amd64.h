@@ -300,3 +300,135 @@ GLOBL q4kmask2<>(SB), RODATA|NOPTR, $16
 	Q40ROW(off, R14, coff+32(SP), Y9) \
 	Q40ROW(off, BX, coff+64(SP), Y10) \
 	Q40ROW(off, R9, coff+96(SP), Y11)
+
+// Q6_K. A 210-byte super-block: 128 bytes of low 4 bits (ql), 64 bytes of high 2 bits (qh), 16
+// int8 group scales and float16 d; each half (128 values) has eight 16-value groups. In 16-bit
+// lanes, quant l+32k of a half takes its low bits from ql[l+32(k%2)] (low nibble for k < 2, high
+// for k >= 2) and bits 4-5 from qh[l] >> 2k. The quants are multiplied uncentred (0..63) and the
+// centring applied to the sums: Σ(q−32)·a = Σq·a − 32·Σa, with Σa over each 16-value group from
+// the Act (Sum16). Its formula, per half:
+//
+//	acc = fma(float(Σ(q−32)·a over group g)·scale_g·s_b(g), d, acc)     eight lanes g at once
+DATA q6lo4<>+0(SB)/8, $0x000f000f000f000f
+DATA q6lo4<>+8(SB)/8, $0x000f000f000f000f
+DATA q6lo4<>+16(SB)/8, $0x000f000f000f000f
+DATA q6lo4<>+24(SB)/8, $0x000f000f000f000f
+GLOBL q6lo4<>(SB), RODATA|NOPTR, $32
+DATA q6hi2<>+0(SB)/8, $0x0030003000300030
+DATA q6hi2<>+8(SB)/8, $0x0030003000300030
+DATA q6hi2<>+16(SB)/8, $0x0030003000300030
+DATA q6hi2<>+24(SB)/8, $0x0030003000300030
+GLOBL q6hi2<>(SB), RODATA|NOPTR, $32
+
+// Q6KW(qoff, hoff) widens a half's quants (ql at qoff, qh at hoff of SI), uncentred, into Y8..Y15.
+#define Q6KW(qoff, hoff) \
+	VPMOVZXBW qoff(SI), Y1 \
+	VPMOVZXBW qoff+16(SI), Y2 \
+	VPMOVZXBW qoff+32(SI), Y3 \
+	VPMOVZXBW qoff+48(SI), Y4 \
+	VPMOVZXBW hoff(SI), Y5 \
+	VPMOVZXBW hoff+16(SI), Y7 \
+	VPAND     q6lo4<>(SB), Y1, Y8 \
+	VPSLLW    $4, Y5, Y6 \
+	VPAND     q6hi2<>(SB), Y6, Y6 \
+	VPOR      Y6, Y8, Y8 \
+	VPAND     q6lo4<>(SB), Y2, Y9 \
+	VPSLLW    $4, Y7, Y6 \
+	VPAND     q6hi2<>(SB), Y6, Y6 \
+	VPOR      Y6, Y9, Y9 \
+	VPAND     q6lo4<>(SB), Y3, Y10 \
+	VPSLLW    $2, Y5, Y6 \
+	VPAND     q6hi2<>(SB), Y6, Y6 \
+	VPOR      Y6, Y10, Y10 \
+	VPAND     q6lo4<>(SB), Y4, Y11 \
+	VPSLLW    $2, Y7, Y6 \
+	VPAND     q6hi2<>(SB), Y6, Y6 \
+	VPOR      Y6, Y11, Y11 \
+	VPSRLW    $4, Y1, Y12 \
+	VPAND     q6hi2<>(SB), Y5, Y6 \
+	VPOR      Y6, Y12, Y12 \
+	VPSRLW    $4, Y2, Y13 \
+	VPAND     q6hi2<>(SB), Y7, Y6 \
+	VPOR      Y6, Y13, Y13 \
+	VPSRLW    $4, Y3, Y14 \
+	VPSRLW    $2, Y5, Y6 \
+	VPAND     q6hi2<>(SB), Y6, Y6 \
+	VPOR      Y6, Y14, Y14 \
+	VPSRLW    $4, Y4, Y15 \
+	VPSRLW    $2, Y7, Y6 \
+	VPAND     q6hi2<>(SB), Y6, Y6 \
+	VPOR      Y6, Y15, Y15
+
+// Q6KSUM(x, s, h) is one token's part of a half whose quants are in Y8..Y15 and group scales
+// (as floats) in Y7, activations at x, their scales at s and 16-value sums at h: the eight
+// products summed in pairs (VPMADDWD), reduced to one vector of eight group sums by unpacking
+// (an exact integer sum, as VPHADDD would give, at a third of its cost here), centred, converted
+// and scaled into Y1 = float(Σ(q−32)·a)·scale_g·s_b(g). Y2..Y6 are clobbered.
+#define Q6KSUM(x, s, h) \
+	VPMADDWD    0(x), Y8, Y1 \
+	VPMADDWD    32(x), Y9, Y2 \
+	VPUNPCKLDQ  Y2, Y1, Y3 \
+	VPUNPCKHDQ  Y2, Y1, Y4 \
+	VPADDD      Y4, Y3, Y1 \
+	VPMADDWD    64(x), Y10, Y2 \
+	VPMADDWD    96(x), Y11, Y3 \
+	VPUNPCKLDQ  Y3, Y2, Y4 \
+	VPUNPCKHDQ  Y3, Y2, Y5 \
+	VPADDD      Y5, Y4, Y2 \
+	VPUNPCKLQDQ Y2, Y1, Y3 \
+	VPUNPCKHQDQ Y2, Y1, Y4 \
+	VPADDD      Y4, Y3, Y1 \
+	VPMADDWD    128(x), Y12, Y2 \
+	VPMADDWD    160(x), Y13, Y3 \
+	VPUNPCKLDQ  Y3, Y2, Y4 \
+	VPUNPCKHDQ  Y3, Y2, Y5 \
+	VPADDD      Y5, Y4, Y2 \
+	VPMADDWD    192(x), Y14, Y3 \
+	VPMADDWD    224(x), Y15, Y4 \
+	VPUNPCKLDQ  Y4, Y3, Y5 \
+	VPUNPCKHDQ  Y4, Y3, Y6 \
+	VPADDD      Y6, Y5, Y3 \
+	VPUNPCKLQDQ Y3, Y2, Y4 \
+	VPUNPCKHQDQ Y3, Y2, Y5 \
+	VPADDD      Y5, Y4, Y2 \
+	VPERM2I128  $0x20, Y2, Y1, Y3 \
+	VPERM2I128  $0x31, Y2, Y1, Y4 \
+	VPADDD      Y4, Y3, Y1 \
+	VMOVDQU     (h), Y2 \
+	VPSLLD      $5, Y2, Y2 \
+	VPSUBD      Y2, Y1, Y1 \
+	VCVTDQ2PS   Y1, Y1 \
+	VMULPS      Y7, Y1, Y1 \
+	VMOVUPS     (s), X2 \
+	VUNPCKLPS   X2, X2, X3 \
+	VUNPCKHPS   X2, X2, X4 \
+	VINSERTF128 $1, X4, Y3, Y3 \
+	VMULPS      Y3, Y1, Y1
+
+
+// Q6KNHALF(qoff, hoff, soff, again) is one half for each token of the batched kernel
+// (multi_amd64.s): the token's sum at AX*8 in the frame, its activations, scales and 16-value
+// sums at R9, R11, R14.
+#define Q6KNHALF(qoff, hoff, soff, again) \
+	Q6KW(qoff, hoff) \
+	VPMOVSXBD soff(SI), Y7 \
+	VCVTDQ2PS Y7, Y7 \
+	MOVQ      DI, R9 \
+	MOVQ      DX, R11 \
+	MOVQ      BX, R14 \
+	XORQ      AX, AX \
+again: \
+	Q6KSUM(R9, R11, R14) \
+	VMOVUPS      (SP)(AX*8), Y2 \
+	VFMADD231PS  Y0, Y1, Y2 \
+	VMOVUPS      Y2, (SP)(AX*8) \
+	ADDQ      R8, R9 \
+	ADDQ      R10, R11 \
+	LEAQ      (R14)(R10*2), R14 \
+	ADDQ      $4, AX \
+	CMPQ      AX, tokens+80(FP) \
+	JLT       again \
+	ADDQ      $256, DI \
+	ADDQ      $16, DX \
+	ADDQ      $32, BX
+

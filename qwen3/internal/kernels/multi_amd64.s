@@ -416,3 +416,74 @@ q40n2loop:
 	NSTORE(Y8, X8)
 	NSTORE(Y9, X9)
 	NROWNEXT(q40n2row)
+
+// Q6_K's batched kernel: a half's quants are widened once, into Y8..Y15 (Q6KW), and each token's
+// part is formed from them (Q6KSUM, as in the one-token kernel) in a loop over the tokens, whose
+// sums live in the frame (32 bytes per token).
+//
+//	func dotQ6_KActNAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols, tokens int)
+//
+// tokens is 1..8; sum points at token 0's Sum16. Registers: R12 the row, R13 its index, SI its
+// super-blocks, CX the super-blocks left; DI, DX, BX the half's activations, scales and 16-value
+// sums of token 0, and R9, R11, R14 those of token AX/4 in the loop over tokens; R8 = one token's
+// activations in bytes, R10 = one token's scales in bytes (two for its 16-value sums). Y0 is d,
+// Y7 the half's group scales as floats.
+// func dotQ6_KActNAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols, tokens int)
+TEXT ·dotQ6_KActNAVX2(SB), NOSPLIT, $256-88
+	MOVQ w+0(FP), R12
+	XORQ R13, R13
+	MOVQ cols+72(FP), R8
+	SHLQ $1, R8
+	MOVQ cols+72(FP), R10
+	SHRQ $3, R10
+	SHLQ $2, tokens+80(FP)
+
+q6nrow:
+	MOVQ   R12, SI
+	MOVQ   q+24(FP), DI
+	MOVQ   scale+32(FP), DX
+	MOVQ   sum+40(FP), BX
+	MOVQ   n+48(FP), CX
+	VXORPS Y1, Y1, Y1
+	XORQ   AX, AX
+
+q6nzero:
+	VMOVUPS Y1, (SP)(AX*8)
+	ADDQ    $4, AX
+	CMPQ    AX, tokens+80(FP)
+	JLT     q6nzero
+
+q6nloop:
+	PREFETCHT0   4096(SI)
+	PREFETCHT0   4160(SI)
+	PREFETCHT0   4224(SI)
+	PREFETCHT0   4288(SI)
+	MOVWLZX      208(SI), AX
+	VMOVQ        AX, X0
+	VCVTPH2PS    X0, X0
+	VBROADCASTSS X0, Y0
+	Q6KNHALF(0, 128, 192, q6nhalf0)
+	Q6KNHALF(64, 160, 200, q6nhalf1)
+	ADDQ $210, SI
+	DECQ CX
+	JNE  q6nloop
+	MOVQ out+56(FP), R9
+	LEAQ (R9)(R13*4), R9
+	MOVQ outStride+64(FP), R11
+	SHLQ $2, R11
+	XORQ AX, AX
+
+q6nstore:
+	VMOVUPS (SP)(AX*8), Y0
+	HSUM(Y0, X0)
+	VMOVSS  X0, (R9)
+	ADDQ    R11, R9
+	ADDQ    $4, AX
+	CMPQ    AX, tokens+80(FP)
+	JLT     q6nstore
+	ADDQ    stride+8(FP), R12
+	INCQ    R13
+	CMPQ    R13, rows+16(FP)
+	JLT     q6nrow
+	VZEROUPPER
+	RET

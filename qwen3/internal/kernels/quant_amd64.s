@@ -437,86 +437,20 @@ q4kdone:
 	VZEROUPPER
 	RET
 
-// Q6KHALF processes one half (128 values) of a Q6_K block: ql at qoff, qh at hoff, int8 scales
-// at soff, activations from DI (their scales from DX, their 16-value sums from R8); it adds its
-// part to Y0 (Y6 holds d). In 16-bit lanes, quant l+32k takes its low 4 bits from ql[l+32(k%2)]
-// (low nibble for k < 2, high for k >= 2) and bits 4-5 from qh[l] >> 2k. The quants are multiplied
-// uncentred (0..63) and the centring is applied to the sums: Σ(q−32)·a = Σq·a − 32·Σa, with Σa
-// over each 16-value group from the Act. Groups are summed in Y8..Y11 and folded into Y12 (groups
-// 0-3) and Y13 (4-7).
+// Q6KHALF(qoff, hoff, soff): one half of the super-block at SI for the token (activations at DI,
+// scales at DX, 16-value sums at R8), added to Y0 with d from the frame.
 #define Q6KHALF(qoff, hoff, soff) \
-	VPMOVZXBW qoff(SI), Y1 \
-	VPMOVZXBW qoff+16(SI), Y2 \
-	VPMOVZXBW qoff+32(SI), Y3 \
-	VPMOVZXBW qoff+48(SI), Y4 \
-	VPMOVZXBW hoff(SI), Y5 \
-	VPMOVZXBW hoff+16(SI), Y7 \
-	VPAND    lo4w<>(SB), Y1, Y14 \
-	VPSLLW   $4, Y5, Y15 \
-	VPAND    hi2w<>(SB), Y15, Y15 \
-	VPOR     Y15, Y14, Y14 \
-	VPMADDWD 0(DI), Y14, Y8 \
-	VPAND    lo4w<>(SB), Y2, Y14 \
-	VPSLLW   $4, Y7, Y15 \
-	VPAND    hi2w<>(SB), Y15, Y15 \
-	VPOR     Y15, Y14, Y14 \
-	VPMADDWD 32(DI), Y14, Y9 \
-	VPAND    lo4w<>(SB), Y3, Y14 \
-	VPSLLW   $2, Y5, Y15 \
-	VPAND    hi2w<>(SB), Y15, Y15 \
-	VPOR     Y15, Y14, Y14 \
-	VPMADDWD 64(DI), Y14, Y10 \
-	VPAND    lo4w<>(SB), Y4, Y14 \
-	VPSLLW   $2, Y7, Y15 \
-	VPAND    hi2w<>(SB), Y15, Y15 \
-	VPOR     Y15, Y14, Y14 \
-	VPMADDWD 96(DI), Y14, Y11 \
-	VPHADDD  Y9, Y8, Y8 \
-	VPHADDD  Y11, Y10, Y10 \
-	VPHADDD  Y10, Y8, Y12 \
-	VPSRLW   $4, Y1, Y14 \
-	VPAND    hi2w<>(SB), Y5, Y15 \
-	VPOR     Y15, Y14, Y14 \
-	VPMADDWD 128(DI), Y14, Y8 \
-	VPSRLW   $4, Y2, Y14 \
-	VPAND    hi2w<>(SB), Y7, Y15 \
-	VPOR     Y15, Y14, Y14 \
-	VPMADDWD 160(DI), Y14, Y9 \
-	VPSRLW   $4, Y3, Y14 \
-	VPSRLW   $2, Y5, Y15 \
-	VPAND    hi2w<>(SB), Y15, Y15 \
-	VPOR     Y15, Y14, Y14 \
-	VPMADDWD 192(DI), Y14, Y10 \
-	VPSRLW   $4, Y4, Y14 \
-	VPSRLW   $2, Y7, Y15 \
-	VPAND    hi2w<>(SB), Y15, Y15 \
-	VPOR     Y15, Y14, Y14 \
-	VPMADDWD 224(DI), Y14, Y11 \
-	VPHADDD  Y9, Y8, Y8 \
-	VPHADDD  Y11, Y10, Y10 \
-	VPHADDD  Y10, Y8, Y13 \
-	VPERM2I128 $0x20, Y13, Y12, Y1 \
-	VPERM2I128 $0x31, Y13, Y12, Y2 \
-	VPADDD   Y2, Y1, Y1 \
-	VMOVDQU  (R8), Y2 \
-	VPSLLD   $5, Y2, Y2 \
-	VPSUBD   Y2, Y1, Y1 \
-	VCVTDQ2PS Y1, Y1 \
-	VPMOVSXBD soff(SI), Y2 \
-	VCVTDQ2PS Y2, Y2 \
-	VMULPS   Y2, Y1, Y1 \
-	VMOVUPS  (DX), X2 \
-	VUNPCKLPS X2, X2, X3 \
-	VUNPCKHPS X2, X2, X4 \
-	VINSERTF128 $1, X4, Y3, Y3 \
-	VMULPS   Y3, Y1, Y1 \
-	VFMADD231PS Y6, Y1, Y0
+	Q6KW(qoff, hoff) \
+	VPMOVSXBD   soff(SI), Y7 \
+	VCVTDQ2PS   Y7, Y7 \
+	Q6KSUM(DI, DX, R8) \
+	VFMADD231PS (SP), Y1, Y0
 
 // func dotQ6_KActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
-// Per half of a 210-byte super-block: eight 16-value group sums, then in float:
-// acc += d · (Σ(q−32)·a · scale_g · s_b(g)). Group g of a half belongs to activation block g/2.
-// sum points to the Act's Sum16 (int32 sums of 16 activations), not to its Sum.
-TEXT ·dotQ6_KActAVX2(SB), NOSPLIT, $0-64
+// Per half of a 210-byte super-block: the quants widened into eight registers, the eight 16-value
+// group sums in the lanes of one vector, then in float: acc += d·(Σ(q−32)·a · scale_g · s_b(g))
+// (dotq_amd64.h). sum points to the Act's Sum16 (int32 sums of 16 activations), not to its Sum.
+TEXT ·dotQ6_KActAVX2(SB), NOSPLIT, $32-64
 	MOVQ w+0(FP), R12
 	XORQ R13, R13
 
@@ -525,14 +459,15 @@ q6krow:
 	MOVQ sum+40(FP), R8
 
 q6kloop:
-	PREFETCHT0 4096(SI)
-	PREFETCHT0 4160(SI)
-	PREFETCHT0 4224(SI)
-	PREFETCHT0 4288(SI)
+	PREFETCHT0   4096(SI)
+	PREFETCHT0   4160(SI)
+	PREFETCHT0   4224(SI)
+	PREFETCHT0   4288(SI)
 	MOVWLZX      208(SI), AX
-	VMOVQ         AX, X6
-	VCVTPH2PS    X6, X6
-	VBROADCASTSS X6, Y6
+	VMOVQ        AX, X1
+	VCVTPH2PS    X1, X1
+	VBROADCASTSS X1, Y1
+	VMOVUPS      Y1, (SP)
 	Q6KHALF(0, 128, 192)
 	ADDQ $256, DI
 	ADDQ $16, DX
