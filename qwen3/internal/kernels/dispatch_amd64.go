@@ -12,13 +12,6 @@ func dotF32RowsArch(out, w []float32, cols int, x []float32) bool {
 	if !useAVX2 || len(out) == 0 || cols < 8 {
 		return false
 	}
-	if four := len(out) &^ 3; four > 0 && cols%16 == 0 {
-		dotF32x4AVX2(unsafe.SliceData(w), 4*cols, four, unsafe.SliceData(x), cols, unsafe.SliceData(out))
-		if four == len(out) {
-			return true
-		}
-		out, w = out[four:], w[four*cols:]
-	}
 	n := cols &^ 7
 	dotF32AVX2(unsafe.SliceData(w), 4*cols, len(out), unsafe.SliceData(x), n, unsafe.SliceData(out))
 	finishRows(out, cols, n, func(r int) float32 { return dotF32Generic(w[r*cols+n:(r+1)*cols], x[n:cols]) })
@@ -262,15 +255,55 @@ func siluMulArch(dst, gate, up []float32) (done int) {
 // portable code does the others one token at a time.
 
 func dotF32RowsNArch(out []float32, outStride, rows int, w []float32, cols int, x []float32, xStride, tokens int) int {
-	return 0
+	if !useAVX2 || rows == 0 || cols == 0 || cols%8 != 0 {
+		return 0
+	}
+	return floatRowsN(unsafe.Pointer(unsafe.SliceData(w)), 4*cols, rows, cols, out, outStride, x, xStride, tokens, &f32KernelsN)
 }
 
 func dotBF16RowsNArch(out []float32, outStride, rows int, w []uint16, cols int, x []float32, xStride, tokens int) int {
-	return 0
+	if !useAVX2 || rows == 0 || cols == 0 || cols%8 != 0 {
+		return 0
+	}
+	return floatRowsN(unsafe.Pointer(unsafe.SliceData(w)), 2*cols, rows, cols, out, outStride, x, xStride, tokens, &bf16KernelsN)
 }
 
 func dotF16RowsNArch(out []float32, outStride, rows int, w []uint16, cols int, x []float32, xStride, tokens int) int {
-	return 0
+	if !useAVX2 || rows == 0 || cols == 0 || cols%8 != 0 {
+		return 0
+	}
+	return floatRowsN(unsafe.Pointer(unsafe.SliceData(w)), 2*cols, rows, cols, out, outStride, x, xStride, tokens, &f16KernelsN)
+}
+
+// floatKernelsN are a float type's batched kernels for 8, 4 and 2 tokens (their weights' type
+// is the kernel's, hence the untyped pointer).
+type floatKernelsN [3]func(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)
+
+var (
+	f32KernelsN  = floatKernelsN{dotF32N8AVX2, dotF32N4AVX2, dotF32N2AVX2}
+	bf16KernelsN = floatKernelsN{dotBF16N8AVX2, dotBF16N4AVX2, dotBF16N2AVX2}
+	f16KernelsN  = floatKernelsN{dotF16N8AVX2, dotF16N4AVX2, dotF16N2AVX2}
+)
+
+// floatRowsN runs a float type's batched kernels over the tokens, eight, four or two at a time,
+// and returns how many tokens they did.
+func floatRowsN(w unsafe.Pointer, stride, rows, cols int, out []float32, outStride int, x []float32, xStride, tokens int, kn *floatKernelsN) int {
+	t := 0
+	for tokens-t >= 2 {
+		xt, o := &x[t*xStride], &out[t*outStride]
+		switch {
+		case tokens-t >= 8:
+			kn[0](w, stride, rows, xt, xStride, cols, o, outStride)
+			t += 8
+		case tokens-t >= 4:
+			kn[1](w, stride, rows, xt, xStride, cols, o, outStride)
+			t += 4
+		default:
+			kn[2](w, stride, rows, xt, xStride, cols, o, outStride)
+			t += 2
+		}
+	}
+	return t
 }
 
 // actKernelsN are the batched assembly kernels of each type for 8, 4 and 2 tokens (nil: none yet).

@@ -1,5 +1,6 @@
 #include "textflag.h"
 #include "dotq_amd64.h"
+#include "dotf_amd64.h"
 
 // The batched dot kernels of multi.go: a row's block of weights is decoded once into registers
 // and multiplied with the inputs of eight, four or two tokens. Each token's lanes go through the
@@ -487,3 +488,39 @@ q6nstore:
 	JLT     q6nrow
 	VZEROUPPER
 	RET
+
+// func dotF32N8AVX2(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)
+TEXT ·dotF32N8AVX2(SB), NOSPLIT, $0-64
+	FDOTN(WF32, 32, FTOKS8, FSTORES8)
+
+// func dotF32N4AVX2(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)
+TEXT ·dotF32N4AVX2(SB), NOSPLIT, $0-64
+	FDOTN(WF32, 32, FTOKS4, FSTORES4)
+
+// func dotF32N2AVX2(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)
+TEXT ·dotF32N2AVX2(SB), NOSPLIT, $0-64
+	FDOTN(WF32, 32, FTOKS2, FSTORES2)
+
+// func dotBF16N8AVX2(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)
+TEXT ·dotBF16N8AVX2(SB), NOSPLIT, $0-64
+	FDOTN(WBF16, 16, FTOKS8, FSTORES8)
+
+// func dotBF16N4AVX2(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)
+TEXT ·dotBF16N4AVX2(SB), NOSPLIT, $0-64
+	FDOTN(WBF16, 16, FTOKS4, FSTORES4)
+
+// func dotBF16N2AVX2(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)
+TEXT ·dotBF16N2AVX2(SB), NOSPLIT, $0-64
+	FDOTN(WBF16, 16, FTOKS2, FSTORES2)
+
+// func dotF16N8AVX2(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)
+TEXT ·dotF16N8AVX2(SB), NOSPLIT, $0-64
+	FDOTN(WF16, 16, FTOKS8, FSTORES8)
+
+// func dotF16N4AVX2(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)
+TEXT ·dotF16N4AVX2(SB), NOSPLIT, $0-64
+	FDOTN(WF16, 16, FTOKS4, FSTORES4)
+
+// func dotF16N2AVX2(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)
+TEXT ·dotF16N2AVX2(SB), NOSPLIT, $0-64
+	FDOTN(WF16, 16, FTOKS2, FSTORES2)
