@@ -118,6 +118,9 @@ func scaleAVX2(dst, x *float32, a float32, n int)
 func tileQ16x6AVX2(pack, x *int16, xstride, nb, halves int, s, xs, xsum *float32, xsStride int, out *float32, outStride int)
 
 //go:noescape
+func tileQ16x6NoMinAVX2(pack, x *int16, xstride, nb, halves int, s, xs, xsum *float32, xsStride int, out *float32, outStride int)
+
+//go:noescape
 func widenNibblesAVX2(lo, hi *int16, src *byte, n, bias int)
 
 //go:noescape

@@ -194,9 +194,12 @@ func tileQArch(p *QPack, x []int16, k, nb int, xs, xsum []float32, out *[TileTok
 	if !useAVX2 {
 		return false
 	}
-	h := p.Kind.halves()
+	h, kernel := p.Kind.halves(), tileQ16x6NoMinAVX2
+	if p.Kind == QQ4_K {
+		kernel = tileQ16x6AVX2
+	}
 	for _, q := range [4][2]int{{0, 0}, {16, 0}, {0, 6}, {16, 6}} { // rows from q[0], tokens from q[1]
-		tileQ16x6AVX2(&p.Q[2*q[0]], &x[q[1]*k], k, nb, h, &p.S[q[0]], &xs[q[1]*nb], &xsum[q[1]*nb], nb, &out[q[1]*TileRows+q[0]], TileRows)
+		kernel(&p.Q[2*q[0]], &x[q[1]*k], k, nb, h, &p.S[q[0]], &xs[q[1]*nb], &xsum[q[1]*nb], nb, &out[q[1]*TileRows+q[0]], TileRows)
 	}
 	return true
 }
