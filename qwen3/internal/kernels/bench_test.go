@@ -88,3 +88,15 @@ func BenchmarkDotQ8_0ActN(b *testing.B) { benchDotActN(b, gguf.TypeQ8_0, 8) }
 func BenchmarkDotQ4_0ActN(b *testing.B) { benchDotActN(b, gguf.TypeQ4_0, 8) }
 func BenchmarkDotQ4_KActN(b *testing.B) { benchDotActN(b, gguf.TypeQ4_K, 8) }
 func BenchmarkDotQ6_KActN(b *testing.B) { benchDotActN(b, gguf.TypeQ6_K, 8) }
+
+// BenchmarkDotBF16RowsN: the batched BF16 kernel, 64 rows of 1024 weights for 8 tokens per call.
+func BenchmarkDotBF16RowsN(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 1))
+	const rows, cols, tokens = 64, 1024, 8
+	w, x := make([]uint16, rows*cols), randX(r, tokens*cols)
+	out := make([]float32, tokens*rows)
+	for b.Loop() {
+		DotBF16RowsN(out, rows, rows, w, cols, x, cols, tokens)
+	}
+	b.ReportMetric(float64(rows*cols*tokens)*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "MAC/ns")
+}

@@ -4,27 +4,7 @@
 // Kernels of quant.go: activations rounded to int16 blocks (an Act), dot products of quantized
 // weight rows with an Act, and row decoders for prompt packing. AVX2 with F16C throughout.
 
-// Constants: 16-bit lanes of 0x000F, 0x0030 and 32, 32-bit lanes of 0x7FFFFFFF and 32767.0.
-DATA lo4w<>+0(SB)/8, $0x000f000f000f000f
-DATA lo4w<>+8(SB)/8, $0x000f000f000f000f
-DATA lo4w<>+16(SB)/8, $0x000f000f000f000f
-DATA lo4w<>+24(SB)/8, $0x000f000f000f000f
-GLOBL lo4w<>(SB), RODATA|NOPTR, $32
-DATA hi2w<>+0(SB)/8, $0x0030003000300030
-DATA hi2w<>+8(SB)/8, $0x0030003000300030
-DATA hi2w<>+16(SB)/8, $0x0030003000300030
-DATA hi2w<>+24(SB)/8, $0x0030003000300030
-GLOBL hi2w<>(SB), RODATA|NOPTR, $32
-DATA w32<>+0(SB)/8, $0x0020002000200020
-DATA w32<>+8(SB)/8, $0x0020002000200020
-DATA w32<>+16(SB)/8, $0x0020002000200020
-DATA w32<>+24(SB)/8, $0x0020002000200020
-GLOBL w32<>(SB), RODATA|NOPTR, $32
-DATA w8<>+0(SB)/8, $0x0008000800080008
-DATA w8<>+8(SB)/8, $0x0008000800080008
-DATA w8<>+16(SB)/8, $0x0008000800080008
-DATA w8<>+24(SB)/8, $0x0008000800080008
-GLOBL w8<>(SB), RODATA|NOPTR, $32
+// Constants: 16-bit lanes of 1, 32-bit lanes of 0x7FFFFFFF, and 32767.0.
 DATA ones16<>+0(SB)/8, $0x0001000100010001
 DATA ones16<>+8(SB)/8, $0x0001000100010001
 DATA ones16<>+16(SB)/8, $0x0001000100010001
@@ -61,26 +41,6 @@ GLOBL actmax<>(SB), RODATA|NOPTR, $4
 	JLT    again \
 	VZEROUPPER \
 	RET
-
-// The dot kernels take several rows at once (one call per chunk of a matrix pass) and the same
-// activations for each:
-//	func dotXActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
-// out[r] = row r (stride bytes from the previous one) · the activations; n counts groups of eight
-// blocks (Q8_0, Q4_0) or super-blocks (Q4_K, Q6_K) per row; sum is read by Q4_K only.
-
-// TREE8 turns eight vectors of eight int32 lanes, Y8..Y15, into one vector Y1 whose lane i is the
-// sum of all lanes of Y(8+i). VPHADDD adds neighbours within each 128-bit half; two rounds leave
-// each vector's half-sums side by side, and the halves are then swapped together and added.
-#define TREE8 \
-	VPHADDD    Y9, Y8, Y8 \
-	VPHADDD    Y11, Y10, Y10 \
-	VPHADDD    Y13, Y12, Y12 \
-	VPHADDD    Y15, Y14, Y14 \
-	VPHADDD    Y10, Y8, Y8 \
-	VPHADDD    Y14, Y12, Y12 \
-	VPERM2I128 $0x20, Y12, Y8, Y1 \
-	VPERM2I128 $0x31, Y12, Y8, Y2 \
-	VPADDD     Y2, Y1, Y1
 
 // func quantizeActAVX2(q *int16, scale, sum *float32, sum16 *int32, x *float32, nblocks int)
 // Per block of 32: amax = max|x|; scale = amax/32767; q = round-to-even(x · (32767/amax)) (0 when
@@ -160,6 +120,14 @@ qaloop:
 qadone:
 	VZEROUPPER
 	RET
+
+// The dot kernels take several rows at once (one call per chunk of a matrix pass) and the same
+// activations for each:
+//	func dotXActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
+// out[r] = row r (stride bytes from the previous one) · the activations; n counts groups of eight
+// blocks (Q8_0, Q4_0) or super-blocks (Q4_K, Q6_K) per row; sum is read by Q4_K (its Sum) and
+// Q6_K (its Sum16) only. Their formulas and macros are in dotq_amd64.h, shared with the batched
+// kernels (multi_amd64.s).
 
 // func dotQ8_0ActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
 // Four rows at a time (then one): per group of eight 34-byte blocks, each row's block scales d
@@ -311,23 +279,6 @@ q40a1loop:
 q40done:
 	VZEROUPPER
 	RET
-
-// Q4KCHUNK: 32 bytes of Q4_K quants at byte qoff of SI hold sub-block 2c in their low nibbles and
-// sub-block 2c+1 in their high ones; their activations start at byte xoff of DI (64 bytes per
-// sub-block). Y5 holds 0x000F per 16-bit lane.
-#define Q4KCHUNK(qoff, xoff, s0, s1) \
-	VPMOVZXBW qoff(SI), Y1 \
-	VPMOVZXBW qoff+16(SI), Y2 \
-	VPAND     Y5, Y1, Y3 \
-	VPAND     Y5, Y2, Y4 \
-	VPSRLW    $4, Y1, Y1 \
-	VPSRLW    $4, Y2, Y2 \
-	VPMADDWD  xoff(DI), Y3, Y3 \
-	VPMADDWD  xoff+32(DI), Y4, Y4 \
-	VPMADDWD  xoff+64(DI), Y1, Y1 \
-	VPMADDWD  xoff+96(DI), Y2, Y2 \
-	VPADDD    Y4, Y3, s0 \
-	VPADDD    Y2, Y1, s1
 
 // Q4KSCALES unpacks the twelve bytes of 6-bit scales and minimums at 4(SI) into eight scale bytes
 // (R11) and eight minimum bytes (R9), with u0, u1, u2 the three 32-bit words:
