@@ -3,20 +3,21 @@
 // do the same float operations on every lane in the same order: a batch of tokens gets, bit for
 // bit, what each token gets alone.
 //
-// The float formula of a row, the same for every type (they differ only in what a block is and
-// in its scale c):
+// The float formula of a row of Q8_0, Q4_0 or Q4_K blocks (they differ only in what a block is
+// and in its scale c; Q6_K has its own, below):
 //
 //	acc = fma(float(P_b), c_b, acc)   for the blocks b of the row in order, lane by lane;
 //	                                  P_b: eight int32 lanes of block b's integer products
 //	                                  (exact), c_b = d_b·s_b: the weights' scale times the
-//	                                  activations' (Q4_K: d·scale_j·s_j, Q6_K per 16 values)
+//	                                  activations' (Q4_K: d·scale_j·s_j per sub-block)
 //	dot = HSUM(acc)                   at the end of the row
 //
 // (Q4_K also subtracts its minimums' term once per super-block.) A block's eight lanes are
 // scaled as they are, without first being summed into one integer: horizontal adds (VPHADDD)
 // cost two cycles each on this machine, more than the multiply-adds. The chain of fused
-// multiply-adds on one accumulator has the FMA's latency per block, so one token's kernel works
-// on four rows at a time (four chains), and the batched kernels on several tokens.
+// multiply-adds on one accumulator has the FMA's latency per block, so the one-token Q4_0 and
+// Q4_K kernels work on four rows at a time (four chains), and the batched kernels on several
+// tokens.
 
 // GATHERD8(stride, p) gathers the float16 scales of eight blocks stride bytes apart from p into
 // X3 and converts them to eight floats in Y3; AX is clobbered.
@@ -62,20 +63,12 @@
 	VPMOVSXBW off+2(SI), Y1 \
 	VPMOVSXBW off+18(SI), Y2
 
-// Q8ROW(off, p, cs, acc) is one row's share of a block for one token whose activations are in Y1
-// and Y2: the row's Q8_0 block at byte off of p widened into Y5 and Y6, multiplied, then QFMA.
-#define Q8ROW(off, p, cs, acc) \
-	VPMOVSXBW off+2(p), Y5 \
-	VPMOVSXBW off+18(p), Y6 \
-	VPMADDWD  Y1, Y5, Y5 \
-	VPMADDWD  Y2, Y6, Y6 \
-	QFMA(cs, acc)
-
 // The one-token kernels (quant_amd64.s), func dotXActAVX2(w *byte, stride, rows int, q *int16,
-// scale, sum *float32, n int, out *float32), work on four rows at a time, then one by one. Their
-// registers: R12 the first row, R10 the row stride, R13 the first row's index; SI, R14, BX and
-// R9 the four rows' blocks; DI the activations, DX their scales, CX the groups left; Y8..Y11 the
-// four rows' sums; the frame holds each row's block scales c for a group (32 bytes per row).
+// scale, sum *float32, n int, out *float32). Those of Q4_0 and Q4_K work on four rows at a time,
+// then one by one. Their registers: R12 the first row, R10 the row stride, R13 the first row's
+// index; SI, R14, BX and R9 the four rows' blocks, R11 the prefetch pointer; DI the activations,
+// DX their scales, CX the groups left; Y8..Y11 the four rows' sums; the frame holds each row's
+// block scales c for a group (32 bytes per row).
 
 // R4START begins four rows from R12 (R10 bytes apart): their blocks at SI, R14, BX and R9, the
 // activation pointers at their starts, the group counter from n, the four sums Y8..Y11 cleared.
@@ -87,6 +80,8 @@
 	MOVQ   q+24(FP), DI \
 	MOVQ   scale+32(FP), DX \
 	MOVQ   n+48(FP), CX \
+	LEAQ   (R9)(R10*4), R11 \
+	LEAQ   (R11)(R10*1), R11 \
 	VXORPS Y8, Y8, Y8 \
 	VXORPS Y9, Y9, Y9 \
 	VXORPS Y10, Y10, Y10 \
@@ -152,23 +147,6 @@
 	GATHERD8(stride, R9) \
 	VMULPS  (DX), Y3, Y3 \
 	VMOVUPS Y3, 96(SP)
-
-// Q8R4(off, xoff, coff): block b (byte off of each row, activations at byte xoff, scale at byte
-// coff of each row's 32 in the frame) of the four rows.
-#define Q8R4(off, xoff, coff) \
-	VMOVDQU xoff(DI), Y1 \
-	VMOVDQU xoff+32(DI), Y2 \
-	Q8ROW(off, SI, coff(SP), Y8) \
-	Q8ROW(off, R14, coff+32(SP), Y9) \
-	Q8ROW(off, BX, coff+64(SP), Y10) \
-	Q8ROW(off, R9, coff+96(SP), Y11)
-
-// PREFETCH4(off) asks for the line off bytes ahead of each of the four rows.
-#define PREFETCH4(off) \
-	PREFETCHT0 off(SI) \
-	PREFETCHT0 off(R14) \
-	PREFETCHT0 off(BX) \
-	PREFETCHT0 off(R9)
 
 
 // Q4_K. A 144-byte super-block: float16 d and dmin, twelve bytes of 6-bit scales and minimums
@@ -281,7 +259,9 @@ GLOBL q4kmask2<>(SB), RODATA|NOPTR, $16
 	VPSUBW    Y7, Y1, Y1 \
 	VPSUBW    Y7, Y2, Y2
 
-// Q40ROW(off, p, cs, acc) is Q8ROW for a Q4_0 block.
+// Q40ROW(off, p, cs, acc) is one row's share of a block for one token whose activations are in
+// Y1 and Y2: the row's Q4_0 block at byte off of p widened and centred into Y5 and Y6,
+// multiplied, then QFMA.
 #define Q40ROW(off, p, cs, acc) \
 	VPMOVZXBW off+2(p), Y6 \
 	VPAND     Y0, Y6, Y5 \
@@ -292,7 +272,8 @@ GLOBL q4kmask2<>(SB), RODATA|NOPTR, $16
 	VPMADDWD  Y2, Y6, Y6 \
 	QFMA(cs, acc)
 
-// Q40R4(off, xoff, coff) is Q8R4 for Q4_0 blocks.
+// Q40R4(off, xoff, coff): block b (byte off of each row, activations at byte xoff, scale at
+// byte coff of each row's 32 in the frame) of the four rows.
 #define Q40R4(off, xoff, coff) \
 	VMOVDQU xoff(DI), Y1 \
 	VMOVDQU xoff+32(DI), Y2 \
@@ -431,4 +412,22 @@ again: \
 	ADDQ      $256, DI \
 	ADDQ      $16, DX \
 	ADDQ      $32, BX
+
+
+// PFLIN9 asks for the next nine lines (576 bytes: one step of four Q4_0 or Q4_K rows) two groups
+// of four rows ahead (R11), in memory order, and moves R11 on. A group of four rows is read in
+// four interleaved pieces, which the processor's own prefetchers do not follow (without this,
+// four Q4_K rows streamed from memory at 2 GB/s on one core), and a fixed distance ahead of each
+// row would mostly land in the group being read.
+#define PFLIN9 \
+	PREFETCHT0 (R11) \
+	PREFETCHT0 64(R11) \
+	PREFETCHT0 128(R11) \
+	PREFETCHT0 192(R11) \
+	PREFETCHT0 256(R11) \
+	PREFETCHT0 320(R11) \
+	PREFETCHT0 384(R11) \
+	PREFETCHT0 448(R11) \
+	PREFETCHT0 512(R11) \
+	ADDQ       $576, R11
 
