@@ -44,8 +44,10 @@
 //     only for the last position;
 //   - a KV cache and buffers allocated once per Session: a decode step allocates nothing;
 //   - batched decoding (chapter 10 in the engine): a Batch steps one token of several Sessions in
-//     one forward pass, so each weight read from memory makes a token for every sequence, while
-//     each token attends to its own Session's cache at its own position (no padding needed);
+//     one forward pass, so each weight read from memory makes a token for every sequence, and
+//     the batched kernels decode each block of weights once for eight, four or two of them
+//     (bit for bit what Step computes), while each token attends to its own Session's cache at
+//     its own position (no padding needed);
 //     GenerateBatch prefills prompts of any lengths, decodes them together, lets a sequence that
 //     stops leave the batch, and streams each sequence's text to the callback with its index.
 //

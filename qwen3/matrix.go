@@ -210,6 +210,43 @@ func (m *Matrix) dotRows(r0 int, out, x []float32, a *kernels.Act) {
 	}
 }
 
+// dotRowsN writes out[t*outStride+i] = row r0+i times token t's input for i < rows and
+// t < tokens: token t's input is x[t*xStride:] as floats and, for the quantized types, token t of
+// the batch Act a (tokens rows of Cols values, rounded by one Quantize call). The batched kernels
+// decode each block of weights once for all the tokens; each result is bit for bit dotRows's.
+func (m *Matrix) dotRowsN(r0, rows int, out []float32, outStride int, x []float32, xStride int, a *kernels.Act, tokens int) {
+	if tokens == 1 {
+		m.dotRows(r0, out[:rows], x, a)
+		return
+	}
+	c := m.Cols
+	switch m.Type {
+	case F32:
+		kernels.DotF32RowsN(out, outStride, rows, m.f32[r0*c:], c, x, xStride, tokens)
+		return
+	case BF16:
+		kernels.DotBF16RowsN(out, outStride, rows, m.u16[r0*c:], c, x, xStride, tokens)
+		return
+	case F16:
+		kernels.DotF16RowsN(out, outStride, rows, m.u16[r0*c:], c, x, xStride, tokens)
+		return
+	}
+	rb := m.Type.rowBytes(c)
+	w := m.raw[r0*rb : (r0+rows)*rb]
+	switch m.Type {
+	case Q8_0:
+		kernels.DotQ8_0ActRowsN(out, outStride, rows, w, rb, a, tokens)
+	case Q4_0:
+		kernels.DotQ4_0ActRowsN(out, outStride, rows, w, rb, a, tokens)
+	case Q4_K:
+		kernels.DotQ4_KActRowsN(out, outStride, rows, w, rb, a, tokens)
+	case Q6_K:
+		kernels.DotQ6_KActRowsN(out, outStride, rows, w, rb, a, tokens)
+	default:
+		panic(fmt.Sprintf("qwen3: dotRowsN on %v", m.Type))
+	}
+}
+
 // Row decodes row r into dst (len Cols) as float32: the embedding lookup, and prompt packing.
 func (m *Matrix) Row(r int, dst []float32) {
 	c := m.Cols

@@ -57,13 +57,17 @@ func randomMatrix(t testing.TB, r *rand.Rand, dt DType, rows, cols int) *Matrix 
 	t.Helper()
 	raw := make([]byte, rows*dt.rowBytes(cols))
 	switch dt {
-	case F32, BF16:
+	case F32, BF16, F16:
 		for i := 0; i < rows*cols; i++ {
-			bits := math.Float32bits(float32(0.05 * r.NormFloat64()))
-			if dt == F32 {
+			v := float32(0.05 * r.NormFloat64())
+			bits := math.Float32bits(v)
+			switch dt {
+			case F32:
 				binary.LittleEndian.PutUint32(raw[4*i:], bits)
-			} else {
+			case BF16:
 				binary.LittleEndian.PutUint16(raw[2*i:], uint16(bits>>16))
+			default:
+				binary.LittleEndian.PutUint16(raw[2*i:], gguf.F32ToF16(v))
 			}
 		}
 	default:

@@ -66,7 +66,7 @@ func main() {
 		os.Exit(2)
 	}
 	if len(batches) > 0 {
-		if err := runBatched(*model, batches, *batchPrompt, *decode, *threads); err != nil {
+		if err := runBatched(*model, batches, *batchPrompt, *decode, *threads, *profile); err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)
 			os.Exit(1)
 		}
@@ -182,8 +182,9 @@ func run(path string, prefills []int, nDecode int, depths []int, threads int, pr
 }
 
 // runBatched measures batched generation for each batch size: b prompts of pp random tokens
-// prefilled one after the other, then nDecode tokens of each decoded together.
-func runBatched(path string, batches []int, pp, nDecode, threads int) error {
+// prefilled one after the other, then nDecode tokens of each decoded together. A profile, when
+// asked for, covers the timed batched decoding only.
+func runBatched(path string, batches []int, pp, nDecode, threads int, profile string) error {
 	m, err := qwen3.Load(path, qwen3.WithThreads(threads), qwen3.WithPrefault(nil))
 	if err != nil {
 		return err
@@ -193,6 +194,13 @@ func runBatched(path string, batches []int, pp, nDecode, threads int) error {
 	r := rand.New(rand.NewPCG(1, 2))
 	ctx := context.Background()
 	warm := true
+	var prof *os.File
+	if profile != "" {
+		if prof, err = os.Create(profile); err != nil {
+			return err
+		}
+		defer prof.Close()
+	}
 	for _, b := range batches {
 		if b < 1 {
 			return fmt.Errorf("batch size %d", b)
@@ -222,6 +230,11 @@ func runBatched(path string, batches []int, pp, nDecode, threads int) error {
 			}
 			tPrefill := time.Since(start)
 			ids := make([]int, b)
+			if prof != nil && !warm {
+				if err := pprof.StartCPUProfile(prof); err != nil {
+					return err
+				}
+			}
 			start = time.Now()
 			for t := range nDecode {
 				for i := range ids {
@@ -232,6 +245,10 @@ func runBatched(path string, batches []int, pp, nDecode, threads int) error {
 				}
 			}
 			tDecode := time.Since(start)
+			if prof != nil && !warm {
+				pprof.StopCPUProfile()
+				prof = nil // one batch size: the first one measured
+			}
 			if warm { // the first batch size runs twice: the first time warms the caches and pages
 				warm = false
 				continue

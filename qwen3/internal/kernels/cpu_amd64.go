@@ -1,6 +1,10 @@
 package kernels
 
-import "golang.org/x/sys/cpu"
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
 
 // cpuLevel is what this CPU runs: AVX2 needs AVX2 (8-lane integer widening), FMA and F16C
 // (half-precision conversion); AVX512 needs AVX-512 F and BW on top.
@@ -37,9 +41,6 @@ func cpuid(eax, ecx uint32) (a, b, c, d uint32)
 
 //go:noescape
 func dotF32AVX2(w *float32, stride, rows int, x *float32, n int, out *float32)
-
-//go:noescape
-func dotF32x4AVX2(w *float32, stride, rows int, x *float32, n int, out *float32)
 
 //go:noescape
 func dotBF16AVX2(w *uint16, stride, rows int, x *float32, n int, out *float32)
@@ -117,6 +118,9 @@ func scaleAVX2(dst, x *float32, a float32, n int)
 func tileQ16x6AVX2(pack, x *int16, xstride, nb, halves int, s, xs, xsum *float32, xsStride int, out *float32, outStride int)
 
 //go:noescape
+func tileQ16x6NoMinAVX2(pack, x *int16, xstride, nb, halves int, s, xs, xsum *float32, xsStride int, out *float32, outStride int)
+
+//go:noescape
 func widenNibblesAVX2(lo, hi *int16, src *byte, n, bias int)
 
 //go:noescape
@@ -124,3 +128,60 @@ func widenBytesAVX2(dst *int16, src *byte, n int)
 
 //go:noescape
 func widenQ6AVX2(dst *int16, ql, qh *byte)
+
+//go:noescape
+func dotQ8_0ActN8AVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols int)
+
+//go:noescape
+func dotQ8_0ActN4AVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols int)
+
+//go:noescape
+func dotQ8_0ActN2AVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols int)
+
+//go:noescape
+func dotQ4_KActN8AVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols int)
+
+//go:noescape
+func dotQ4_KActN4AVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols int)
+
+//go:noescape
+func dotQ4_KActN2AVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols int)
+
+//go:noescape
+func dotQ4_0ActN8AVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols int)
+
+//go:noescape
+func dotQ4_0ActN4AVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols int)
+
+//go:noescape
+func dotQ4_0ActN2AVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols int)
+
+//go:noescape
+func dotQ6_KActNAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols, tokens int)
+
+//go:noescape
+func dotF32N8AVX2(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)
+
+//go:noescape
+func dotF32N4AVX2(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)
+
+//go:noescape
+func dotF32N2AVX2(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)
+
+//go:noescape
+func dotBF16N8AVX2(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)
+
+//go:noescape
+func dotBF16N4AVX2(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)
+
+//go:noescape
+func dotBF16N2AVX2(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)
+
+//go:noescape
+func dotF16N8AVX2(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)
+
+//go:noescape
+func dotF16N4AVX2(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)
+
+//go:noescape
+func dotF16N2AVX2(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)

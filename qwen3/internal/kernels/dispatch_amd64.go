@@ -12,13 +12,6 @@ func dotF32RowsArch(out, w []float32, cols int, x []float32) bool {
 	if !useAVX2 || len(out) == 0 || cols < 8 {
 		return false
 	}
-	if four := len(out) &^ 3; four > 0 && cols%16 == 0 {
-		dotF32x4AVX2(unsafe.SliceData(w), 4*cols, four, unsafe.SliceData(x), cols, unsafe.SliceData(out))
-		if four == len(out) {
-			return true
-		}
-		out, w = out[four:], w[four*cols:]
-	}
 	n := cols &^ 7
 	dotF32AVX2(unsafe.SliceData(w), 4*cols, len(out), unsafe.SliceData(x), n, unsafe.SliceData(out))
 	finishRows(out, cols, n, func(r int) float32 { return dotF32Generic(w[r*cols+n:(r+1)*cols], x[n:cols]) })
@@ -201,9 +194,12 @@ func tileQArch(p *QPack, x []int16, k, nb int, xs, xsum []float32, out *[TileTok
 	if !useAVX2 {
 		return false
 	}
-	h := p.Kind.halves()
+	h, kernel := p.Kind.halves(), tileQ16x6NoMinAVX2
+	if p.Kind == QQ4_K {
+		kernel = tileQ16x6AVX2
+	}
 	for _, q := range [4][2]int{{0, 0}, {16, 0}, {0, 6}, {16, 6}} { // rows from q[0], tokens from q[1]
-		tileQ16x6AVX2(&p.Q[2*q[0]], &x[q[1]*k], k, nb, h, &p.S[q[0]], &xs[q[1]*nb], &xsum[q[1]*nb], nb, &out[q[1]*TileRows+q[0]], TileRows)
+		kernel(&p.Q[2*q[0]], &x[q[1]*k], k, nb, h, &p.S[q[0]], &xs[q[1]*nb], &xsum[q[1]*nb], nb, &out[q[1]*TileRows+q[0]], TileRows)
 	}
 	return true
 }
@@ -256,4 +252,105 @@ func siluMulArch(dst, gate, up []float32) (done int) {
 	}
 	siluMulAVX2(unsafe.SliceData(dst), unsafe.SliceData(gate), unsafe.SliceData(up), n)
 	return n
+}
+
+// The batched kernels (multi.go) return the number of tokens, from the first, they did; the
+// portable code does the others one token at a time.
+
+func dotF32RowsNArch(out []float32, outStride, rows int, w []float32, cols int, x []float32, xStride, tokens int) int {
+	if !useAVX2 || rows == 0 || cols == 0 || cols%8 != 0 {
+		return 0
+	}
+	return floatRowsN(unsafe.Pointer(unsafe.SliceData(w)), 4*cols, rows, cols, out, outStride, x, xStride, tokens, &f32KernelsN)
+}
+
+func dotBF16RowsNArch(out []float32, outStride, rows int, w []uint16, cols int, x []float32, xStride, tokens int) int {
+	if !useAVX2 || rows == 0 || cols == 0 || cols%8 != 0 {
+		return 0
+	}
+	return floatRowsN(unsafe.Pointer(unsafe.SliceData(w)), 2*cols, rows, cols, out, outStride, x, xStride, tokens, &bf16KernelsN)
+}
+
+func dotF16RowsNArch(out []float32, outStride, rows int, w []uint16, cols int, x []float32, xStride, tokens int) int {
+	if !useAVX2 || rows == 0 || cols == 0 || cols%8 != 0 {
+		return 0
+	}
+	return floatRowsN(unsafe.Pointer(unsafe.SliceData(w)), 2*cols, rows, cols, out, outStride, x, xStride, tokens, &f16KernelsN)
+}
+
+// floatKernelsN are a float type's batched kernels for 8, 4 and 2 tokens (their weights' type
+// is the kernel's, hence the untyped pointer).
+type floatKernelsN [3]func(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)
+
+var (
+	f32KernelsN  = floatKernelsN{dotF32N8AVX2, dotF32N4AVX2, dotF32N2AVX2}
+	bf16KernelsN = floatKernelsN{dotBF16N8AVX2, dotBF16N4AVX2, dotBF16N2AVX2}
+	f16KernelsN  = floatKernelsN{dotF16N8AVX2, dotF16N4AVX2, dotF16N2AVX2}
+)
+
+// floatRowsN runs a float type's batched kernels over the tokens, eight, four or two at a time,
+// and returns how many tokens they did.
+func floatRowsN(w unsafe.Pointer, stride, rows, cols int, out []float32, outStride int, x []float32, xStride, tokens int, kn *floatKernelsN) int {
+	t := 0
+	for tokens-t >= 2 {
+		xt, o := &x[t*xStride], &out[t*outStride]
+		switch {
+		case tokens-t >= 8:
+			kn[0](w, stride, rows, xt, xStride, cols, o, outStride)
+			t += 8
+		case tokens-t >= 4:
+			kn[1](w, stride, rows, xt, xStride, cols, o, outStride)
+			t += 4
+		default:
+			kn[2](w, stride, rows, xt, xStride, cols, o, outStride)
+			t += 2
+		}
+	}
+	return t
+}
+
+// actKernelsN are the batched assembly kernels of each type for 8, 4 and 2 tokens (nil: none yet).
+var actKernelsN = [len(actKinds)][3]func(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols int){
+	q8_0: {dotQ8_0ActN8AVX2, dotQ8_0ActN4AVX2, dotQ8_0ActN2AVX2},
+	q4_0: {dotQ4_0ActN8AVX2, dotQ4_0ActN4AVX2, dotQ4_0ActN2AVX2},
+	q4_K: {dotQ4_KActN8AVX2, dotQ4_KActN4AVX2, dotQ4_KActN2AVX2},
+}
+
+func dotActRowsNArch(k actKind, out []float32, outStride, rows int, w []byte, rowBytes int, a *Act, cols, tokens int) int {
+	kk, kn := actKinds[k], actKernelsN[k]
+	nb := rowBytes / kk.blockBytes
+	if !useAVX2 || rows == 0 || nb == 0 || nb%kk.group != 0 {
+		return 0
+	}
+	n, w0 := nb/kk.group, unsafe.SliceData(w)
+	t := 0
+	if k == q6_K { // one kernel for 2..8 tokens
+		for ; tokens-t >= 2; t += 8 {
+			tt := min(8, tokens-t)
+			sum16 := (*float32)(unsafe.Pointer(&a.Sum16[t*cols/16]))
+			dotQ6_KActNAVX2(w0, rowBytes, rows, &a.Q[t*cols], &a.Scale[t*cols/ActBlock], sum16, n, &out[t*outStride], outStride, cols, tt)
+			if tt < 8 {
+				return t + tt
+			}
+		}
+		return t
+	}
+	if kn[0] == nil {
+		return 0
+	}
+	for tokens-t >= 2 {
+		q, sc, sum, o := &a.Q[t*cols], &a.Scale[t*cols/ActBlock], &a.Sum[t*cols/ActBlock], &out[t*outStride]
+		switch {
+		case tokens-t >= 8:
+			kn[0](w0, rowBytes, rows, q, sc, sum, n, o, outStride, cols)
+			t += 8
+		case tokens-t >= 4:
+			kn[1](w0, rowBytes, rows, q, sc, sum, n, o, outStride, cols)
+			t += 4
+		default:
+			kn[2](w0, rowBytes, rows, q, sc, sum, n, o, outStride, cols)
+			t += 2
+		}
+	}
+	return t
 }

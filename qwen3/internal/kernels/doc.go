@@ -14,6 +14,16 @@
 // inputs are 128 times finer than llama.cpp's int8 ones, and the engine's tests give these types
 // their own tolerance against chapter 07.
 //
+// Decoding several sequences together (qwen3.Batch) multiplies the same rows with several inputs:
+//
+//	DotF32RowsN, ..., DotQ6_KActRowsN     out[t*outStride+r] = row r · input t   (multi.go)
+//
+// They decode each block of weights once, into registers, for eight, four or two tokens, instead
+// of once per token: for the 4- and 6-bit types decoding is half the work of a dot product. Each
+// result is bit for bit the one-token kernel's on that token's input: integer sums are exact in
+// any order, and the float operations of every lane are the same ones in the same order (the
+// one-token and batched assembly share their macros, dotq_amd64.h and dotf_amd64.h).
+//
 // Prompts are arithmetic-bound: Tile multiplies 32 packed weight rows (decoded to float32 by
 // Transpose8, WidenBF16, WidenF16) with 12 tokens, and AttnTile does the same for attention's
 // scores and value sums, with ExpSub (e^x) for the online softmax. The block-quantized types take
