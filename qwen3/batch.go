@@ -42,7 +42,7 @@ func (m *Model) NewBatch(size int) (*Batch, error) {
 	s.batch = true
 	s.finals = make([]float32, size*c.Hidden)
 	s.batchLogits = make([]float32, size*c.Vocab)
-	if m.quantized() {
+	if m.roundsActs() {
 		for range size {
 			s.finalActs = append(s.finalActs, kernels.NewAct(c.Hidden))
 		}

@@ -114,6 +114,8 @@ func TestBatchStepMatchesStep(t *testing.T) {
 	base := loadTiny(t, reference.TinyGGUF())
 	prompts := [][]int{{785, 6722, 315, 9625, 374}, {13048}, {750, 912, 2877, 11, 293, 982, 262, 470}, {9707, 11, 1879}, {12522, 5193}}
 	next := []int{11, 198, 220, 13, 264}
+	exactF16 := q4KMModel(t) // exact activations and a float16 cache: the float rows and F16 tiles
+	exactF16.exact, exactF16.kv = true, F16
 	for _, tc := range []struct {
 		name string
 		m    *Model
@@ -121,6 +123,7 @@ func TestBatchStepMatchesStep(t *testing.T) {
 		{"BF16", base},
 		{"Q8_0", convert(t, base, Q8_0)},
 		{"Q4_K_M", q4KMModel(t)},
+		{"Q4_K_M exact F16 cache", exactF16},
 	} {
 		for n := 1; n <= len(prompts); n++ {
 			t.Run(fmt.Sprintf("%s/%d_sessions", tc.name, n), func(t *testing.T) {
