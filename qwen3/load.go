@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 
 	gguf "github.com/qwen3go/qwen3go/chapters/01_gguf"
 	tokenizer "github.com/qwen3go/qwen3go/chapters/02_tokenizer"
@@ -44,6 +45,18 @@ func WithPrefault(fn func(done, total int64)) Option {
 // value to 11 significant bits). The attention kernels read a float16 cache directly, widening
 // each value as they load it. See the package documentation for the error and the speed.
 func WithKVCache(t DType) Option { return func(o *loadOptions) { o.kv = t } }
+
+// ParseKVCache reads a KV cache type by the name a command line gives it: "f32" or "f16", in any
+// case.
+func ParseKVCache(name string) (DType, error) {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "f32":
+		return F32, nil
+	case "f16":
+		return F16, nil
+	}
+	return 0, fmt.Errorf("qwen3: KV cache type %q: the engine keeps its cache in f32 or f16", name)
+}
 
 // WithExactActivations keeps the inputs of the block-quantized matrices (Q8_0, Q4_0, Q4_K,
 // Q6_K) in float32 instead of rounding them to int16 blocks for integer kernels, when decoding and
