@@ -43,7 +43,7 @@ func (m *Model) NewBatch(size int) (*Batch, error) {
 	s.batch = true
 	s.finals = make([]float32, size*c.Hidden)
 	s.batchLogits = make([]float32, size*c.Vocab)
-	if m.quantized() {
+	if m.roundsActs() {
 		s.finalsAct = kernels.NewAct(size * c.Hidden)
 	}
 	b := &Batch{s: s, size: size, out: make([][]float32, size), seen: make(map[*Session]bool, size)}

@@ -127,6 +127,9 @@ func TestBatchStepMatchesStep(t *testing.T) {
 	// (and one left over) and eight (and one left over) tokens.
 	models := []model{{"tiny BF16", base, []int{1, 3}}, {"tiny Q8_0", convert(t, base, Q8_0), []int{3}},
 		{"random Q4_K_M", q4KMModel(t), []int{2, 5, 9}}}
+	exactF16 := q4KMModel(t) // exact activations and a float16 cache: the float rows and F16 tiles
+	exactF16.exact, exactF16.kv = true, F16
+	models = append(models, model{"random Q4_K_M exact F16 cache", exactF16, []int{2, 5, 9}})
 	for _, dt := range []DType{F32, F16, BF16, Q8_0, Q4_0, Q4_K, Q6_K} {
 		m, _ := randomModel(t, 13, func(string, int) DType { return dt })
 		models = append(models, model{"random " + dt.String(), m, []int{2, 5, 9}})

@@ -45,7 +45,12 @@ type Session struct {
 	maxLen int
 	tokens []int // the ids whose keys and values are cached, in order
 
-	keys, values [][]float32 // per layer and key/value head: the layouts of attention.go
+	// The KV cache, per layer and key/value head in the layouts of attention.go, in the model's
+	// KVCache type: keys and values for F32, keysH and valuesH (half-precision bits) for F16; the
+	// other pair is nil. kh is storeKV's room for one head's keys on their way into keysH.
+	keys, values   [][]float32
+	keysH, valuesH [][]uint16
+	kh             []uint16
 
 	// buffers for a chunk of up to maxChunk tokens, row t at t*width
 	x, xb, q, k, v, att, hb []float32
@@ -104,8 +109,6 @@ func (m *Model) NewSession(maxLen int) (*Session, error) {
 	s := &Session{
 		m: m, c: c, maxLen: maxLen,
 		tokens:  make([]int, 0, maxLen),
-		keys:    make([][]float32, c.Layers),
-		values:  make([][]float32, c.Layers),
 		x:       make([]float32, maxChunk*c.Hidden),
 		xb:      make([]float32, padded*c.Hidden),
 		q:       make([]float32, maxChunk*c.qDim()),
@@ -121,11 +124,16 @@ func (m *Model) NewSession(maxLen int) (*Session, error) {
 		posOf:   make([]int, maxChunk),
 		owner:   make([]*Session, maxChunk),
 	}
-	for i := range s.keys {
-		s.keys[i] = make([]float32, c.KVHeads*keyBlocks(maxLen)*kernels.AttnLanes*c.HeadDim)
-		s.values[i] = make([]float32, c.KVHeads*maxLen*c.HeadDim)
+	keyLen, valueLen := c.KVHeads*keyBlocks(maxLen)*kernels.AttnLanes*c.HeadDim, c.KVHeads*maxLen*c.HeadDim
+	for range c.Layers {
+		if m.kv == F16 {
+			s.keysH, s.valuesH = append(s.keysH, make([]uint16, keyLen)), append(s.valuesH, make([]uint16, valueLen))
+		} else {
+			s.keys, s.values = append(s.keys, make([]float32, keyLen)), append(s.values, make([]float32, valueLen))
+		}
 	}
-	if m.quantized() {
+	s.kh = make([]uint16, c.HeadDim)
+	if m.roundsActs() {
 		s.finalAct = kernels.NewAct(c.Hidden)
 		s.xbChunk, s.attChunk = kernels.NewAct(padded*c.Hidden), kernels.NewAct(padded*c.qDim())
 		s.hbChunk = kernels.NewAct(padded * c.Intermediate)

@@ -54,10 +54,11 @@ func (s *Session) quantizeChunk(a *kernels.Act, x []float32, width int) {
 
 // blockTimes computes out[t*R+i] = W[r0+i]·in[t*width : t*width+Cols] for the R = TileRows rows from r0
 // (rows past the end of W give 0) and every token of the chunk; a is the chunk's inputs rounded
-// to int16 blocks (quantizeChunk), which the block-quantized types read instead of in.
+// to int16 blocks (quantizeChunk), which the block-quantized types read instead of in; without
+// it (WithExactActivations) they take the float tile.
 func (s *Session) blockTimes(sc *tileScratch, w *Matrix, r0 int, in []float32, width int, a *kernels.Act, out []float32) {
 	k := w.Cols
-	if kind, ok := w.Type.qKind(); ok {
+	if kind, ok := w.Type.qKind(); ok && a != nil {
 		rows := min(kernels.TileRows, w.Rows-r0)
 		rb := w.Type.rowBytes(k)
 		sc.qpack.Pack(kind, k, w.raw[r0*rb:(r0+rows)*rb], rb, rows)

@@ -3,6 +3,8 @@ package kernels
 import (
 	"fmt"
 	"math"
+
+	gguf "github.com/qwen3go/qwen3go/chapters/01_gguf"
 )
 
 // Kernels of attention (flash-attention style: scores and value sums for several query rows at
@@ -66,6 +68,52 @@ func attnTileGeneric(rows int, pack []float32, packStride int, x []float32, xStr
 			o0[i], o0[i+1], o0[i+2], o0[i+3] = s00, s10, s20, s30
 			o1[i], o1[i+1], o1[i+2], o1[i+3] = s01, s11, s21, s31
 		}
+	}
+}
+
+// AttnTileF16 is AttnTile over a float16 KV cache: pack holds IEEE half-precision bits, and each
+// value is widened to float32 inside the tile as it is loaded (F16C's VCVTPH2PS on amd64), never
+// into a float32 copy of the cache. Widening is exact, so the sums are AttnTile's over the
+// widened values:
+//
+//	out[t*outStride+i] = Σ_{j<k} f16(pack[j*packStride+i]) · x[t*xStride+j]      (added to out if acc)
+//
+// A float16 cache halves the bytes attention reads per token: deep in a context, decoding reads
+// the whole cache once per token, as it reads the weights.
+func AttnTileF16(rows int, pack []uint16, packStride int, x []float32, xStride, k int, out []float32, outStride int, acc bool) {
+	if rows != 2 && rows != AttnRows || k < 0 || k > 0 && len(pack) < (k-1)*packStride+AttnLanes ||
+		len(x) < (rows-1)*xStride+k || len(out) < (rows-1)*outStride+AttnLanes {
+		panic(fmt.Sprintf("kernels: AttnTileF16 of %d rows, k %d: %d packed (stride %d), %d inputs (stride %d), %d outputs (stride %d)",
+			rows, k, len(pack), packStride, len(x), xStride, len(out), outStride))
+	}
+	if attnTileF16Arch(rows, pack, packStride, x, xStride, k, out, outStride, acc) {
+		return
+	}
+	for t := 0; t < rows; t++ {
+		xt := x[t*xStride : t*xStride+k]
+		o := out[t*outStride : t*outStride+AttnLanes]
+		for i := range o {
+			var s float32
+			for j, v := range xt {
+				s += f16(pack[j*packStride+i]) * v
+			}
+			if acc {
+				o[i] += s
+			} else {
+				o[i] = s
+			}
+		}
+	}
+}
+
+// NarrowF16 writes dst[i] = the float16 nearest to src[i] (ties to even; beyond ±65504 ±Inf),
+// the bits chapter 01's gguf.F32ToF16 gives: how keys and values enter a float16 KV cache.
+func NarrowF16(dst []uint16, src []float32) {
+	if len(dst) < len(src) {
+		panic(fmt.Sprintf("kernels: NarrowF16 of %d values into %d", len(src), len(dst)))
+	}
+	for i := narrowF16Arch(dst, src); i < len(src); i++ {
+		dst[i] = gguf.F32ToF16(src[i])
 	}
 }
 

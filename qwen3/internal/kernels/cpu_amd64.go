@@ -103,6 +103,15 @@ func decodeQ6_KAVX2(dst *float32, src *byte, nb int, f16 *[65536]float32)
 func tile16x2AVX2(pack, x *float32, xstride, k int, out *float32, packStride, outStride, acc int)
 
 //go:noescape
+func tile16x2F16AVX2(pack *uint16, x *float32, xstride, k int, out *float32, packStride, outStride, acc int)
+
+//go:noescape
+func tile16x6F16AVX2(pack *uint16, x *float32, xstride, k int, out *float32, packStride, outStride, acc int)
+
+//go:noescape
+func narrowF16AVX2(dst *uint16, src *float32, n int)
+
+//go:noescape
 func expSubAVX2(x *float32, n int, m float32) float32
 
 //go:noescape

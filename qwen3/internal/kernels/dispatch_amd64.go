@@ -220,6 +220,31 @@ func attnTileArch(rows int, pack []float32, packStride int, x []float32, xStride
 	return true
 }
 
+func attnTileF16Arch(rows int, pack []uint16, packStride int, x []float32, xStride, k int, out []float32, outStride int, acc bool) bool {
+	if !useAVX2 || k == 0 {
+		return false
+	}
+	a := 0
+	if acc {
+		a = 1
+	}
+	if rows == 2 {
+		tile16x2F16AVX2(&pack[0], &x[0], xStride, k, &out[0], packStride, outStride, a)
+	} else {
+		tile16x6F16AVX2(&pack[0], &x[0], xStride, k, &out[0], packStride, outStride, a)
+	}
+	return true
+}
+
+func narrowF16Arch(dst []uint16, src []float32) (done int) {
+	n := len(src) &^ 7
+	if !useAVX2 || n == 0 {
+		return 0
+	}
+	narrowF16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	return n
+}
+
 func expSubArch(x []float32, m float32) (sum float32, done int) {
 	n := len(x) &^ 7
 	if !useAVX2 || n == 0 {
