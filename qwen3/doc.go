@@ -34,8 +34,9 @@
 //     bytes per weight is the whole game on a CPU (GGUF types the kernels do not read are widened
 //     to F32 at load); when decoding, the input of a block-quantized matrix is rounded to int16
 //     blocks once per pass so that its dot products multiply integers (their own tolerance: 2e-3
-//     against chapter 07);
-//   - attention over a packed KV cache in tiles of query rows, with an online softmax;
+//     against chapter 07; WithExactActivations turns the rounding off, below);
+//   - attention over a packed KV cache in tiles of query rows, with an online softmax; the cache
+//     float32, or float16 with WithKVCache(F16) (below);
 //   - a persistent worker pool that splits each matrix's rows over all cores;
 //   - fused passes: Q, K and V in one pass over their rows; gate and up in one pass that also
 //     applies SiLU; the residual adds inside the output and down projections;
@@ -50,6 +51,31 @@
 //     its own position (no padding needed);
 //     GenerateBatch prefills prompts of any lengths, decodes them together, lets a sequence that
 //     stops leave the batch, and streams each sequence's text to the callback with its index.
+//
+// Two Load options trade chapter 07's numbers for memory or speed the other way round; both are
+// off by default, so that the engine's logits stay within float32 rounding of chapter 07's on the
+// same weights:
+//
+//   - WithKVCache(F16) keeps the KV cache in half precision, llama.cpp's default. Qwen3-0.6B's
+//     cache takes 224 KiB per token in float32 and 112 KiB in float16: a full 4,096-token context
+//     896 MiB against 448 MiB, 32,768 tokens 7.0 GiB against 3.5 GiB, the whole 40,960 8.75 GiB
+//     against 4.4 GiB (the Q8_0 weights are 610 MiB). Deep in a context a decoded token reads the
+//     whole cache, so halving it speeds decoding up there (Q8_0 at 2,048 tokens: ... in one run of
+//     scripts/bench on the build machine). The price: each key and value rounded to 11 significant
+//     bits moves the logits by 2.2e-3 of the largest on the tiny model (whose attention is peaked)
+//     and by 4.3e-4 on the random full-size checkpoint, against 1e-6 with the float32 cache. The
+//     default stays float32 because this course checks every number against transformers (the
+//     tiny model's golden logits within 1e-4), and because the operating system commits a
+//     cache's pages only as tokens fill them: a 500-token chat costs 110 MiB either way. For long
+//     contexts, qwen3 run and chat take -kv-cache f16.
+//   - WithExactActivations keeps the inputs of the block-quantized matrices in float32, as chapter
+//     07 does: decoding dots Q8_0 rows with a kernel that widens each weight inside the loop, and
+//     decodes the 4- and 6-bit rows into a float32 buffer before dotting them; prompts take the
+//     float tile. The engine then matches chapter 07 on the same dequantized weights within the
+//     float32 tolerance (5e-6 of the largest logit; measured 1.3e-6 on the tiny model as Q8_0, and
+//     4.9e-7 for Q8_0, 7.5e-7 for Q4_K_M on the random full-size checkpoint, where int16 inputs
+//     give 7.8e-5 and 8.0e-5). It costs speed: ...
+//     (the -exact flag of qwen3 run and chat). Models without such matrices are not affected.
 //
 // Concurrency: a loaded Model is read-only and may be shared by any number of goroutines, each
 // with its own Session (or Batch, or Chat); a Session, Batch or Chat is for one goroutine at a

@@ -26,7 +26,8 @@
 //
 // Prompts are arithmetic-bound: Tile multiplies 32 packed weight rows (decoded to float32 by
 // Transpose8, WidenBF16, WidenF16) with 12 tokens, and AttnTile does the same for attention's
-// scores and value sums, with ExpSub (e^x) for the online softmax. The block-quantized types take
+// scores and value sums, with ExpSub (e^x) for the online softmax; AttnTileF16 reads a float16 KV
+// cache (written by NarrowF16), widening each key or value as it loads it. The block-quantized types take
 // TileQ instead (tileq.go): their rows decoded once per chunk to int16 with float scales (QPack),
 // the chunk's inputs rounded to int16 blocks like decoding's, integer multiply-adds in the tile
 // (about 1.4 times the float tile's multiply-adds per ns on this machine); so prompts of these
