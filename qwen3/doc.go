@@ -60,9 +60,10 @@
 //     cache takes 224 KiB per token in float32 and 112 KiB in float16: a full 4,096-token context
 //     896 MiB against 448 MiB, 32,768 tokens 7.0 GiB against 3.5 GiB, the whole 40,960 8.75 GiB
 //     against 4.4 GiB (the Q8_0 weights are 610 MiB). Deep in a context a decoded token reads the
-//     whole cache, so halving it speeds decoding up there (Q8_0 at 2,048 tokens: ... in one run of
-//     scripts/bench on the build machine). The price: each key and value rounded to 11 significant
-//     bits moves the logits by 2.2e-3 of the largest on the tiny model (whose attention is peaked)
+//     whole cache, so halving it speeds decoding up there (Q8_0 decoding 2,048 tokens deep,
+//     one thread: 11.1-11.8 tokens/s against 5.2-8.5 with float32, two A/B pairs of scripts/bench
+//     on the build machine, an AMD EPYC, 2026-11-25). The price: each key and value rounded to
+//     11 significant bits moves the logits by 2.2e-3 of the largest on the tiny model (whose attention is peaked)
 //     and by 4.3e-4 on the random full-size checkpoint, against 1e-6 with the float32 cache. The
 //     default stays float32 because this course checks every number against transformers (the
 //     tiny model's golden logits within 1e-4), and because the operating system commits a
@@ -74,8 +75,11 @@
 //     float tile. The engine then matches chapter 07 on the same dequantized weights within the
 //     float32 tolerance (5e-6 of the largest logit; measured 1.3e-6 on the tiny model as Q8_0, and
 //     4.9e-7 for Q8_0, 7.5e-7 for Q4_K_M on the random full-size checkpoint, where int16 inputs
-//     give 7.8e-5 and 8.0e-5). It costs speed: ...
-//     (the -exact flag of qwen3 run and chat). Models without such matrices are not affected.
+//     give 7.8e-5 and 8.0e-5). It costs speed (one thread, two A/B pairs of scripts/bench on the
+//     build machine): Q8_0 prompts run at 0.64-0.70 of the int16 speed and decode at 0.88-0.92;
+//     Q4_K_M prompts at 0.76-0.79, decoding at 0.25 (its rows are decoded to float32 before each
+//     dot product). The -exact flag of qwen3 run and chat sets it. Models without such matrices
+//     are not affected.
 //
 // Concurrency: a loaded Model is read-only and may be shared by any number of goroutines, each
 // with its own Session (or Batch, or Chat); a Session, Batch or Chat is for one goroutine at a
