@@ -26,9 +26,11 @@ trains it with transformers + torch on a corpus every machine can get offline-sa
   Training. AdamW (3e-3, betas 0.9/0.95, weight decay 0.1 on matrices), linear warm-up then cosine decay to a tenth,
   STEPS steps of BATCH sequences of SEQ tokens cut from the shuffled training files (each file ends with
   <|endoftext|>, Qwen's document separator). Seeds are fixed; torch runs deterministic algorithms on --threads threads
-  (results can differ in the last bits with another thread count or CPU, as torch's float32 kernels round differently).
+  (default one: two were no faster on this model, whose steps are mostly passes over 2,048 x 25,868 logits, and two
+  threads slow down threefold when another program keeps a core busy). Another thread count or CPU can round
+  differently in the last bits, and the run then drifts apart.
 
-Run it from the repository root with the pinned packages of scripts/requirements.txt (about an hour on 2 quiet cores):
+Run it from the repository root with the pinned packages of scripts/requirements.txt (about an hour on a quiet core):
     .venv/bin/python scripts/train_tiny.py
 It writes .cache/tiny-go/ (model.safetensors: the full-vocabulary model in BF16, as make_reference.py reads it;
 train.json: what was done and measured) and notebooks/data/tiny_training.json (the loss curve the notebooks draw).
@@ -225,7 +227,7 @@ def save_bf16(full: Qwen3ForCausalLM, path: Path) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--steps", type=int, default=STEPS, help="optimizer steps (default %(default)s)")
-    ap.add_argument("--threads", type=int, default=2, help="torch threads (default %(default)s: a 2-core machine)")
+    ap.add_argument("--threads", type=int, default=1, help="torch threads (default %(default)s: on this model two threads were no faster, and one thread does not collapse when the other core is busy)")
     ap.add_argument("--out", type=Path, default=OUT, help="where the trained model goes (default .cache/tiny-go)")
     ap.add_argument("--curve", type=Path, default=CURVE, help="the loss curve's JSON (default %(default)s)")
     args = ap.parse_args()
