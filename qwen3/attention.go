@@ -55,21 +55,31 @@ func checkAttention(c sizes) error {
 func keyBlocks(maxLen int) int { return (maxLen + kernels.AttnLanes - 1) / kernels.AttnLanes }
 
 // storeKV appends the chunk's keys and values (after QK-norm and RoPE) to the current layer's
-// cache, in the layouts above.
+// cache, in the layouts above; a float16 cache gets them rounded to the nearest half
+// (kernels.NarrowF16), the only rounding it adds.
 func (s *Session) storeKV() {
 	c := s.c
 	d, kvd, L := c.HeadDim, c.kvDim(), kernels.AttnLanes
 	for t := 0; t < s.n; t++ {
 		o, p := s.owner[t], s.posOf[t]
-		keys, values := o.keys[s.li], o.values[s.li]
 		kStride, vStride := keyBlocks(o.maxLen)*d*L, o.maxLen*d
 		for g := 0; g < c.KVHeads; g++ {
-			k := s.k[t*kvd+g*d : t*kvd+(g+1)*d]
-			blk := keys[g*kStride+p/L*d*L+p%L:]
-			for j, v := range k {
-				blk[j*L] = v
+			k, v := s.k[t*kvd+g*d:t*kvd+(g+1)*d], s.v[t*kvd+g*d:t*kvd+(g+1)*d]
+			kAt, vAt := g*kStride+p/L*d*L+p%L, g*vStride+p*d // key j of the head goes at kAt+j*L
+			if o.keysH != nil {
+				kernels.NarrowF16(s.kh, k)
+				blk := o.keysH[s.li][kAt:]
+				for j, h := range s.kh {
+					blk[j*L] = h
+				}
+				kernels.NarrowF16(o.valuesH[s.li][vAt:vAt+d], v)
+				continue
 			}
-			copy(values[g*vStride+p*d:g*vStride+(p+1)*d], s.v[t*kvd+g*d:t*kvd+(g+1)*d])
+			blk := o.keys[s.li][kAt:]
+			for j, x := range k {
+				blk[j*L] = x
+			}
+			copy(o.values[s.li][vAt:vAt+d], v)
 		}
 	}
 }
@@ -136,13 +146,24 @@ func (s *Session) attend(worker, lo, hi int) {
 			maxKeys = max(maxKeys, limit[r])
 			used = r/rows + 1
 		}
-		keys := o.keys[s.li][g*kStride : (g+1)*kStride]
-		values := o.values[s.li][g*vStride : (g+1)*vStride]
+		// this head's keys and values, in the cache's type (the other pair stays nil)
+		var keys, values []float32
+		var keysH, valuesH []uint16
+		if o.keysH != nil {
+			keysH, valuesH = o.keysH[s.li][g*kStride:(g+1)*kStride], o.valuesH[s.li][g*vStride:(g+1)*vStride]
+		} else {
+			keys, values = o.keys[s.li][g*kStride:(g+1)*kStride], o.values[s.li][g*vStride:(g+1)*vStride]
+		}
 		for k0 := 0; k0 < maxKeys; k0 += attnKeys {
 			kn := min(attnKeys, maxKeys-k0)
 			for b := 0; b < kn; b += L { // scores of 16 keys for every row
+				at := (k0 + b) / L * d * L
 				for tl := 0; tl < used; tl++ {
-					kernels.AttnTile(rows, keys[(k0+b)/L*d*L:], L, sc.q[tl*rows*d:], d, d, sc.s[tl*rows*attnKeys+b:], attnKeys, false)
+					if keysH != nil {
+						kernels.AttnTileF16(rows, keysH[at:], L, sc.q[tl*rows*d:], d, d, sc.s[tl*rows*attnKeys+b:], attnKeys, false)
+					} else {
+						kernels.AttnTile(rows, keys[at:], L, sc.q[tl*rows*d:], d, d, sc.s[tl*rows*attnKeys+b:], attnKeys, false)
+					}
 				}
 			}
 			for r := 0; r < used*rows; r++ { // online softmax
@@ -166,7 +187,11 @@ func (s *Session) attend(worker, lo, hi int) {
 			}
 			for d0 := 0; d0 < d; d0 += L { // o += weights · values
 				for tl := 0; tl < used; tl++ {
-					kernels.AttnTile(rows, values[k0*d+d0:], d, sc.s[tl*rows*attnKeys:], attnKeys, kn, sc.o[tl*rows*d+d0:], d, true)
+					if valuesH != nil {
+						kernels.AttnTileF16(rows, valuesH[k0*d+d0:], d, sc.s[tl*rows*attnKeys:], attnKeys, kn, sc.o[tl*rows*d+d0:], d, true)
+					} else {
+						kernels.AttnTile(rows, values[k0*d+d0:], d, sc.s[tl*rows*attnKeys:], attnKeys, kn, sc.o[tl*rows*d+d0:], d, true)
+					}
 				}
 			}
 		}

@@ -13,12 +13,13 @@ import (
 //
 // Decoding one token streams every weight of the model from memory to compute a single row of
 // activations; the arithmetic waits for the memory. A Batch decodes one token of each of several
-// sessions in one forward pass: every matrix pass serves all of them (each worker's block of rows,
-// once in the processor's cache, is multiplied with every token's input), so a weight read from
-// memory once makes B tokens. Attention
-// stays per sequence: each token attends to its own session's cache at its own position, so
-// nothing needs padding or a padding mask (chapter 10 pads because its cache is one rectangle;
-// here every session keeps its own).
+// sessions in one forward pass: every matrix pass serves all of them, so a weight read from
+// memory once makes B tokens. The batched kernels (kernels.Dot*RowsN) go further: they decode
+// each block of weights once, into registers, and multiply it with eight, four or two tokens'
+// inputs, so the arithmetic per token shrinks too (decoding the 4- and 6-bit types is half of a
+// dot product's work). Attention stays per sequence: each token attends to its own session's
+// cache at its own position, so nothing needs padding or a padding mask (chapter 10 pads because
+// its cache is one rectangle; here every session keeps its own).
 
 // Batch steps several sessions of one model together. A Batch is not safe for concurrent use,
 // and neither are the sessions while it steps them.
@@ -42,15 +43,8 @@ func (m *Model) NewBatch(size int) (*Batch, error) {
 	s.batch = true
 	s.finals = make([]float32, size*c.Hidden)
 	s.batchLogits = make([]float32, size*c.Vocab)
-	if m.quantized() {
-		for range size {
-			s.finalActs = append(s.finalActs, kernels.NewAct(c.Hidden))
-		}
-		for len(s.xbAct) < size {
-			s.xbAct = append(s.xbAct, kernels.NewAct(c.Hidden))
-			s.attAct = append(s.attAct, kernels.NewAct(c.qDim()))
-			s.hbAct = append(s.hbAct, kernels.NewAct(c.Intermediate))
-		}
+	if m.roundsActs() {
+		s.finalsAct = kernels.NewAct(size * c.Hidden)
 	}
 	b := &Batch{s: s, size: size, out: make([][]float32, size), seen: make(map[*Session]bool, size)}
 	for i := range b.out {
@@ -66,8 +60,8 @@ func (b *Batch) Size() int { return b.size }
 // logits that predict each session's next token: logits[i] for sessions[i], owned by the batch
 // and valid until its next Step. Each session must have room for one more token and may appear
 // only once. The caches and logits are exactly, bit for bit, those of Session.Step(ids[i]) on
-// each session: a batch step runs Step's dot products token by token over each block of rows,
-// so a block read from memory once serves every token from the processor's cache.
+// each session: the batched kernels round each token's input to int16 as Step does and do, lane
+// by lane, Step's float operations in Step's order; only the decoding of the weights is shared.
 func (b *Batch) Step(sessions []*Session, ids []int) ([][]float32, error) {
 	n := len(sessions)
 	if n == 0 || n > b.size {

@@ -107,22 +107,35 @@ func TestGenerateBatchGolden(t *testing.T) {
 }
 
 // TestBatchStepMatchesStep: stepping sessions together leaves the same caches and gives the same
-// logits as stepping each alone, for 1 to 5 sessions of different lengths, bit for bit: a batch
-// step runs Step's dot products (and, for the block-quantized types, its int16 inputs) token by
-// token, in the same order; only the weights' trips from memory are shared.
+// logits as stepping each alone, for 1 to 9 sessions of different lengths and every weight type,
+// bit for bit: a batch step multiplies each block of weights with every token's input (the
+// batched kernels take eight, four or two tokens at a time), with Step's int16 inputs and, lane
+// by lane, Step's float operations.
 func TestBatchStepMatchesStep(t *testing.T) {
 	base := loadTiny(t, reference.TinyGGUF())
-	prompts := [][]int{{785, 6722, 315, 9625, 374}, {13048}, {750, 912, 2877, 11, 293, 982, 262, 470}, {9707, 11, 1879}, {12522, 5193}}
+	prompts := [][]int{{785, 6722, 315, 9625, 374}, {13048}, {750, 912, 2877, 11, 293, 982, 262, 470}, {9707, 11, 1879}, {12522, 5193},
+		{40, 1079}, {3838, 374, 279}, {1986}, {2132, 1052, 264, 882}}
 	next := []int{11, 198, 220, 13, 264}
-	for _, tc := range []struct {
-		name string
-		m    *Model
-	}{
-		{"BF16", base},
-		{"Q8_0", convert(t, base, Q8_0)},
-		{"Q4_K_M", q4KMModel(t)},
-	} {
-		for n := 1; n <= len(prompts); n++ {
+	type model struct {
+		name  string
+		m     *Model
+		sizes []int
+	}
+	// The tiny model's 64-value rows never reach the batched assembly (it takes whole groups of
+	// eight 32-value blocks) and its 151,936-row head is slow under the race detector: two sizes.
+	// The random models' rows are 256 values: 2, 5 and 9 sessions reach the kernels for two, four
+	// (and one left over) and eight (and one left over) tokens.
+	models := []model{{"tiny BF16", base, []int{1, 3}}, {"tiny Q8_0", convert(t, base, Q8_0), []int{3}},
+		{"random Q4_K_M", q4KMModel(t), []int{2, 5, 9}}}
+	exactF16 := q4KMModel(t) // exact activations and a float16 cache: the float rows and F16 tiles
+	exactF16.exact, exactF16.kv = true, F16
+	models = append(models, model{"random Q4_K_M exact F16 cache", exactF16, []int{2, 5, 9}})
+	for _, dt := range []DType{F32, F16, BF16, Q8_0, Q4_0, Q4_K, Q6_K} {
+		m, _ := randomModel(t, 13, func(string, int) DType { return dt })
+		models = append(models, model{"random " + dt.String(), m, []int{2, 5, 9}})
+	}
+	for _, tc := range models {
+		for _, n := range tc.sizes {
 			t.Run(fmt.Sprintf("%s/%d_sessions", tc.name, n), func(t *testing.T) {
 				alone, together := make([]*Session, n), make([]*Session, n)
 				for i := range n {
@@ -188,10 +201,17 @@ func q4KMModel(t *testing.T) *Model {
 	return m
 }
 
-// TestBatchStepAllocatesNothing: a batch step reuses the batch's buffers, as Step does.
+// TestBatchStepAllocatesNothing: a batch step reuses the batch's buffers, as Step does, for the
+// float and the block-quantized types, and batch sizes that leave a token to the one-token
+// kernels (5).
 func TestBatchStepAllocatesNothing(t *testing.T) {
-	m := loadTiny(t, reference.TinyGGUF())
-	for _, n := range []int{2, 4} {
+	base := loadTiny(t, reference.TinyGGUF())
+	q8, _ := randomModel(t, 17, func(string, int) DType { return Q8_0 })
+	for _, tc := range []struct {
+		m *Model
+		n int
+	}{{base, 2}, {base, 5}, {q8, 4}, {q8, 5}, {q4KMModel(t), 9}} {
+		m, n := tc.m, tc.n
 		ss := make([]*Session, n)
 		ids := make([]int, n)
 		for i := range ss {
@@ -199,10 +219,11 @@ func TestBatchStepAllocatesNothing(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := s.Prefill(context.Background(), []int{785, 6722 + i}); err != nil {
+			v := m.Config.VocabSize
+			if _, err := s.Prefill(context.Background(), []int{785 % v, (6722 + i) % v}); err != nil {
 				t.Fatal(err)
 			}
-			ss[i], ids[i] = s, 374
+			ss[i], ids[i] = s, 374%v
 		}
 		b, err := m.NewBatch(n)
 		if err != nil {

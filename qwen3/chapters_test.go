@@ -161,6 +161,29 @@ func encodeRow(x []float32, dt DType) []byte {
 			panic(err) // rows of the test models are multiples of 32 wide
 		}
 		out = q
+	case Q4_0: // per 32 values: d = the value of largest magnitude / −8, q = round(x/d) + 8 in 0..15
+		for b := 0; b < len(x); b += 32 {
+			var big float32
+			for _, v := range x[b : b+32] {
+				if math.Abs(float64(v)) > math.Abs(float64(big)) {
+					big = v
+				}
+			}
+			h := gguf.F32ToF16(big / -8)
+			d := gguf.F16ToF32(h)
+			var q [32]byte
+			for j, v := range x[b : b+32] {
+				if d != 0 {
+					q[j] = byte(min(15, max(0, math.Round(float64(v/d))+8)))
+				}
+			}
+			out = binary.LittleEndian.AppendUint16(out, h)
+			for j := range 16 {
+				out = append(out, q[j]|q[j+16]<<4)
+			}
+		}
+	default:
+		panic(fmt.Sprintf("encodeRow: no encoder for %v", dt))
 	}
 	return out
 }

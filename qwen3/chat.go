@@ -10,7 +10,9 @@ import (
 )
 
 // ChatOptions start a conversation. The zero ChatOptions is a chat without a system prompt,
-// with thinking off, whose replies use the zero Options.
+// with thinking off, whose replies use the zero Options. (The qwen3 command thinks unless told
+// -think=false, as Qwen3's chat template does when enable_thinking is not given; here a program
+// opts in, since a bool's zero value is false and "off" is what a zero option means.)
 type ChatOptions struct {
 	// System is the system prompt; "" for none.
 	System string

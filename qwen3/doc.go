@@ -12,9 +12,11 @@
 //
 // Zero values mean "the checkpoint's default" or "off": the zero Options samples with the
 // checkpoint's recommended settings (generation_config.json or the GGUF's general.sampling.*
-// keys), up to 512 new tokens, in a context of min(4096, the model's) tokens; a field of Sampling
-// that is set replaces one recommended setting (Sampling{Temperature: new(0.0)} is greedy); the
-// zero ChatOptions has no system prompt and thinking off. Stats.Finish says why a reply ended;
+// keys), up to 512 new tokens, in a context of min(4096, the model's) tokens (DefaultMaxNewTokens,
+// DefaultMaxContext); a field of Sampling that is set replaces one recommended setting
+// (Sampling{Temperature: new(0.0)} is greedy); the zero ChatOptions has no system prompt and
+// thinking off. The qwen3 command uses the same defaults except one: it thinks unless
+// -think=false, as Qwen3's own chat template does, where a zero ChatOptions means "off". Stats.Finish says why a reply ended;
 // Options.Progress reports a long prompt's prefill. A Chat that fills its context leaves its
 // oldest turns out of the model's view and goes on; Chat.Reset starts over with the same system
 // prompt. The examples run on the course's tiny reference checkpoint.
@@ -27,11 +29,12 @@
 //   - float32 activations instead of float64 gonum matrices;
 //   - weights kept in the file's precision, never widened into a copy: F32 is used straight from
 //     the memory-mapped file, BF16, F16, Q8_0, Q4_0, Q4_K and Q6_K are decoded inside the kernels
-//     (internal/kernels: plain Go, and AVX2 / AVX-512 assembly on amd64), because decoding one
-//     token has to stream every weight from memory once, and fewer bytes per weight is the whole
-//     game on a CPU (GGUF types the kernels do not read are widened to F32 at load); when
-//     decoding, the input of a block-quantized matrix is rounded to int16 blocks once per pass so
-//     that its dot products multiply integers (their own tolerance: 2e-3 against chapter 07);
+//     (internal/kernels: plain Go, AVX2 / AVX-512 assembly on amd64, NEON and SDOT on arm64; see
+//     Kernels), because decoding one token has to stream every weight from memory once, and fewer
+//     bytes per weight is the whole game on a CPU (GGUF types the kernels do not read are widened
+//     to F32 at load); when decoding, the input of a block-quantized matrix is rounded to int16
+//     blocks once per pass so that its dot products multiply integers (their own tolerance: 2e-3
+//     against chapter 07);
 //   - attention over a packed KV cache in tiles of query rows, with an online softmax;
 //   - a persistent worker pool that splits each matrix's rows over all cores;
 //   - fused passes: Q, K and V in one pass over their rows; gate and up in one pass that also
@@ -41,8 +44,10 @@
 //     only for the last position;
 //   - a KV cache and buffers allocated once per Session: a decode step allocates nothing;
 //   - batched decoding (chapter 10 in the engine): a Batch steps one token of several Sessions in
-//     one forward pass, so each weight read from memory makes a token for every sequence, while
-//     each token attends to its own Session's cache at its own position (no padding needed);
+//     one forward pass, so each weight read from memory makes a token for every sequence, and
+//     the batched kernels decode each block of weights once for eight, four or two of them
+//     (bit for bit what Step computes), while each token attends to its own Session's cache at
+//     its own position (no padding needed);
 //     GenerateBatch prefills prompts of any lengths, decodes them together, lets a sequence that
 //     stops leave the batch, and streams each sequence's text to the callback with its index.
 //
@@ -58,6 +63,8 @@
 // copy per step), and a chat turn continues a session whose cache already holds the shared prefix.
 // Token choice itself is chapter 09's Sampler.
 //
-// Its logits match transformers' within 1e-4 on the tiny reference model, and its greedy tokens
-// are transformers' generate() tokens.
+// Its logits match transformers' within 1e-4 (absolute) on the tiny reference model and chapter
+// 07's float64 forward pass within 5e-6 of the largest logit (2e-3 when decoding block-quantized
+// types, which round activations to int16), and its greedy tokens are transformers' generate()
+// tokens.
 package qwen3

@@ -45,7 +45,12 @@ type Session struct {
 	maxLen int
 	tokens []int // the ids whose keys and values are cached, in order
 
-	keys, values [][]float32 // per layer and key/value head: the layouts of attention.go
+	// The KV cache, per layer and key/value head in the layouts of attention.go, in the model's
+	// KVCache type: keys and values for F32, keysH and valuesH (half-precision bits) for F16; the
+	// other pair is nil. kh is storeKV's room for one head's keys on their way into keysH.
+	keys, values   [][]float32
+	keysH, valuesH [][]uint16
+	kh             []uint16
 
 	// buffers for a chunk of up to maxChunk tokens, row t at t*width
 	x, xb, q, k, v, att, hb []float32
@@ -56,12 +61,11 @@ type Session struct {
 	scratch                 []tileScratch // per worker, for prompt chunks (matmul.go)
 	attn                    []attnScratch // per worker (attention.go)
 
-	// The inputs of the decoding passes rounded to int16 blocks for the quantized matrices
-	// (kernels.Act), one per token of a chunk too short for tiles; nil when no matrix is quantized.
-	xbAct, attAct, hbAct []*kernels.Act
-	finalAct             *kernels.Act
-	// The same for a prompt chunk, all its tokens in one Act (row t at t*width), for TileQ.
+	// The inputs of a matrix pass rounded to int16 blocks for the quantized matrices
+	// (kernels.Act), all the chunk's tokens in one Act (row t at t*width): for TileQ (prompts)
+	// and for the dot kernels (decoding, and a Batch's tokens); nil when no matrix is quantized.
 	xbChunk, attChunk, hbChunk *kernels.Act
+	finalAct                   *kernels.Act // the last position's final-norm row (the LM head's input)
 
 	// progress, when not nil, is called by Prefill after each chunk with the prompt tokens done
 	// and the total (generate.go sets it from Options.Progress, for long prompts).
@@ -76,9 +80,9 @@ type Session struct {
 	posOf []int
 	owner []*Session
 	batch bool
-	// a Batch's step: each token's final-norm row, its Act, and its logits (Vocab each)
+	// a Batch's step: each token's final-norm row, their Act, and their logits (Vocab each)
 	finals      []float32
-	finalActs   []*kernels.Act
+	finalsAct   *kernels.Act
 	batchLogits []float32
 
 	// loop bodies, bound once so that running them allocates nothing
@@ -87,13 +91,13 @@ type Session struct {
 	qkvTileBody, oTileBody, gateUpTileBody, downTileBody     func(worker, lo, hi int)
 }
 
-// NewSession returns a session whose cache holds maxLen tokens; 0 means min(4096, the model's
-// context). The cache is allocated here but the operating system commits its pages only as they
+// NewSession returns a session whose cache holds maxLen tokens; 0 means min(DefaultMaxContext,
+// the model's context). The cache is allocated here but the operating system commits its pages only as they
 // are written, so a long maxLen costs memory only when used.
 func (m *Model) NewSession(maxLen int) (*Session, error) {
 	c := m.sizes
 	if maxLen == 0 {
-		maxLen = min(4096, c.MaxContext)
+		maxLen = min(DefaultMaxContext, c.MaxContext)
 	}
 	if maxLen < 1 || maxLen > c.MaxContext {
 		return nil, fmt.Errorf("qwen3: session length %d outside 1..%d (the model's context)", maxLen, c.MaxContext)
@@ -105,8 +109,6 @@ func (m *Model) NewSession(maxLen int) (*Session, error) {
 	s := &Session{
 		m: m, c: c, maxLen: maxLen,
 		tokens:  make([]int, 0, maxLen),
-		keys:    make([][]float32, c.Layers),
-		values:  make([][]float32, c.Layers),
 		x:       make([]float32, maxChunk*c.Hidden),
 		xb:      make([]float32, padded*c.Hidden),
 		q:       make([]float32, maxChunk*c.qDim()),
@@ -122,16 +124,16 @@ func (m *Model) NewSession(maxLen int) (*Session, error) {
 		posOf:   make([]int, maxChunk),
 		owner:   make([]*Session, maxChunk),
 	}
-	for i := range s.keys {
-		s.keys[i] = make([]float32, c.KVHeads*keyBlocks(maxLen)*kernels.AttnLanes*c.HeadDim)
-		s.values[i] = make([]float32, c.KVHeads*maxLen*c.HeadDim)
-	}
-	if m.quantized() {
-		for range minTileTokens - 1 {
-			s.xbAct = append(s.xbAct, kernels.NewAct(c.Hidden))
-			s.attAct = append(s.attAct, kernels.NewAct(c.qDim()))
-			s.hbAct = append(s.hbAct, kernels.NewAct(c.Intermediate))
+	keyLen, valueLen := c.KVHeads*keyBlocks(maxLen)*kernels.AttnLanes*c.HeadDim, c.KVHeads*maxLen*c.HeadDim
+	for range c.Layers {
+		if m.kv == F16 {
+			s.keysH, s.valuesH = append(s.keysH, make([]uint16, keyLen)), append(s.valuesH, make([]uint16, valueLen))
+		} else {
+			s.keys, s.values = append(s.keys, make([]float32, keyLen)), append(s.values, make([]float32, valueLen))
 		}
+	}
+	s.kh = make([]uint16, c.HeadDim)
+	if m.roundsActs() {
 		s.finalAct = kernels.NewAct(c.Hidden)
 		s.xbChunk, s.attChunk = kernels.NewAct(padded*c.Hidden), kernels.NewAct(padded*c.qDim())
 		s.hbChunk = kernels.NewAct(padded * c.Intermediate)
@@ -241,7 +243,7 @@ func (s *Session) forward(ids []int, wantLogits bool) {
 			s.quantizeChunk(s.xbChunk, s.xb, H)
 			p.run(blocks(c.qDim())+2*blocks(c.kvDim()), 1, s.qkvTileBody)
 		} else {
-			s.quantize(s.xbAct, s.xb, H)
+			s.quantizeChunk(s.xbChunk, s.xb, H)
 			p.run(c.qDim()+2*c.kvDim(), 32, s.qkvBody)
 		}
 		s.normRotate()
@@ -251,7 +253,7 @@ func (s *Session) forward(ids []int, wantLogits bool) {
 			s.quantizeChunk(s.attChunk, s.att, c.qDim())
 			p.run(blocks(H), 1, s.oTileBody)
 		} else {
-			s.quantize(s.attAct, s.att, c.qDim())
+			s.quantizeChunk(s.attChunk, s.att, c.qDim())
 			p.run(H, 16, s.oBody)
 		}
 		// MLP block
@@ -264,9 +266,9 @@ func (s *Session) forward(ids []int, wantLogits bool) {
 			s.quantizeChunk(s.hbChunk, s.hb, c.Intermediate)
 			p.run(blocks(H), 1, s.downTileBody)
 		} else {
-			s.quantize(s.xbAct, s.xb, H)
+			s.quantizeChunk(s.xbChunk, s.xb, H)
 			p.run(c.Intermediate, 32, s.gateUpBody)
-			s.quantize(s.hbAct, s.hb, c.Intermediate)
+			s.quantizeChunk(s.hbChunk, s.hb, c.Intermediate)
 			p.run(H, 16, s.downBody)
 		}
 	}
@@ -277,10 +279,8 @@ func (s *Session) forward(ids []int, wantLogits bool) {
 		if wantLogits {
 			for t := 0; t < s.n; t++ {
 				rmsnorm(s.finals[t*H:(t+1)*H], s.x[t*H:(t+1)*H], s.m.norm, c.Eps)
-				if s.finalActs != nil {
-					s.finalActs[t].Quantize(s.finals[t*H : (t+1)*H])
-				}
 			}
+			s.quantizeChunk(s.finalsAct, s.finals, H)
 			p.run(c.Vocab, 256, s.headBatchBody)
 		}
 		return
@@ -293,17 +293,6 @@ func (s *Session) forward(ids []int, wantLogits bool) {
 			s.finalAct.Quantize(s.final)
 		}
 		p.run(c.Vocab, 256, s.headBody)
-	}
-}
-
-// quantize rounds each token's input row (width values of x) into its Act, for the quantized
-// matrices of a decoding pass; it does nothing when the model has none.
-func (s *Session) quantize(acts []*kernels.Act, x []float32, width int) {
-	if acts == nil {
-		return
-	}
-	for t := 0; t < s.n; t++ {
-		acts[t].Quantize(x[t*width : (t+1)*width])
 	}
 }
 
@@ -342,16 +331,10 @@ func (s *Session) normRotate() {
 // headRows computes logits [lo, hi) for the last position.
 func (s *Session) headRows(_, lo, hi int) { s.m.head.dotRows(lo, s.logits[lo:hi], s.final, s.finalAct) }
 
-// headBatchRows computes logits [lo, hi) for every token of a Batch's step, rowChunk rows at a
-// time for all tokens, so that each chunk of the head is read from memory once for the batch.
+// headBatchRows computes logits [lo, hi) for every token of a Batch's step in one kernel call:
+// each block of the head's rows is read from memory once and multiplied with every token's row.
 func (s *Session) headBatchRows(_, lo, hi int) {
-	H, V := s.c.Hidden, s.c.Vocab
-	for r0 := lo; r0 < hi; r0 += rowChunk {
-		r1 := min(hi, r0+rowChunk)
-		for t := 0; t < s.n; t++ {
-			s.m.head.dotRows(r0, s.batchLogits[t*V+r0:t*V+r1], s.finals[t*H:(t+1)*H], s.act(s.finalActs, t))
-		}
-	}
+	s.m.head.dotRowsN(lo, hi-lo, s.batchLogits[lo:], s.c.Vocab, s.finals, s.c.Hidden, s.finalsAct, s.n)
 }
 
 // rmsnorm writes x / sqrt(mean(x²) + eps) · w into dst (dst may be x). The sum of squares is

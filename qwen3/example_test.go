@@ -14,10 +14,10 @@ import (
 
 // The examples run on the course's tiny reference checkpoint: its weights are random, so its text
 // is meaningless, but it goes through exactly the code the real Qwen3-0.6B does. They decode
-// greedily so that the text printed is the same on every run. README.md's Go snippets are copied
-// from here (TestREADMESnippets checks it).
+// greedily so that the text printed is the same on every run. README.md's Go programs are the ones
+// under qwen3/examples (TestREADMESnippets checks it).
 
-// ask is the README's first snippet: load a checkpoint, start a chat, stream one reply.
+// ask loads a checkpoint, starts a chat and streams one reply (qwen3/examples/ask as a program).
 func ask(ctx context.Context, path, question string) (string, error) {
 	m, err := qwen3.Load(path) // a GGUF file or a Hugging Face directory
 	if err != nil {

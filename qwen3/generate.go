@@ -13,19 +13,26 @@ import (
 	sampling "github.com/qwen3go/qwen3go/chapters/09_sampling"
 )
 
+// DefaultMaxNewTokens and DefaultMaxContext are what a zero Options.MaxNewTokens and MaxContext
+// mean. The qwen3 command's -max-tokens and -ctx start from the same values.
+const (
+	DefaultMaxNewTokens = 512
+	DefaultMaxContext   = 4096
+)
+
 // Options control one reply. The zero Options is ready to use: the checkpoint's recommended
-// sampling with seed 0, up to 512 new tokens, the checkpoint's stop tokens, and a context of
-// min(4096, the model's context) tokens.
+// sampling with seed 0, up to DefaultMaxNewTokens (512) new tokens, the checkpoint's stop tokens,
+// and a context of min(DefaultMaxContext, the model's context) tokens, 4096 for Qwen3-0.6B.
 type Options struct {
 	// Sampling picks each token; the zero Sampling is the checkpoint's recommended settings.
 	Sampling Sampling
-	// MaxNewTokens is the budget of new tokens; 0 means 512.
+	// MaxNewTokens is the budget of new tokens; 0 means DefaultMaxNewTokens (512).
 	MaxNewTokens int
 	// Stop lists the ids that end a reply (not emitted); nil means Model.Defaults.Stop, and an
 	// empty, non-nil slice means none.
 	Stop []int
-	// MaxContext is the KV cache length in tokens of a new session; 0 means min(4096, the
-	// model's context).
+	// MaxContext is the KV cache length in tokens of a new session; 0 means
+	// min(DefaultMaxContext, the model's context).
 	MaxContext int
 	// Progress, when not nil, is called while a prompt is prefilled, after each chunk of up to
 	// 128 tokens, with the tokens done and the total: a long prompt takes a while. It runs on
@@ -280,7 +287,7 @@ func (m *Model) newReply(opts Options, emit func(id int) error) (*reply, error) 
 	}
 	budget := opts.MaxNewTokens
 	if budget == 0 {
-		budget = 512
+		budget = DefaultMaxNewTokens
 	}
 	if budget < 0 {
 		return nil, fmt.Errorf("qwen3: token budget %d is negative", budget)

@@ -125,23 +125,28 @@ func TestGreedyPickTiesLikeArgmax(t *testing.T) {
 	}
 }
 
-// TestStepAllocatesNothing: a decode step reuses the session's buffers.
+// TestStepAllocatesNothing: a decode step reuses the session's buffers, with either cache and
+// with exact activations (whose float path decodes rows into a buffer on the stack).
 func TestStepAllocatesNothing(t *testing.T) {
-	m := loadTiny(t, reference.TinyGGUF())
-	s, err := m.NewSession(256)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Prefill(context.Background(), []int{785, 6722, 315}); err != nil {
-		t.Fatal(err)
-	}
-	allocs := testing.AllocsPerRun(50, func() {
-		if _, err := s.Step(374); err != nil {
+	base := loadTiny(t, reference.TinyGGUF())
+	exactF16 := convert(t, base, Q8_0)
+	exactF16.exact, exactF16.kv = true, F16
+	for name, m := range map[string]*Model{"as stored": base, "Q8_0, exact, F16 cache": exactF16} {
+		s, err := m.NewSession(256)
+		if err != nil {
 			t.Fatal(err)
 		}
-	})
-	if allocs != 0 {
-		t.Errorf("Step allocates %v times per token", allocs)
+		if _, err := s.Prefill(context.Background(), []int{785, 6722, 315}); err != nil {
+			t.Fatal(err)
+		}
+		allocs := testing.AllocsPerRun(50, func() {
+			if _, err := s.Step(374); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("%s: Step allocates %v times per token", name, allocs)
+		}
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 
 	gguf "github.com/qwen3go/qwen3go/chapters/01_gguf"
 	tokenizer "github.com/qwen3go/qwen3go/chapters/02_tokenizer"
@@ -22,6 +23,8 @@ type loadOptions struct {
 	noMmap   bool
 	prefault bool
 	progress func(done, total int64)
+	kv       DType
+	exact    bool
 }
 
 // WithThreads sets how many cores the engine uses (default: all of them, runtime.NumCPU).
@@ -36,6 +39,32 @@ func WithPrefault(fn func(done, total int64)) Option {
 	return func(o *loadOptions) { o.prefault, o.progress = true, fn }
 }
 
+// WithKVCache sets the element type of every session's KV cache: F32 (the default: attention
+// sees the keys and values exactly as computed) or F16 (llama.cpp's default: half the memory, and
+// half the bytes attention reads per token deep in a context, for a rounding of each key and
+// value to 11 significant bits). The attention kernels read a float16 cache directly, widening
+// each value as they load it. See the package documentation for the error and the speed.
+func WithKVCache(t DType) Option { return func(o *loadOptions) { o.kv = t } }
+
+// ParseKVCache reads a KV cache type by the name a command line gives it: "f32" or "f16", in any
+// case.
+func ParseKVCache(name string) (DType, error) {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "f32":
+		return F32, nil
+	case "f16":
+		return F16, nil
+	}
+	return 0, fmt.Errorf("qwen3: KV cache type %q: the engine keeps its cache in f32 or f16", name)
+}
+
+// WithExactActivations keeps the inputs of the block-quantized matrices (Q8_0, Q4_0, Q4_K,
+// Q6_K) in float32 instead of rounding them to int16 blocks for integer kernels, when decoding and
+// in prompts: the engine then matches chapter 07 on the same (dequantized) weights within the
+// float32 tolerance, at a cost in speed (see the package documentation). Models without such
+// matrices are not affected.
+func WithExactActivations() Option { return func(o *loadOptions) { o.exact = true } }
+
 // Load opens a Qwen3 checkpoint: a GGUF file (llama.cpp's qwen3 layout) or a Hugging Face
 // directory (config.json, model.safetensors or shards, tokenizer.json), telling which by itself.
 // Weights stay in the file's precision and, unless WithoutMmap, in the mapped file.
@@ -47,6 +76,9 @@ func Load(path string, opts ...Option) (*Model, error) {
 	// Each worker costs a goroutine and ~1 MB of scratch per session; more workers than cores
 	// only adds switching.
 	o.threads = max(1, min(o.threads, 4*runtime.NumCPU()))
+	if o.kv != F32 && o.kv != F16 {
+		return nil, fmt.Errorf("qwen3: a KV cache of %v: the engine keeps its cache in F32 or F16", o.kv)
+	}
 	var fileOpts []gguf.Option
 	if o.noMmap {
 		fileOpts = append(fileOpts, gguf.WithoutMmap())
@@ -70,6 +102,7 @@ func Load(path string, opts ...Option) (*Model, error) {
 	if o.prefault {
 		m.prefault(o.progress)
 	}
+	m.kv, m.exact = o.kv, o.exact
 	m.pool = newPool(o.threads)
 	return m, nil
 }

@@ -112,3 +112,36 @@ func TestTiedHeadIgnoresStoredCopy(t *testing.T) {
 		m.Close()
 	}
 }
+
+// TestLoadCacheAndExactOptions: WithKVCache and WithExactActivations reach the model and its
+// sessions; a cache type the engine does not keep is an error that names it, before anything
+// is read.
+func TestLoadCacheAndExactOptions(t *testing.T) {
+	m, err := Load(reference.TinyGGUF(), WithKVCache(F16), WithExactActivations(), WithThreads(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	c := m.Config
+	if m.KVCache() != F16 || !m.ExactActivations() {
+		t.Errorf("loaded with an F16 cache and exact activations: KVCache %v, ExactActivations %v", m.KVCache(), m.ExactActivations())
+	}
+	if got, want := m.KVBytesPerToken(), int64(2*c.NumHiddenLayers*c.NumKeyValueHeads*c.HeadDim*2); got != want {
+		t.Errorf("KVBytesPerToken %d with an F16 cache, want %d", got, want)
+	}
+	s, err := m.NewSession(16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.keysH == nil || s.keys != nil {
+		t.Errorf("a session of an F16-cache model has float16 keys %v, float32 keys %v", s.keysH != nil, s.keys != nil)
+	}
+	for _, bad := range []DType{BF16, Q8_0, DType(42)} {
+		if m, err := Load(reference.TinyGGUF(), WithKVCache(bad)); err == nil {
+			m.Close()
+			t.Errorf("WithKVCache(%v): loaded", bad)
+		} else if !strings.Contains(err.Error(), bad.String()) || !strings.Contains(err.Error(), "F32 or F16") {
+			t.Errorf("WithKVCache(%v): error %q should name the type and the choices", bad, err)
+		}
+	}
+}

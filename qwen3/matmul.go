@@ -54,10 +54,11 @@ func (s *Session) quantizeChunk(a *kernels.Act, x []float32, width int) {
 
 // blockTimes computes out[t*R+i] = W[r0+i]·in[t*width : t*width+Cols] for the R = TileRows rows from r0
 // (rows past the end of W give 0) and every token of the chunk; a is the chunk's inputs rounded
-// to int16 blocks (quantizeChunk), which the block-quantized types read instead of in.
+// to int16 blocks (quantizeChunk), which the block-quantized types read instead of in; without
+// it (WithExactActivations) they take the float tile.
 func (s *Session) blockTimes(sc *tileScratch, w *Matrix, r0 int, in []float32, width int, a *kernels.Act, out []float32) {
 	k := w.Cols
-	if kind, ok := w.Type.qKind(); ok {
+	if kind, ok := w.Type.qKind(); ok && a != nil {
 		rows := min(kernels.TileRows, w.Rows-r0)
 		rb := w.Type.rowBytes(k)
 		sc.qpack.Pack(kind, k, w.raw[r0*rb:(r0+rows)*rb], rb, rows)
@@ -147,75 +148,71 @@ func (s *Session) downTiles(worker, lo, hi int) {
 	}
 }
 
-// --- one token: dot products ----------------------------------------------------------------
+// --- decoding: dot products -----------------------------------------------------------------
 
-// rowChunk is the most rows a decoding pass computes into a stack buffer at once.
-const rowChunk = 64
+// A chunk of decoding is one token (Session.Step) or one token of each sequence of a Batch: each
+// output row is a dot product of a weight row, read straight from the file's bytes, with each
+// token's input. The pass streams the matrix once; memory bandwidth bounds it for one token. For
+// several tokens the batched kernels (Matrix.dotRowsN) decode each block of weights once and
+// multiply it with every token's input, so the arithmetic per token shrinks too.
 
-// qkvRows computes rows [lo, hi) of the fused [Q; K; V] projection, one kernel call per matrix.
+// qkvRows computes rows [lo, hi) of the fused [Q; K; V] projection for every token of the chunk,
+// one kernel call per matrix.
 func (s *Session) qkvRows(_, lo, hi int) {
 	c := s.c
 	qd, kvd, H := c.qDim(), c.kvDim(), c.Hidden
-	for t := 0; t < s.n; t++ {
-		xb, a := s.xb[t*H:(t+1)*H], s.act(s.xbAct, t)
-		for r := lo; r < hi; {
-			w, out, width, first, end := s.l.q, s.q, qd, 0, qd
-			if r >= qd+kvd {
-				w, out, width, first, end = s.l.v, s.v, kvd, qd+kvd, qd+2*kvd
-			} else if r >= qd {
-				w, out, width, first, end = s.l.k, s.k, kvd, qd, qd+kvd
-			}
-			end = min(end, hi)
-			w.dotRows(r-first, out[t*width+r-first:t*width+end-first], xb, a)
-			r = end
+	for r := lo; r < hi; {
+		w, out, width, first, end := s.l.q, s.q, qd, 0, qd
+		if r >= qd+kvd {
+			w, out, width, first, end = s.l.v, s.v, kvd, qd+kvd, qd+2*kvd
+		} else if r >= qd {
+			w, out, width, first, end = s.l.k, s.k, kvd, qd, qd+kvd
 		}
+		end = min(end, hi)
+		w.dotRowsN(r-first, end-r, out[r-first:], width, s.xb, H, s.xbChunk, s.n)
+		r = end
 	}
 }
 
 // addRows computes rows [lo, hi) of w times each token's input (width values per token) and adds
-// them to the residual stream: the output and down projections.
-func (s *Session) addRows(w *Matrix, lo, hi int, in []float32, width int, acts []*kernels.Act) {
-	H := s.c.Hidden
-	var y [rowChunk]float32
-	for t := 0; t < s.n; t++ {
-		x, a := in[t*width:(t+1)*width], s.act(acts, t)
-		for r0 := lo; r0 < hi; r0 += rowChunk {
-			r1 := min(hi, r0+rowChunk)
-			w.dotRows(r0, y[:r1-r0], x, a)
-			for i, v := range y[:r1-r0] {
-				s.x[t*H+r0+i] += v
+// them to the residual stream: the output and down projections. The products go through the
+// worker's scratch, kernels.TileRows rows for every token at a time.
+func (s *Session) addRows(worker int, w *Matrix, lo, hi int, in []float32, width int, a *kernels.Act) {
+	const R = kernels.TileRows
+	H, y := s.c.Hidden, s.scratch[worker].out
+	for r0 := lo; r0 < hi; r0 += R {
+		rows := min(hi-r0, R)
+		w.dotRowsN(r0, rows, y, R, in, width, a, s.n)
+		for t := 0; t < s.n; t++ {
+			x := s.x[t*H+r0 : t*H+r0+rows]
+			for i, v := range y[t*R : t*R+rows] {
+				x[i] += v
 			}
 		}
 	}
 }
 
 // oRows computes rows [lo, hi) of the output projection and adds them to the residual stream.
-func (s *Session) oRows(_, lo, hi int) { s.addRows(s.l.o, lo, hi, s.att, s.c.qDim(), s.attAct) }
+func (s *Session) oRows(worker, lo, hi int) {
+	s.addRows(worker, s.l.o, lo, hi, s.att, s.c.qDim(), s.attChunk)
+}
 
 // downRows computes rows [lo, hi) of the down projection and adds them to the residual stream.
-func (s *Session) downRows(_, lo, hi int) {
-	s.addRows(s.l.down, lo, hi, s.hb, s.c.Intermediate, s.hbAct)
+func (s *Session) downRows(worker, lo, hi int) {
+	s.addRows(worker, s.l.down, lo, hi, s.hb, s.c.Intermediate, s.hbChunk)
 }
 
-// gateUpRows computes rows [lo, hi) of silu(gate)·up.
-func (s *Session) gateUpRows(_, lo, hi int) {
+// gateUpRows computes rows [lo, hi) of silu(gate)·up for every token.
+func (s *Session) gateUpRows(worker, lo, hi int) {
+	const R = kernels.TileRows
 	H, I := s.c.Hidden, s.c.Intermediate
-	var g, u [rowChunk]float32
-	for t := 0; t < s.n; t++ {
-		xb, a := s.xb[t*H:(t+1)*H], s.act(s.xbAct, t)
-		for r0 := lo; r0 < hi; r0 += rowChunk {
-			r1 := min(hi, r0+rowChunk)
-			s.l.gate.dotRows(r0, g[:r1-r0], xb, a)
-			s.l.up.dotRows(r0, u[:r1-r0], xb, a)
-			kernels.SiLUMul(s.hb[t*I+r0:t*I+r1], g[:r1-r0], u[:r1-r0])
+	g, u := s.scratch[worker].out, s.scratch[worker].out2
+	for r0 := lo; r0 < hi; r0 += R {
+		rows := min(hi-r0, R)
+		s.l.gate.dotRowsN(r0, rows, g, R, s.xb, H, s.xbChunk, s.n)
+		s.l.up.dotRowsN(r0, rows, u, R, s.xb, H, s.xbChunk, s.n)
+		for t := 0; t < s.n; t++ {
+			kernels.SiLUMul(s.hb[t*I+r0:t*I+r0+rows], g[t*R:t*R+rows], u[t*R:t*R+rows])
 		}
 	}
-}
-
-// act is token t's Act, or nil when the model has no quantized matrix.
-func (s *Session) act(acts []*kernels.Act, t int) *kernels.Act {
-	if acts == nil {
-		return nil
-	}
-	return acts[t]
 }

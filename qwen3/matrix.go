@@ -79,6 +79,9 @@ func (t DType) qKind() (kernels.QKind, bool) {
 	return 0, false
 }
 
+// elemBytes is the size of one value of a float type (a KV cache's element).
+func (t DType) elemBytes() int { return dtypes[t].bytes / dtypes[t].block }
+
 // rowBytes is the size of one row of cols weights (cols a whole number of blocks).
 func (t DType) rowBytes(cols int) int { return cols / dtypes[t].block * dtypes[t].bytes }
 
@@ -179,8 +182,9 @@ func (m *Matrix) DotAct(r int, a *kernels.Act) float32 {
 }
 
 // dotRows writes out[i] = row r0+i times the input of a decoding pass, which is given both as
-// floats and as an Act: quantized types read the Act (a is nil when no matrix of the model is
-// quantized). One kernel call covers all the rows.
+// floats and as an Act: quantized types read the Act when there is one (a is nil when the model
+// does not round activations: Model.roundsActs), and x otherwise (exactRows). One kernel call
+// covers all the rows.
 func (m *Matrix) dotRows(r0 int, out, x []float32, a *kernels.Act) {
 	c := m.Cols
 	switch m.Type {
@@ -192,6 +196,10 @@ func (m *Matrix) dotRows(r0 int, out, x []float32, a *kernels.Act) {
 		return
 	case F16:
 		kernels.DotF16Rows(out, m.u16[r0*c:], c, x)
+		return
+	}
+	if a == nil {
+		m.exactRows(r0, out, x)
 		return
 	}
 	rb := m.Type.rowBytes(c)
@@ -210,6 +218,106 @@ func (m *Matrix) dotRows(r0 int, out, x []float32, a *kernels.Act) {
 	}
 }
 
+// dotRowsN writes out[t*outStride+i] = row r0+i times token t's input for i < rows and
+// t < tokens: token t's input is x[t*xStride:] as floats and, for the quantized types, token t of
+// the batch Act a (tokens rows of Cols values, rounded by one Quantize call; nil when the model
+// keeps exact activations, and then each token takes exactRows). The batched kernels decode each
+// block of weights once for all the tokens; each result is bit for bit dotRows's.
+func (m *Matrix) dotRowsN(r0, rows int, out []float32, outStride int, x []float32, xStride int, a *kernels.Act, tokens int) {
+	if tokens == 1 {
+		m.dotRows(r0, out[:rows], x, a)
+		return
+	}
+	c := m.Cols
+	switch m.Type {
+	case F32:
+		kernels.DotF32RowsN(out, outStride, rows, m.f32[r0*c:], c, x, xStride, tokens)
+		return
+	case BF16:
+		kernels.DotBF16RowsN(out, outStride, rows, m.u16[r0*c:], c, x, xStride, tokens)
+		return
+	case F16:
+		kernels.DotF16RowsN(out, outStride, rows, m.u16[r0*c:], c, x, xStride, tokens)
+		return
+	}
+	if a == nil { // WithExactActivations: float inputs, one token at a time
+		for t := range tokens {
+			m.exactRows(r0, out[t*outStride:t*outStride+rows], x[t*xStride:])
+		}
+		return
+	}
+	rb := m.Type.rowBytes(c)
+	w := m.raw[r0*rb : (r0+rows)*rb]
+	switch m.Type {
+	case Q8_0:
+		kernels.DotQ8_0ActRowsN(out, outStride, rows, w, rb, a, tokens)
+	case Q4_0:
+		kernels.DotQ4_0ActRowsN(out, outStride, rows, w, rb, a, tokens)
+	case Q4_K:
+		kernels.DotQ4_KActRowsN(out, outStride, rows, w, rb, a, tokens)
+	case Q6_K:
+		kernels.DotQ6_KActRowsN(out, outStride, rows, w, rb, a, tokens)
+	default:
+		panic(fmt.Sprintf("qwen3: dotRowsN on %v", m.Type))
+	}
+}
+
+// exactBuf is the number of float32 values exactRows decodes at once, on the stack (32 KB: in
+// the first-level cache with the input); a multiple of every block size.
+const exactBuf = 8192
+
+// exactRows writes out[i] = row r0+i · x for a block-quantized matrix with float32 inputs
+// (WithExactActivations): the dot products chapter 07 computes, to float32 rounding. Q8_0 has a
+// kernel that widens each weight to float inside the loop (DotQ8_0); the other types decode their
+// rows into a buffer on the stack, as many whole rows as fit, and dot them as F32 rows
+// (DotF32Rows), or wider rows a segment at a time.
+func (m *Matrix) exactRows(r0 int, out, x []float32) {
+	c := m.Cols
+	rb := m.Type.rowBytes(c)
+	if m.Type == Q8_0 {
+		for i := range out {
+			r := r0 + i
+			out[i] = kernels.DotQ8_0(m.raw[r*rb:(r+1)*rb], x[:c])
+		}
+		return
+	}
+	var buf [exactBuf]float32
+	if per := exactBuf / c; per > 0 {
+		for i := 0; i < len(out); i += per {
+			n := min(per, len(out)-i)
+			m.Type.decode(buf[:n*c], m.raw[(r0+i)*rb:(r0+i+n)*rb])
+			kernels.DotF32Rows(out[i:i+n], buf[:n*c], c, x)
+		}
+		return
+	}
+	for i := range out {
+		row := m.raw[(r0+i)*rb : (r0+i+1)*rb]
+		var sum float32
+		for c0 := 0; c0 < c; c0 += exactBuf {
+			n := min(exactBuf, c-c0)
+			m.Type.decode(buf[:n], row[m.Type.rowBytes(c0):m.Type.rowBytes(c0+n)])
+			sum += kernels.DotF32(buf[:n], x[c0:c0+n])
+		}
+		out[i] = sum
+	}
+}
+
+// decode writes the values of the blocks in raw (a block-quantized type) into dst.
+func (t DType) decode(dst []float32, raw []byte) {
+	switch t {
+	case Q8_0:
+		kernels.DecodeQ8_0(dst, raw)
+	case Q4_0:
+		kernels.DecodeQ4_0(dst, raw)
+	case Q4_K:
+		kernels.DecodeQ4_K(dst, raw)
+	case Q6_K:
+		kernels.DecodeQ6_K(dst, raw)
+	default:
+		panic(fmt.Sprintf("qwen3: decode of %v blocks", t))
+	}
+}
+
 // Row decodes row r into dst (len Cols) as float32: the embedding lookup, and prompt packing.
 func (m *Matrix) Row(r int, dst []float32) {
 	c := m.Cols
@@ -222,16 +330,8 @@ func (m *Matrix) Row(r int, dst []float32) {
 		kernels.WidenBF16(dst, m.u16[r*c:(r+1)*c])
 	case F16:
 		kernels.WidenF16(dst, m.u16[r*c:(r+1)*c])
-	case Q8_0:
-		kernels.DecodeQ8_0(dst, raw)
-	case Q4_0:
-		kernels.DecodeQ4_0(dst, raw)
-	case Q4_K:
-		kernels.DecodeQ4_K(dst, raw)
-	case Q6_K:
-		kernels.DecodeQ6_K(dst, raw)
 	default:
-		panic(fmt.Sprintf("qwen3: Row on %v", m.Type))
+		m.Type.decode(dst, raw)
 	}
 }
 

@@ -66,6 +66,9 @@ type Model struct {
 	sizes   sizes // from Config
 	pool    *pool
 	release func() error
+
+	kv    DType // the element type of every session's KV cache: F32 or F16 (WithKVCache)
+	exact bool  // the inputs of block-quantized matrices stay float32 (WithExactActivations)
 }
 
 // Tied reports whether the LM head is the embedding matrix (Qwen3-0.6B: yes).
@@ -83,8 +86,27 @@ func (m *Model) WeightBytes() int64 {
 	return n + m.head.Bytes()
 }
 
-// quantized reports whether any weight matrix is block-quantized (decoding then rounds the
-// matrices' inputs to int16 blocks, kernels.Act).
+// KVCache is the element type of the sessions' KV caches: F32 or F16 (see WithKVCache).
+func (m *Model) KVCache() DType { return m.kv }
+
+// KVBytesPerToken is the size of one token's keys and values in a session's cache: every layer's
+// key and value heads in the KVCache type (Qwen3-0.6B: 229,376 bytes in F32, 114,688 in F16).
+// Decoding at depth D reads D times this from the cache per token, besides the weights.
+func (m *Model) KVBytesPerToken() int64 {
+	return int64(2*m.sizes.Layers*m.sizes.kvDim()) * int64(m.kv.elemBytes())
+}
+
+// ExactActivations reports whether the model was loaded WithExactActivations.
+func (m *Model) ExactActivations() bool { return m.exact }
+
+// roundsActs reports whether the inputs of the block-quantized matrices are rounded to int16
+// blocks (kernels.Act) for their integer kernels: the model has such a matrix and was not loaded
+// WithExactActivations. It is the one place that chooses between int16 and float32 inputs:
+// sessions allocate Acts only when it is true, and the matrix passes take the float path for a
+// quantized matrix whenever they are given no Act.
+func (m *Model) roundsActs() bool { return m.quantized() && !m.exact }
+
+// quantized reports whether any weight matrix is block-quantized.
 func (m *Model) quantized() bool {
 	for _, l := range m.layers {
 		for _, w := range []*Matrix{l.q, l.k, l.v, l.o, l.gate, l.up, l.down} {

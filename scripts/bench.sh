@@ -18,12 +18,31 @@
 # DECODE tokens of each decoded together, aggregate tok/s, beside llama.cpp's llama-batched-bench
 # (JSON default: notebooks/data/bench_batched.json).
 # A full run takes about 45 minutes on 2 cores. Close other programs first: the machine must be quiet.
+#
+# On macOS (Apple Silicon) it runs as it is, with the system's bash 3.2, Go, Xcode's command line
+# tools (cc, c++), cmake (brew install cmake) and a Python for scripts/make_synthetic.py and pip.
+# There llama.cpp is built for the CPU alone (no Metal, no Accelerate BLAS: see llamacpp.sh), so
+# that both engines run their NEON kernels; THREADS defaults to the performance cores.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 DIR="${1:-${QWEN3_SYNTH:-/tmp/qwen3-synth}}"
 PYTHON="${PYTHON:-$( [[ -x .venv/bin/python ]] && echo .venv/bin/python || echo python3)}"
-[[ -f "$DIR/qwen3-0.6b-f32.gguf" ]] || { echo "bench.sh: no $DIR/qwen3-0.6b-f32.gguf (run scripts/make_synthetic.py --out $DIR)" >&2; exit 1; }
+WEIGHTS="${WEIGHTS:-f32,bf16,q8_0,q4_k_m,q4_0,q6_k}"
+# Each weight type asked for needs its file, or (Q4_K_M, Q4_0, Q6_K) the F32 one to make it from.
+for w in ${WEIGHTS//,/ }; do
+	f="$DIR/qwen3-0.6b-$w.gguf"
+	case "$w" in
+	q4_k_m | q4_0 | q6_k) [[ -f "$f" || -f "$DIR/qwen3-0.6b-f32.gguf" ]] ;;
+	*) [[ -f "$f" ]] ;;
+	esac || { echo "bench.sh: no $f (run scripts/make_synthetic.py --out $DIR, or set WEIGHTS)" >&2; exit 1; }
+done
+
+# Cores: all of them, or on Apple Silicon the performance cores (the efficiency ones would set the pace).
+ncpu="$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)"
+if [[ "$(uname -s)" == Darwin ]]; then
+	ncpu="$(sysctl -n hw.perflevel0.physicalcpu 2>/dev/null || sysctl -n hw.ncpu)"
+fi
 
 mkdir -p .cache
 go build -o .cache/bench ./scripts/bench
@@ -42,10 +61,11 @@ fi
 
 # The community's quantizations, made from the F32 file by llama-quantize (once).
 for q in Q4_K_M Q4_0 Q6_K; do
-	out="$DIR/qwen3-0.6b-$(tr 'A-Z' 'a-z' <<<"$q").gguf"
-	[[ -f "$out" || -z "$llama" ]] && continue
+	w="$(tr 'A-Z' 'a-z' <<<"$q")"
+	out="$DIR/qwen3-0.6b-$w.gguf"
+	[[ -f "$out" || -z "$llama" || ",$WEIGHTS," != *",$w,"* ]] && continue
 	echo "bench.sh: making $out with llama-quantize"
-	"$llama/llama-quantize" "$DIR/qwen3-0.6b-f32.gguf" "$out.part" "$q" "$(nproc)" >"$out.log" 2>&1 \
+	"$llama/llama-quantize" "$DIR/qwen3-0.6b-f32.gguf" "$out.part" "$q" "$ncpu" >"$out.log" 2>&1 \
 		&& mv "$out.part" "$out" || echo "bench.sh: llama-quantize $q failed (see $out.log)" >&2
 done
 
@@ -57,8 +77,8 @@ if [[ "${TORCH:-0}" == 1 ]]; then
 		echo "bench.sh: TORCH=1 but $PYTHON has no torch/transformers; skipping PyTorch" >&2
 	fi
 fi
-args=(-synth "$DIR" -bench .cache/bench -reps "${REPS:-3}" -weights "${WEIGHTS:-f32,bf16,q8_0,q4_k_m,q4_0,q6_k}"
-	-prefill "${PREFILL:-128,512,2048}" -decode "${DECODE:-64}" -depth "${DEPTH:-0,2048}" -threads "${THREADS:-$(nproc)}")
+args=(-synth "$DIR" -bench .cache/bench -reps "${REPS:-3}" -weights "$WEIGHTS"
+	-prefill "${PREFILL:-128,512,2048}" -decode "${DECODE:-64}" -depth "${DEPTH:-0,2048}" -threads "${THREADS:-$ncpu}")
 [[ -n "$llama" ]] && args+=(-llama "$llama")
 json_default=notebooks/data/bench.json
 if [[ -n "${BATCH:-}" ]]; then
@@ -68,4 +88,4 @@ if [[ -n "${BATCH:-}" ]]; then
 fi
 [[ -n "${JSON-$json_default}" ]] && args+=(-json "${JSON-$json_default}")
 [[ "${VERBOSE:-0}" == 1 ]] && args+=(-v)
-.cache/bench-compare "${args[@]}" "${torch[@]}"
+.cache/bench-compare "${args[@]}" ${torch[@]+"${torch[@]}"} # (bash 3.2: an empty array is "unbound" under set -u)

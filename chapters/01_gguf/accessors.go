@@ -46,6 +46,7 @@ func (f *File) String(key string) (string, error) {
 func (f *File) Uint32(key string) (uint32, error) {
 	// exercise: gguf.File.Uint32 — look the key up, check that it holds a UINT32, return it
 	// tests: TestAccessors
+	// difficulty: easy, 10 min
 	kv, err := f.lookup(key, TypeUint32)
 	if err != nil {
 		return 0, err

@@ -60,6 +60,7 @@ func Dequantize(dst []float32, t GGMLType, src []byte) error {
 func BF16ToF32(h uint16) float32 {
 	// exercise: gguf.BF16ToF32 — put the 16 bits in the top half of a float32
 	// tests: TestBF16ToF32
+	// difficulty: easy, 5 min
 	return math.Float32frombits(uint32(h) << 16)
 	// mistake: the 16 bits in the bottom half of the float32
 	//	- return math.Float32frombits(uint32(h) << 16)
@@ -101,6 +102,7 @@ func F16ToF32(h uint16) float32 {
 func DequantizeQ8_0(y []float32, block []byte) {
 	// exercise: gguf.DequantizeQ8_0 — read the float16 scale, then scale each signed byte
 	// tests: TestDequantizeQ8_0 ExampleDequantize TestGoldenSampleTensors
+	// difficulty: easy, 15 min
 	d := F16ToF32(binary.LittleEndian.Uint16(block))
 	for j := range 32 {
 		y[j] = float32(int8(block[2+j])) * d

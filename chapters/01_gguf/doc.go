@@ -156,6 +156,33 @@
 // [Dequantize] follows ggml's reference code in float32, so its results are bit-identical to ggml's
 // and gguf-py's (the golden test demands equality, not closeness).
 //
+// # Why bfloat16, and not float16
+//
+// Qwen3 is trained and published in bfloat16 (config.json: "torch_dtype": "bfloat16"). Both
+// formats are 16 bits; they spend them differently. float16 keeps 10 mantissa bits (about 3
+// decimal digits) and 5 exponent bits, so its numbers run from 6e-8 (the smallest subnormal) to
+// 65504. bfloat16 keeps float32's 8 exponent bits, so it runs from 1e-38 to 3.4e38, and pays with
+// 7 mantissa bits (2 digits). Example_bfloat16Range rounds three numbers with this chapter's
+// [F32ToF16] and [F32ToBF16]:
+//
+//	70000      f16 +Inf       bf16 70144       too large for float16
+//	1e-08      f16 0          bf16 1.0012e-08  too small for float16
+//	1.0039062  f16 1.0039062  bf16 1           too fine for bfloat16
+//
+// A network can live with the third error (each weight and activation a little noisy) but not
+// with the first two: one Inf in an activation turns every later sum into Inf or NaN, and a
+// gradient flushed to 0 stops learning. Models of the GPT-2 era were trained in float32, or in
+// "mixed precision" float16 with loss scaling, which multiplies the loss by a large factor so
+// that small gradients stay above float16's floor and divides it out afterwards, skipping the
+// steps that overflow. bfloat16 (from Google's TPUs, now on every recent GPU) made that
+// bookkeeping unnecessary: anything a float32 can hold, a bfloat16 can hold roughly, and
+// widening it is a shift ([BF16ToF32]). That is why the checkpoint is bfloat16 and why a
+// conversion of it to float16 can overflow where the original did not.
+//
+// float16 still has its place inside the quantized blocks: a Q8_0 scale d = max|x|/127 of
+// weights of size 0.01 to 1 sits well inside float16's range, so the format takes float16's
+// three digits over bfloat16's two.
+//
 // # Qwen3-0.6B by the numbers
 //
 //	embedding  151,936 x 1,024                                           155,582,464
@@ -167,6 +194,26 @@
 // Note head_dim is 128, not hidden/heads = 64: Q is 2048 wide and K, V are 1024 wide. With the
 // matrices in one type and the norms in F32 the weights take 2.38 GB as F32, 1.19 GB as BF16,
 // 633 MB as Q8_0 and 336 MB as Q4_K ([WeightBytes]); [CountParams] and its test check the sum.
+//
+// # A worked example by hand
+//
+// Example_byHand (byhand_test.go) prints each step. A header is 24 bytes; the smallest file is a
+// header that announces nothing:
+//
+//	47 47 55 46  03 00 00 00  00 00 00 00 00 00 00 00  00 00 00 00 00 00 00 00
+//	"G G U F"    version 3    0 tensors                0 metadata entries
+//
+// Little-endian means the lowest byte comes first: 03 00 00 00 is 3 + 0·256 + 0·256² + 0·256³ = 3.
+// Written the other way round, 00 00 00 03 reads as 3·256³ = 50,331,648, and Parse says the file
+// looks big-endian. Then one number, 3.140625 = 2¹ x 1.5703125 = 2¹ x (1 + 73/128):
+//
+//	bfloat16  0x4049 = 0 | 10000000 | 1001001       exponent 128-127 = 1, mantissa 73/128
+//	float16   0x4248 = 0 | 10000 | 1001001000       exponent 16-15 = 1,   mantissa 584/1024
+//
+// BF16ToF32 puts 0x4049 in the top half of a float32, 0x40490000, which is 3.140625 exactly. And
+// one Q8_0 block: the scale d = 0.25 (float16 0x3400), then the bytes 04 f8 01 00 7f 81 ..., read
+// as signed: q = 4, -8, 1, 0, 127, -127, so y = d·q = 1, -2, 0.25, 0, 31.75, -31.75. (Read as
+// unsigned, f8 would be 248 and y = 62: the exercise's classic mistake.)
 //
 // # Gotchas
 //
@@ -182,13 +229,45 @@
 // `go run ./scripts/exercise 01` copies this chapter to workspace/01_gguf with three functions
 // stubbed. Write them in this order:
 //
-//  1. [BF16ToF32] (dequant.go): a bfloat16 is the top half of a float32.
-//  2. [DequantizeQ8_0] (dequant.go): the float16 scale, then 32 signed bytes times it.
-//  3. [File.Uint32] (accessors.go): look the key up, check its type, return the value or an error
-//     that says what and where.
+//  1. [BF16ToF32] (dequant.go; easy, 5 min): a bfloat16 is the top half of a float32.
+//  2. [DequantizeQ8_0] (dequant.go; easy, 15 min): the float16 scale, then 32 signed bytes times
+//     it.
+//  3. [File.Uint32] (accessors.go; easy, 10 min): look the key up, check its type, return the value
+//     or an error that says what and where.
 //
 // Then `go test ./workspace/01_gguf/` runs every exercise's tests in one go: a stub that still
 // panics fails only the tests that reach it. The tool prints each exercise's own go test command,
 // and `go run ./scripts/exercise status` shows which are done. The failures name the likely mistake
 // (the low half instead of the top one, unsigned bytes, a missing type check ...).
+//
+// # Check your understanding
+//
+//  1. A Q8_0 block stores its scale as float16, while the checkpoint's weights are bfloat16. Why
+//     is float16 the better choice for the scale?
+//  2. Qwen3-0.6B has 596,049,920 parameters. About how many bytes do they take as BF16, and as
+//     Q8_0 (34 bytes per 32 weights)?
+//  3. A GGUF tensor has dims [1024, 151936]. How long is one of its rows, what is its shape in
+//     PyTorch's order, and which Qwen3 tensor is it?
+//  4. A 6 MB file claims 2^40 metadata entries. What does this reader do, and what must it not do?
+//  5. A header's version bytes read 00 00 00 03. What number does a little-endian reader see, and
+//     what happened to the file?
+//  6. You converted the BF16 checkpoint to F16 and a layer's output is now Inf. Why could that not
+//     happen in BF16, and which number would you look for?
+//
+// Answers.
+//
+//  1. The scale is max|x|/127 of weights between about 0.01 and 1: well inside float16's range
+//     (6e-8 to 65504), so the extra exponent bits of bfloat16 would buy nothing, while float16's
+//     10 mantissa bits make the scale 8 times finer than bfloat16's 7.
+//  2. 2 bytes each: 1.19 GB. Q8_0: 596,049,920 / 32 x 34 = 633 MB, a little more than a byte per
+//     weight ([WeightBytes], which keeps the norms in F32, says 633,495,552 bytes).
+//  3. ne0 comes first, so a row is 1024 values and the shape is [151936, 1024]: 151,936 rows of
+//     1,024, the token embedding token_embd.weight (model.embed_tokens.weight).
+//  4. It refuses with a [*FormatError] naming header.metadata_kv_count and byte 16: 2^40 entries of
+//     at least 13 bytes (a key length, a type, a byte of value) cannot fit in what is left. It must
+//     not allocate room for 2^40 entries first: a crash, or a machine out of memory, from 24 bytes.
+//  5. 0x03000000 = 50,331,648. The file was written big-endian (or the bytes are not a GGUF file);
+//     the reader says "looks like a big-endian file".
+//  6. bfloat16 has float32's exponent range (up to 3.4e38); float16 stops at 65504. Look for an
+//     activation above 65504 in magnitude: in float16 it became +Inf, and every sum after it too.
 package gguf

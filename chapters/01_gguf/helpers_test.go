@@ -47,3 +47,36 @@ func wantFormatErr(t *testing.T, err error, field string, offset int64, msgs ...
 	}
 	return fe
 }
+
+// parsesOrStop stops the test with one message when b, a correct file, does not parse: then every
+// broken-file case of the test would fail with that same error (a reader that reads the header
+// wrong rejects everything), and printing it once per case would bury it.
+func parsesOrStop(t *testing.T, what string, b []byte) {
+	t.Helper()
+	if _, err := Parse(b); err != nil {
+		t.Fatalf("%s, a correct file, does not parse: %v\n(every broken file of this test would fail with this same error: fix the reader first)", what, err)
+	}
+}
+
+// capped reports at most limit failures of a loop in full and then how many more there were, so
+// that one bug met at every step prints a few lines, not one per step.
+type capped struct {
+	t     *testing.T
+	n     int
+	limit int
+}
+
+func (c *capped) Errorf(format string, args ...any) {
+	c.t.Helper()
+	if c.n++; c.n <= c.limit {
+		c.t.Errorf(format, args...)
+	}
+}
+
+// done prints the count of the failures not shown.
+func (c *capped) done() {
+	c.t.Helper()
+	if c.n > c.limit {
+		c.t.Errorf("... and %d more like these (%d in all)", c.n-c.limit, c.n)
+	}
+}

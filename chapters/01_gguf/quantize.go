@@ -40,6 +40,20 @@ func F32ToF16(x float32) uint16 {
 	return sign | uint16(e)<<10 | uint16(m)
 }
 
+// F32ToBF16 rounds x to the nearest bfloat16 (ties to even), as PyTorch's x.to(torch.bfloat16)
+// does, and returns its bits: the inverse of gguf.BF16ToF32. bfloat16 is float32 with the low 16
+// mantissa bits cut, so the rounding adds half of the dropped part (plus the tie-breaking bit) and
+// keeps the top 16 bits; float32's exponent, and so its range, is kept whole: only values beyond
+// about ±3.39e38 become ±Inf. NaN stays NaN.
+func F32ToBF16(x float32) uint16 {
+	b := math.Float32bits(x)
+	if x != x { // NaN: keep it a NaN (quiet), whatever the rounding would do to its payload
+		return uint16(b>>16) | 0x40
+	}
+	b += 0x7fff + (b>>16)&1
+	return uint16(b >> 16)
+}
+
 // f16 rounds x to half precision and back.
 func f16(x float32) float32 { return F16ToF32(F32ToF16(x)) }
 

@@ -44,6 +44,41 @@ func TestF32ToF16(t *testing.T) {
 	}
 }
 
+// TestF32ToBF16 round-trips every bfloat16 through BF16ToF32 and back, and checks rounding to
+// nearest with ties to even, and float32's range kept whole (where float16 overflows and
+// underflows).
+func TestF32ToBF16(t *testing.T) {
+	for h := range 1 << 16 {
+		x := BF16ToF32(uint16(h))
+		if x != x {
+			continue // NaN: checked below
+		}
+		if got := F32ToBF16(x); got != uint16(h) {
+			t.Fatalf("F32ToBF16(BF16ToF32(%#04x) = %g) = %#04x", h, x, got)
+		}
+	}
+	one, next := BF16ToF32(0x3f80), BF16ToF32(0x3f81) // 1 and 1 + 2^-7
+	for _, c := range []struct {
+		x    float32
+		want uint16
+	}{
+		{one + (next-one)*0.49, 0x3f80}, {one + (next-one)*0.51, 0x3f81},
+		{one + (next-one)*0.5, 0x3f80},  // a tie goes to the even mantissa
+		{next + (next-one)*0.5, 0x3f82}, // and from an odd one up
+		{70000, 0x4789},                 // 70144: float16 has no such number (its largest is 65504)
+		{1e-8, 0x322c},                  // 1.0011e-08: float16 rounds it to 0
+		{math.MaxFloat32, 0x7f80},       // the largest float32 rounds up to +Inf
+		{float32(math.Inf(-1)), 0xff80},
+	} {
+		if got := F32ToBF16(c.x); got != c.want {
+			t.Errorf("F32ToBF16(%v) = %#04x (%g), want %#04x (%g)", c.x, got, BF16ToF32(got), c.want, BF16ToF32(c.want))
+		}
+	}
+	if nan := BF16ToF32(F32ToBF16(float32(math.NaN()))); nan == nan {
+		t.Errorf("F32ToBF16(NaN) widens to %g, not a NaN", nan)
+	}
+}
+
 // TestQuantizeRoundTrip quantizes seeded normal values, decodes them with chapter 01's
 // Dequantize and bounds the error by the format: half a quantization step. For Q8_0 a step is
 // d = max|x|/127 of the block (plus d's own float16 rounding, 2^-11 relative, times 127); for

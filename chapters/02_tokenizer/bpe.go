@@ -51,6 +51,7 @@ func (t *Tokenizer) lookupMerge(left, right int) (Merge, bool) {
 func (t *Tokenizer) MergeStep(ids []int) (out []int, applied Merge, ok bool) {
 	// exercise: tokenizer.MergeStep — merge the adjacent pair of lowest merge rank (the leftmost of equal ones)
 	// tests: TestMergeStepByHand TestMergeStepLeftmostOnTies TestHeapBPEMatchesMergeStep
+	// difficulty: medium, 25 min
 	best := -1
 	for i := 0; i+1 < len(ids); i++ {
 		m, found := t.lookupMerge(ids[i], ids[i+1])

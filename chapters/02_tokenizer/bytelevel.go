@@ -18,6 +18,7 @@ import "unicode/utf8"
 func ByteToRune() [256]rune {
 	// exercise: tokenizer.ByteToRune — printable bytes map to themselves, the rest to 256, 257, ... in byte order
 	// tests: TestByteToRune TestByteLevelRoundTrip ExampleByteToRune
+	// difficulty: easy, 15 min
 	var table [256]rune
 	next := rune(256)
 	for b := 0; b < 256; b++ {

@@ -47,6 +47,35 @@
 // skipped. StreamDecoder does the same one id at a time for a generation loop: it holds back a
 // character whose bytes are split between tokens (emoji often are) until it is complete.
 //
+// # Why bytes, and why split first
+//
+// A vocabulary has to cover every text a user can type. Early neural models used one token per
+// word and mapped the rest to <unk>: a name, a typo or a new word became the same unknown token,
+// and its meaning was lost. WordPiece (BERT) and SentencePiece split words into pieces but still
+// needed an [UNK] for characters they had not seen, and Unicode has about 150,000 of them.
+// GPT-2's byte-level BPE starts instead from the 256 byte values: any string is a sequence of
+// UTF-8 bytes, and every byte is a token, so nothing is ever unknown. The merges then make common
+// byte sequences single tokens, and rare text simply stays longer. In Example_noUnknownTokens a
+// cuneiform sign (4 bytes: f0 92 80 80) becomes two tokens, one for three bytes and one for the
+// last, and decodes back to itself. The price: rare scripts and emoji cost several tokens per
+// character, and a token may end in the middle of a character (hence StreamDecoder).
+//
+// The pre-tokenizer's split is the other half. BPE learns its merges from pair counts in the
+// training text; without a split it would spend vocabulary entries on "dog.", "dog!" and "dog?"
+// and on pairs across word boundaries, and numbers would merge into arbitrary chunks. Qwen's
+// regular expression cuts words (with one leading space), single digits, punctuation runs and
+// whitespace before the merges are learned or applied, so no token crosses those boundaries: the
+// vocabulary has no "20" at all, every number is spelled digit by digit, and 2024 and 2025 differ
+// in one token. Since the merges were learned on split text, the split is part of the
+// tokenizer's definition. BPE run on the unsplit text (MergeStep until nothing merges, in
+// Example_noUnknownTokens) gives other ids than the model was trained on:
+//
+//	"a  b"      split [a Ġ Ġb]           unsplit [a ĠĠ b]
+//	"   The"    split [ĠĠ ĠThe]          unsplit [ĠĠĠ The]
+//
+// The split gives the last space of a run to the word after it (\s+(?!\S)), so the word is
+// "Ġb" and "ĠThe", the spelling it has after a single space, whatever the indentation before it.
+//
 // # Choices, and why
 //
 // The pre-tokenizer is a hand-written scanner, not a regular expression. Go's regexp (RE2) has no
@@ -68,6 +97,23 @@
 // twenty lines of Go (chat.go) that say what the model sees. The cost is that another template
 // needs new code. Tool definitions (the "tools" argument) and assistant tool_calls are not
 // rendered; tool responses are.
+//
+// # A worked example by hand
+//
+// Example_byHand builds a vocabulary of the 256 byte tokens (id = the byte value) and five merges,
+// ranks 0 to 4: "l o", "lo w", "e r", "Ġ low", "low er" (ids 256 to 260). Encode "lower low":
+//
+//	pieces        "lower", " low"           (the space leads the second word)
+//	"lower"       [l o w e r]  = [108 111 119 101 114]
+//	rank 0 l+o    [lo w e r]
+//	rank 1 lo+w   [low e r]
+//	rank 2 e+r    [low er]                   ("Ġ low", rank 3, has no Ġ to apply to)
+//	rank 4        [lower]      = [260]
+//	" low"        [Ġ l o w] -> [Ġ lo w] -> [Ġ low] -> [Ġlow] = [259]
+//
+// At every step the pair of lowest rank anywhere in the piece merges, not the leftmost pair.
+// "lowest" stops at [low e s t]: no merge joins e and s. And "é", which no merge mentions, is
+// its two UTF-8 bytes c3 a9, spelled "Ã" and "©": [195 169].
 //
 // # Gotchas (each has a test)
 //
@@ -97,12 +143,41 @@
 // `go run ./scripts/exercise 02` copies this chapter to workspace/02_tokenizer with two functions
 // stubbed. Write them in this order:
 //
-//  1. [ByteToRune] (bytelevel.go): the byte-to-unicode table; nearly every test needs it.
-//  2. [Tokenizer.MergeStep] (bpe.go): one BPE step, the adjacent pair of lowest rank (the
-//     leftmost of equal ones); a test checks that the fast heap BPE agrees with it everywhere.
+//  1. [ByteToRune] (bytelevel.go; easy, 15 min): the byte-to-unicode table; nearly every test needs
+//     it.
+//  2. [Tokenizer.MergeStep] (bpe.go; medium, 25 min): one BPE step, the adjacent pair of lowest
+//     rank (the leftmost of equal ones); a test checks that the fast heap BPE agrees with it
+//     everywhere.
 //
 // Then `go test ./workspace/02_tokenizer/` runs every exercise's tests in one go: a stub that still
 // panics fails only the tests that reach it. The tool prints each exercise's own go test command,
 // and `go run ./scripts/exercise status` shows which are done. The failures name the likely mistake
 // (the leftmost pair instead of the lowest rank, the soft hyphen kept as itself ...).
+//
+// # Check your understanding
+//
+//  1. Why can byte-level BPE never meet an unknown token? At most how many tokens can a piece of
+//     n bytes become?
+//  2. With the five merges of the worked example, encode "slow" by hand.
+//  3. Why is "2024" four tokens, and what does a model doing arithmetic gain from it?
+//  4. Into which pieces does the pre-tokenizer cut "a  b" (two spaces), and why does the second
+//     space go with the b?
+//  5. A tokenizer that gets one id in a thousand wrong still decodes to the right text. Why is it
+//     still wrong?
+//
+// Answers.
+//
+//  1. Every one of the 256 byte values is a token, and any text is a sequence of bytes; merges
+//     only ever shorten it. At most n tokens, one per byte, when no merge applies.
+//  2. One piece, "slow": [s l o w] -> rank 0 -> [s lo w] -> rank 1 -> [s low], ids [115 257].
+//     No merge joins s with low ("Ġ low" needs a space).
+//  3. The pre-tokenizer makes every digit its own piece, so no merge can join digits (the
+//     vocabulary has no "20"). Every number is spelled the same way, digit by digit, aligned
+//     with its place values; a vocabulary of learned chunks would split 2024 and 2025 differently.
+//  4. "a", " ", " b": a whitespace run gives its last space to the word that follows (\s+(?!\S)),
+//     so the word is "Ġb", spelled as after a single space, as in training. Without the split,
+//     BPE gives [a ĠĠ b] (Example_noUnknownTokens).
+//  5. The model was trained on one tokenization of each text. Another sequence of ids that
+//     decodes to the same text is input it has rarely or never seen, and its predictions change
+//     (the golden tests therefore demand every id, not the text).
 package tokenizer

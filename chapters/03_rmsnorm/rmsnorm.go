@@ -32,7 +32,8 @@ func RMSNorm(x *mat.Dense, weight []float64, eps float64) *mat.Dense {
 // normRow writes dst[i] = src[i] / sqrt(mean(src²) + eps) * w[i]; all three have the same length.
 func normRow(dst, src, w []float64, eps float64) {
 	// exercise: rmsnorm.normRow — mean of squares, eps inside the square root, then scale by the weight
-	// tests: TestRMSNormGolden TestEpsInsideSqrt TestWeightScalesFeatures TestUnitRMS ExampleRMSNorm
+	// tests: TestRMSNormGolden TestEpsInsideSqrt TestMeanOfSquares TestWeightScalesFeatures TestUnitRMS ExampleRMSNorm
+	// difficulty: easy, 10 min
 	var ss float64
 	for _, v := range src {
 		ss += v * v
@@ -50,6 +51,24 @@ func normRow(dst, src, w []float64, eps float64) {
 	// mistake: the weight left out
 	//	- dst[i] = v * inv * w[i]
 	//	+ dst[i] = v * inv
+	// mistake: the sum of squares divided by n-1, as for a sample variance
+	//	- inv := 1 / math.Sqrt(ss/float64(len(src))+eps)
+	//	+ inv := 1 / math.Sqrt(ss/float64(len(src)-1)+eps)
+	// mistake: the mean subtracted first, as LayerNorm does
+	//	- var ss float64
+	//	- for _, v := range src {
+	//	- ss += v * v
+	//	- }
+	//	+ var mean, ss float64
+	//	+ for _, v := range src {
+	//	+ 	mean += v / float64(len(src))
+	//	+ }
+	//	+ for _, v := range src {
+	//	+ 	ss += (v - mean) * (v - mean)
+	//	+ }
+	//
+	//	- dst[i] = v * inv * w[i]
+	//	+ dst[i] = (v - mean) * inv * w[i]
 	// end exercise
 }
 
@@ -71,6 +90,7 @@ func NormHeads(x *mat.Dense, weight []float64, headDim int, eps float64) *mat.De
 	y := mat.NewDense(seq, width, nil)
 	// exercise: rmsnorm.NormHeads — normalize each head_dim block of each row on its own
 	// tests: TestNormHeadsGolden TestNormHeadsIsPerHead ExampleNormHeads
+	// difficulty: easy, 10 min
 	for t := 0; t < seq; t++ {
 		src, dst := x.RawRowView(t), y.RawRowView(t)
 		for off := 0; off < width; off += headDim {
@@ -93,6 +113,45 @@ func NormHeads(x *mat.Dense, weight []float64, headDim int, eps float64) *mat.De
 	//	- src, dst := x.RawRowView(t), y.RawRowView(t)
 	//	+ src, dst := x.RawRowView(0), y.RawRowView(t)
 	// end exercise
+	return y
+}
+
+// LayerNorm is the normalization RMSNorm replaced (the original Transformer, GPT-2, BERT): each
+// row is centred on its mean, divided by the root of its variance, then scaled and shifted:
+//
+//	mu     = mean_j(x[t][j])
+//	var    = mean_j((x[t][j] - mu)²)
+//	y[t][i] = (x[t][i] - mu) / sqrt(var + eps) * weight[i] + bias[i]
+//
+// Qwen3 does not use it; it is here to be compared with RMSNorm (the package doc's "What came
+// before"). With weight 1 and bias 0 it is RMSNorm of the centred row. x is seq x d, weight and
+// bias have d values (bias may be nil: no shift); the result is a new seq x d matrix. It panics
+// if a length does not match d.
+func LayerNorm(x *mat.Dense, weight, bias []float64, eps float64) *mat.Dense {
+	seq, d := x.Dims()
+	if len(weight) != d || (bias != nil && len(bias) != d) {
+		panic(fmt.Sprintf("rmsnorm: LayerNorm weight has %d values and bias %d, rows have %d", len(weight), len(bias), d))
+	}
+	y := mat.NewDense(seq, d, nil)
+	for t := 0; t < seq; t++ {
+		src, dst := x.RawRowView(t), y.RawRowView(t)
+		var mu float64
+		for _, v := range src {
+			mu += v
+		}
+		mu /= float64(d)
+		var ss float64
+		for _, v := range src {
+			ss += (v - mu) * (v - mu)
+		}
+		inv := 1 / math.Sqrt(ss/float64(d)+eps)
+		for i, v := range src {
+			dst[i] = (v - mu) * inv * weight[i]
+			if bias != nil {
+				dst[i] += bias[i]
+			}
+		}
+	}
 	return y
 }
 

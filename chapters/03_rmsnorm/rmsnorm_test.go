@@ -96,6 +96,11 @@ func normHint(x, w, got, want []float64, d int) string {
 	case weightless:
 		return "the output is right before the weight: multiply feature i by weight[i] last"
 	}
+	for off := 0; off+d <= len(x); off += d {
+		if h := whichMistake(x[off:off+d], w, Eps, got[off:off+d]); h != "" {
+			return fmt.Sprintf("block %d: %s", off/d, h)
+		}
+	}
 	var large, small []float64 // got/want for blocks whose RMS is far above sqrt(eps), and the others
 	for off := 0; off+d <= len(x); off += d {
 		j := off
@@ -188,20 +193,104 @@ func TestUnitRMS(t *testing.T) {
 	y := RMSNorm(x, ones, 0)
 	for t0 := 0; t0 < 3; t0++ {
 		if r := RMS(y.RawRowView(t0)); math.Abs(r-1) > 1e-12 {
-			t.Errorf("row %d: RMS after norm = %.15g, want 1", t0, r)
+			t.Errorf("row %d: RMS after norm = %.15g, want 1 %s", t0, r, whichMistake(x.RawRowView(t0), ones, 0, y.RawRowView(t0)))
+			break // the other rows would say the same
 		}
 	}
 }
 
+// rowMistakes are the classic wrong ways to normalize one row, each computed as a learner would
+// write it, with what to do instead. whichMistake compares a result with each of them.
+var rowMistakes = []struct {
+	name, fix string
+	f         func(x, w []float64, eps float64) []float64
+}{
+	{"x / (sqrt(mean(x²)) + eps)", "eps goes inside the square root: x / sqrt(mean(x²) + eps)",
+		func(x, w []float64, eps float64) []float64 { return scaleRow(x, w, 1/(ms(x, 0)+eps), 0) }},
+	{"x / sqrt(sum(x²) + eps)", "divide by the root of the MEAN of the squares (the sum over n), not of their sum",
+		func(x, w []float64, eps float64) []float64 { return scaleRow(x, w, 1/math.Sqrt(ss(x, 0)+eps), 0) }},
+	{"x / sqrt(sum(x²)/(n-1) + eps)", "the mean of the squares divides by n, not n-1: this is not a sample variance",
+		func(x, w []float64, eps float64) []float64 {
+			return scaleRow(x, w, 1/math.Sqrt(ss(x, 0)/float64(len(x)-1)+eps), 0)
+		}},
+	{"(x - mean(x)) / sqrt(var(x) + eps), LayerNorm", "RMSNorm does not subtract the mean: x / sqrt(mean(x²) + eps)",
+		func(x, w []float64, eps float64) []float64 {
+			mu := mean(x)
+			return scaleRow(x, w, 1/math.Sqrt(ms(x, mu)*ms(x, mu)+eps), mu)
+		}},
+	{"x / sqrt(mean(x²) + eps) without the weight", "multiply feature i by weight[i] last",
+		func(x, w []float64, eps float64) []float64 {
+			ones := make([]float64, len(x))
+			for i := range ones {
+				ones[i] = 1
+			}
+			return scaleRow(x, ones, 1/math.Sqrt(ms(x, 0)*ms(x, 0)+eps), 0)
+		}},
+}
+
+func mean(x []float64) float64 { return floats.Sum(x) / float64(len(x)) }
+
+// ss is the sum of (x-mu)²; ms its root-mean: sqrt(ss/n).
+func ss(x []float64, mu float64) float64 {
+	var s float64
+	for _, v := range x {
+		s += (v - mu) * (v - mu)
+	}
+	return s
+}
+func ms(x []float64, mu float64) float64 { return math.Sqrt(ss(x, mu) / float64(len(x))) }
+
+// scaleRow returns (x[i]-mu) * inv * w[i].
+func scaleRow(x, w []float64, inv, mu float64) []float64 {
+	y := make([]float64, len(x))
+	for i, v := range x {
+		y[i] = (v - mu) * inv * w[i]
+	}
+	return y
+}
+
+// whichMistake names the classic mistake whose formula gives got for row x (weight w), or "".
+func whichMistake(x, w []float64, eps float64, got []float64) string {
+	for _, m := range rowMistakes {
+		if floats.EqualApprox(got, m.f(x, w, eps), 1e-9*math.Max(1, floats.Norm(got, math.Inf(1)))) {
+			return fmt.Sprintf("that is %s: %s", m.name, m.fix)
+		}
+	}
+	return ""
+}
+
 // TestEpsInsideSqrt checks eps placement on a hand-computed row: a constant row of 1e-3 has
 // mean square 1e-6, so with eps 1e-6 the output is 1e-3/sqrt(2e-6) = 1/sqrt(2). Putting eps
-// outside the square root would give 1e-3/(1e-3+1e-6) ≈ 0.999. Tolerance 1e-12: pure float64.
+// outside the square root would give 1e-3/(1e-3+1e-6) ≈ 0.999; the other classic mistakes give
+// other values, and the message names the one whose formula matches. Tolerance 1e-12: pure
+// float64.
 func TestEpsInsideSqrt(t *testing.T) {
-	x := mat.NewDense(1, 4, []float64{1e-3, 1e-3, 1e-3, 1e-3})
-	y := RMSNorm(x, []float64{1, 1, 1, 1}, 1e-6)
+	row := []float64{1e-3, 1e-3, 1e-3, 1e-3}
+	ones := []float64{1, 1, 1, 1}
+	y := RMSNorm(mat.NewDense(1, 4, row), ones, 1e-6)
 	if v := y.At(0, 0); math.Abs(v-1/math.Sqrt2) > 1e-12 {
-		t.Errorf("row of 1e-3 with eps 1e-6: y[0] = %.6g, want 1e-3/sqrt(1e-6+1e-6) = 1/sqrt(2) = 0.707107:\n"+
-			"eps goes inside the square root (x / (sqrt(mean(x²)) + eps) gives 0.999)", v)
+		hint := whichMistake(row, ones, 1e-6, y.RawRowView(0))
+		if hint == "" {
+			hint = "want x / sqrt(mean(x²) + eps) * weight"
+		}
+		t.Errorf("row of 1e-3 with eps 1e-6: y[0] = %.6g, want 1e-3/sqrt(1e-6+1e-6) = 1/sqrt(2) = 0.707107:\n%s", v, hint)
+	}
+}
+
+// TestMeanOfSquares checks the mean on a row whose mean is not 0: x = [1, 2, 3, 4] has
+// mean(x²) = 30/4 = 7.5, so y = x / sqrt(7.5 + 1e-6) (the worked example of the package doc).
+// A divisor n-1 gives x/sqrt(10), the sum x/sqrt(30), and LayerNorm's centring (x-2.5)/sqrt(1.25).
+func TestMeanOfSquares(t *testing.T) {
+	row := []float64{1, 2, 3, 4}
+	ones := []float64{1, 1, 1, 1}
+	y := RMSNorm(mat.NewDense(1, 4, row), ones, Eps).RawRowView(0)
+	want := scaleRow(row, ones, 1/math.Sqrt(7.5+Eps), 0)
+	if !floats.EqualApprox(y, want, 1e-12) {
+		hint := whichMistake(row, ones, Eps, y)
+		if hint == "" {
+			hint = "want x / sqrt(mean(x²) + eps) * weight"
+		}
+		t.Errorf("RMSNorm([1 2 3 4]) = %.6g, want %.6g (mean(x²) = 7.5):\n%s", y, want, hint)
 	}
 }
 
@@ -260,5 +349,30 @@ func TestPanicsOnShapeMismatch(t *testing.T) {
 			}()
 			f()
 		}()
+	}
+}
+
+// TestLayerNorm checks the comparison function: with eps 0 each row comes out with mean 0 and
+// variance 1 before weight and bias, it equals the centred row divided by its RMS (computed here,
+// not with RMSNorm, whose normRow is an exercise), and the bias adds on. Tolerance 1e-12: pure
+// float64.
+func TestLayerNorm(t *testing.T) {
+	x := mat.NewDense(2, 4, []float64{1, 2, 3, 4, -5, 0.5, 7, 2})
+	ones := []float64{1, 1, 1, 1}
+	y := LayerNorm(x, ones, nil, 0)
+	for r := range 2 {
+		row := y.RawRowView(r)
+		if m, v := mean(row), ms(row, mean(row)); math.Abs(m) > 1e-12 || math.Abs(v-1) > 1e-12 {
+			t.Errorf("row %d: mean %.3g and standard deviation %.15g after LayerNorm, want 0 and 1", r, m, v)
+		}
+		src := x.RawRowView(r)
+		want := scaleRow(src, ones, 1/ms(src, mean(src)), mean(src))
+		if !floats.EqualApprox(row, want, 1e-12) {
+			t.Errorf("row %d: LayerNorm %.6g, want (x - mean) / rms(x - mean) = %.6g", r, row, want)
+		}
+	}
+	shifted := LayerNorm(x, []float64{2, 2, 2, 2}, []float64{1, 0, 0, 0}, 0)
+	if got, want := shifted.At(0, 0), 2*y.At(0, 0)+1; math.Abs(got-want) > 1e-12 {
+		t.Errorf("weight 2 and bias 1: y[0] = %v, want 2*%v+1 = %v", got, y.At(0, 0), want)
 	}
 }

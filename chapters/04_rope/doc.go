@@ -14,6 +14,19 @@
 // Attention therefore sees relative positions, and a cached key computed at position n never
 // needs recomputing when later tokens arrive (chapter 08).
 //
+// # What came before
+//
+// The original Transformer (2017) added a fixed sinusoidal vector to each token's embedding,
+// sin and cos of pos·10000^(-2i/d); GPT-2 and BERT learned one vector per position instead (1,024
+// of them in GPT-2, 512 in BERT). Both are absolute: the model sees "token at position 37", must
+// learn from data that 37 and 38 are neighbours, and cannot go past the last learned position.
+// Both are added once at the input, so every later layer sees position mixed into the content.
+// RoPE (Su et al., 2021; GPT-NeoX, LLaMA, Qwen) changes three things: position enters at every
+// attention layer, as a rotation of q and k rather than an addition to the token; the score then
+// depends on the distance m-n alone (a uniform shift of every position changes nothing); and it
+// has no parameters, so any position up to the table's size is defined. Values are not rotated:
+// position decides where to look, not what is read.
+//
 // # The formula
 //
 // A head vector of d = head_dim values (128 in Qwen3) is split into d/2 pairs, and pair i is turned
@@ -23,6 +36,25 @@
 //
 // Pair 0 turns one radian per token; pair 63 turns 1.2e-6 radians per token, so that one full turn
 // takes about five million tokens. The fast pairs resolve neighbours, the slow ones distances.
+//
+// # Why theta is 1e6
+//
+// The original base was 10,000 (LLaMA kept it, for 2,048 tokens). Qwen3 reads 32,768 tokens
+// natively and uses 1e6. At a distance of Δ tokens pair i has turned Δ·inv_freq[i] radians; a
+// pair that has turned less than a quarter turn still rewards a query and a key that point the
+// same way (its cos is positive), while a pair that has turned thousands of times adds something
+// close to noise for that distance. Counted with InvFreq (Example_theta):
+//
+//	                          theta 10,000    theta 1e6
+//	slowest pair, full turn   54,410 tokens   5,063,256 tokens
+//	pairs under 1/4 turn at Δ = 4,096        9 of 64        27 of 64
+//	pairs under 1/4 turn at Δ = 32,768       0 of 64        17 of 64
+//
+// With 10,000 no pair is left that can say "far away but the same thing" across a 32k context;
+// with 1e6 a quarter of them can. Raising the base to stretch the context is how long-context
+// models were made from short ones (Code Llama and LLaMA 2 Long raised it; Qwen trains with 1e6
+// from the start). Going further than the trained length needs more than a base: YaRN rescales
+// the frequencies, which chapter 01's Config refuses rather than computes wrongly.
 //
 // Which elements form a pair is the classic trap. The original RoPE paper and Meta's LLaMA code
 // pair neighbours (2i, 2i+1). Qwen3, like GPT-NeoX and every Hugging Face model, pairs element i
@@ -79,18 +111,63 @@
 // holds only up to that rounding, so the exact property is tested on the exact table and the
 // float32 table is held to 1e-5 at small positions.
 //
+// # A worked example by hand
+//
+// Example_byHand: head_dim 4, so two pairs, (v[0], v[2]) and (v[1], v[3]); theta 100, so
+// inv_freq = [100^0, 100^(-2/4)] = [1, 0.1]. Rotate q = [1 2 0 0] to position 1: pair 0, the point
+// (1, 0), turns by 1 rad to (cos 1, sin 1) = (0.5403, 0.8415); pair 1, (2, 0), turns by 0.1 rad to
+// (1.9900, 0.1997). Put back in place: q' = [0.5403 1.9900 0.8415 0.1997], the same length 2.2361.
+// At position 2 the angles are 2 and 0.2 rad. With a key k = [0 1 1 0], pair 0 is (0, 1) and pair
+// 1 is (1, 0), and the score of q at m with k at n is
+//
+//	pair 0: |(1,0)| |(0,1)| cos(π/2 - (m-n)·1)  = sin(m-n)
+//	pair 1: |(2,0)| |(1,0)| cos((m-n)·0.1)      = 2 cos(0.1(m-n))
+//
+// so (5, 3), (12, 10) and (2, 0) all give sin 2 + 2 cos 0.2 = 0.9093 + 1.9601 = 2.8694, while (3, 5)
+// gives -0.9093 + 1.9601 = 1.0508: the distance counts, and its sign (before or after) too.
+//
 // # Exercises
 //
 // `go run ./scripts/exercise 04` copies this chapter to workspace/04_rope with two functions
 // stubbed. Write them in this order (every table needs InvFreq):
 //
-//  1. [InvFreq] (rope.go): in float32, and in this order: e = float32(2i)/float32(d),
-//     p = float32(theta^e), then float32(1/p). The test wants transformers' bits, so the order
-//     of the roundings matters: theta^(-e) in one step is one ulp off at 24 of the 64 pairs.
-//  2. [Table.RotateHead] (rope.go): turn each pair (v[i], v[i+d/2]) by pos*inv_freq[i].
+//  1. [InvFreq] (rope.go; medium, 15 min): in float32, and in this order: e =
+//     float32(2i)/float32(d), p = float32(theta^e), then float32(1/p). The test wants transformers'
+//     bits, so the order of the roundings matters: theta^(-e) in one step is one ulp off at 24 of
+//     the 64 pairs.
+//  2. [Table.RotateHead] (rope.go; medium, 20 min): turn each pair (v[i], v[i+d/2]) by
+//     pos*inv_freq[i].
 //
 // Then `go test ./workspace/04_rope/` runs every exercise's tests in one go: a stub that still
 // panics fails only the tests that reach it. The tool prints each exercise's own go test command,
 // and `go run ./scripts/exercise status` shows which are done. The failures name the likely mistake
-// (float64 frequencies, pairs (2i, 2i+1), the wrong direction ...).
+// (float64 frequencies, theta hard-coded to 10000, i/d for 2i/d, pairs (2i, 2i+1), the wrong
+// direction ...).
+//
+// # Check your understanding
+//
+//  1. With head_dim 4 and theta 100, rotate v = [0 1 1 0] to position 1 by hand.
+//  2. Why does a KV cache (chapter 08) never need to re-rotate a cached key when new tokens
+//     arrive?
+//  3. Shift every position of a prompt by 5 (0..n-1 becomes 5..n+4). What happens to the
+//     attention scores? What still sees the shift?
+//  4. How many radians per token does pair 1 turn in Qwen3 (head_dim 128, theta 1e6)? At about
+//     which distance has it made a full turn?
+//  5. A model trained with theta 10,000 is run with theta 1e6 (a config file lost rope_theta).
+//     Which attention goes wrong first, between neighbours or across long distances?
+//
+// Answers.
+//
+//  1. Pair 0 is (v[0], v[2]) = (0, 1), turned by 1 rad: (-sin 1, cos 1) = (-0.8415, 0.5403). Pair 1
+//     is (v[1], v[3]) = (1, 0), turned by 0.1 rad: (0.9950, 0.0998). So [-0.8415 0.9950 0.5403 0.0998].
+//  2. A key is rotated by its own absolute position, which does not change when tokens are
+//     appended after it; the score needs only m-n, and the new query's rotation supplies m.
+//  3. Nothing: every score depends on m-n only, so the model's output is unchanged (up to float
+//     rounding). What sees absolute positions is the table's range (5 fewer positions fit) and
+//     the cached keys themselves: a key rotated to its shifted position stays there.
+//  4. inv_freq[1] = 1e6^(-2/128) = 0.8058 rad per token (ExampleInvFreq), a full turn every
+//     2π/0.8058 = 7.8 tokens. Pair 1 is a fast, neighbour-resolving pair.
+//  5. Long distances: pair i's angle is off by Δ times the change of inv_freq[i], which grows
+//     with the distance Δ. Pair 1 turns 0.806 instead of 0.866 rad per token: off by 0.06 rad
+//     between neighbours, by 6 rad (a full turn) at 100 tokens.
 package rope

@@ -19,6 +19,7 @@ func InvFreq(headDim int, theta float64) []float64 {
 	checkHeadDim(headDim)
 	// exercise: rope.InvFreq — exponent 2i/d, then p = theta^exponent, then 1/p, each rounded to float32 in this order
 	// tests: TestInvFreqGolden ExampleInvFreq
+	// difficulty: medium, 15 min
 	f := make([]float64, headDim/2)
 	for i := range f {
 		exp := float32(2*i) / float32(headDim)
@@ -38,6 +39,9 @@ func InvFreq(headDim int, theta float64) []float64 {
 	// mistake: exponent i/d instead of 2i/d
 	//	- exp := float32(2*i) / float32(headDim)
 	//	+ exp := float32(i) / float32(headDim)
+	// mistake: theta hard-coded to 10000, the original Transformer's base, not the argument
+	//	- p := float32(math.Pow(theta, float64(exp)))
+	//	+ p := float32(math.Pow(10000, float64(exp)))
 	// end exercise
 }
 
@@ -158,6 +162,7 @@ func (t *Table) RotateHead(v []float64, pos int) {
 	t.checkPos(pos)
 	// exercise: rope.RotateHead — rotate each (v[i], v[i+half]) pair by the angle of pair i at pos
 	// tests: TestRotateGolden TestHalfSplitPairs TestRotationKeepsNorm ExampleTable_Rotate
+	// difficulty: medium, 20 min
 	half := t.headDim / 2
 	cos, sin := t.cos[pos*half:(pos+1)*half], t.sin[pos*half:(pos+1)*half]
 	for i := 0; i < half; i++ {

@@ -102,8 +102,8 @@ func TestInvFreqGolden(t *testing.T) {
 	switch {
 	case len(far) > 0:
 		i := far[0]
-		t.Errorf("inv_freq is more than one float32 ulp from transformers at %d of %d pairs, first inv_freq[%d] = %.10g, want %.10g:\n"+
-			"the formula is inv_freq[i] = theta^(-2i/d) for i = 0 .. d/2-1 (2i, not i)", len(far), len(want), i, got[i], want[i])
+		t.Errorf("inv_freq is more than one float32 ulp from transformers at %d of %d pairs, first inv_freq[%d] = %.10g, want %.10g:\n%s",
+			len(far), len(want), i, got[i], want[i], invFreqHint(got, m.HeadDim, m.Theta))
 	case len(notF32) > 0:
 		i := notF32[0]
 		t.Errorf("%d of %d values are not float32 numbers (inv_freq[%d] = %.17g): transformers computes in float32,\n"+
@@ -118,6 +118,39 @@ func TestInvFreqGolden(t *testing.T) {
 	if e := relErr(t, InvFreq64(m.HeadDim, m.Theta), want); e > 1e-7 {
 		t.Errorf("InvFreq64 vs transformers: relative error %.3g > 1e-7", e)
 	}
+}
+
+// invFreqHint names the mistake whose formula gives got (to float32 precision), for InvFreq of
+// head dimension d and base theta: a base other than theta (which one, read off inv_freq[1]),
+// the exponent i/d for 2i/d, the sign of the exponent, or i counted from 1.
+func invFreqHint(got []float64, d int, theta float64) string {
+	const want = "want inv_freq[i] = theta^(-2i/d) for i = 0 .. d/2-1, with the theta the caller passes"
+	if len(got) < 2 || got[1] <= 0 {
+		return want
+	}
+	// Within 1e-5: float32 rounding (6e-8 per step) amplified by reading the base off one value.
+	close := func(f func(i int) float64) bool {
+		for i, g := range got {
+			if math.Abs(g-f(i)) > 1e-5*math.Abs(f(i)) {
+				return false
+			}
+		}
+		return true
+	}
+	// The base that inv_freq[1] = base^(-2/d) implies.
+	base := math.Pow(got[1], -float64(d)/2)
+	switch {
+	case close(func(i int) float64 { return math.Pow(theta, -float64(i)/float64(d)) }):
+		return "that is theta^(-i/d): the exponent is 2i/d (pair i holds dimensions i and i+d/2, the even dimension 2i of the paper)"
+	case close(func(i int) float64 { return math.Pow(theta, float64(2*i)/float64(d)) }):
+		return "that is theta^(+2i/d): the frequencies must fall with i, so the exponent is -2i/d (or 1/theta^(2i/d))"
+	case close(func(i int) float64 { return math.Pow(theta, -float64(2*(i+1))/float64(d)) }):
+		return "that is theta^(-2(i+1)/d): i starts at 0, so pair 0 turns exactly 1 radian per token"
+	case close(func(i int) float64 { return math.Pow(base, -float64(2*i)/float64(d)) }):
+		return fmt.Sprintf("that is the right formula with theta = %.5g, not the theta argument %.6g: use the theta the caller passes\n"+
+			"(10000 is the original Transformer's and LLaMA's base; Qwen3's rope_theta is 1e6)", base, theta)
+	}
+	return want
 }
 
 // TestCosSinGolden compares the table's cos and sin with Qwen3RotaryEmbedding's [P,128] output at

@@ -70,6 +70,7 @@ func ProjectAt(c Config, w *Weights, rot *rope.Table, x *mat.Dense, positions []
 	}
 	// exercise: attention.ProjectAt — project, QK-norm each head (chapter 03), rotate q and k (chapter 04) to their positions
 	// tests: TestForwardGolden TestForwardOffsetGolden TestAttendWithPastMatchesFullPrompt TestProbabilitiesAreCausalDistributions
+	// difficulty: hard, 40 min
 	seq, _ := x.Dims()
 	q = mat.NewDense(seq, c.Heads*c.HeadDim, nil)
 	q.Mul(x, w.Q.T())
@@ -107,6 +108,7 @@ func (c Config) qkNorm(x *mat.Dense, weight []float64) *mat.Dense {
 func KVHead(h, heads, kvHeads int) int {
 	// exercise: attention.KVHead — the GQA head map: consecutive query heads share a KV head
 	// tests: TestGQAHeadMap TestGQASharesKV ExampleKVHead TestAttendByHand
+	// difficulty: easy, 5 min
 	return h / (heads / kvHeads)
 	// mistake: round-robin, h % kvHeads
 	//	- return h / (heads / kvHeads)
@@ -131,6 +133,7 @@ func Mask(nq, nk, past int) *mat.Dense {
 	m := mat.NewDense(nq, nk, nil)
 	// exercise: attention.Mask — -Inf where the key is in the query's future
 	// tests: TestMask ExampleMask
+	// difficulty: easy, 10 min
 	for r := 0; r < nq; r++ {
 		row := m.RawRowView(r)
 		for j := past + r + 1; j < nk; j++ {
@@ -156,6 +159,7 @@ func Mask(nq, nk, past int) *mat.Dense {
 func Softmax(row []float64) {
 	// exercise: attention.Softmax — numerically stable softmax; -Inf must give exactly 0
 	// tests: TestSoftmax ExampleSoftmax
+	// difficulty: easy, 10 min
 	m := math.Inf(-1)
 	for _, s := range row {
 		m = math.Max(m, s)
@@ -178,6 +182,19 @@ func Softmax(row []float64) {
 	// mistake: the sum taken over the unshifted exponentials
 	//	- sum += row[j]
 	//	+ sum += math.Exp(s)
+	// mistake: computed in float32, as transformers' softmax does
+	//	- row[j] = math.Exp(s - m)
+	//	- sum += row[j]
+	//	- }
+	//	- for j := range row {
+	//	- row[j] /= sum
+	//	- }
+	//	+ row[j] = float64(float32(math.Exp(s - m)))
+	//	+ sum = float64(float32(sum + row[j]))
+	//	+ }
+	//	+ for j := range row {
+	//	+ 	row[j] = float64(float32(row[j]) / float32(sum))
+	//	+ }
 	// end exercise
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -109,7 +110,13 @@ func testForward(t *testing.T, posName, outName, weightsName string) {
 	switch {
 	case len(badHeads) > 0:
 		hint := "q·k differs: for q and k, project, QK-norm each head, then rotate row r to position startPos+r"
-		if startPos != 0 {
+		// Before blaming the projection: attention computed here, independently of Attend, on
+		// Project's own q and k. If that matches transformers, q and k are right and the
+		// difference is in the attention itself (its scale, its mask or its softmax).
+		q, k, _ := Project(g.cfg, g.w, g.cfg.RoPE(64), g.x, startPos)
+		if h := attentionHint(g.cfg, q, k, probs, wantP); h != "" {
+			hint = h
+		} else if startPos != 0 {
 			out0, _ := Forward(g.cfg, g.w, g.cfg.RoPE(64), g.x, 0)
 			if relErr(t, out0.RawMatrix().Data, load(t, "out.npy").Data) <= goldenTol {
 				hint = fmt.Sprintf("positions 0.. match transformers, positions %d.. do not: rotate row r to position startPos+r", startPos)
@@ -123,6 +130,64 @@ func testForward(t *testing.T, posName, outName, weightsName string) {
 	default:
 		t.Logf("%s: relative error %.3g; %s: max error over %d heads %.3g", outName, e, weightsName, len(probs), worst)
 	}
+}
+
+// refProbs is causal attention of one query head, computed here with the scale the caller
+// names, independently of Mask, Softmax and Attend (which are exercises and may be wrong).
+func refProbs(c Config, q, k *mat.Dense, h int, scale float64) []float64 {
+	nq, _ := q.Dims()
+	nk, _ := k.Dims()
+	d, g := c.HeadDim, h/(c.Heads/c.KVHeads)
+	out := make([]float64, nq*nk)
+	for r := range nq {
+		row := out[r*nk : (r+1)*nk]
+		past := nk - nq
+		m := math.Inf(-1)
+		for j := 0; j <= past+r; j++ {
+			row[j] = scale * floats.Dot(q.RawRowView(r)[h*d:(h+1)*d], k.RawRowView(j)[g*d:(g+1)*d])
+			m = math.Max(m, row[j])
+		}
+		var sum float64
+		for j := 0; j <= past+r; j++ {
+			row[j] = math.Exp(row[j] - m)
+			sum += row[j]
+		}
+		for j := 0; j <= past+r; j++ {
+			row[j] /= sum
+		}
+	}
+	return out
+}
+
+// attentionHint returns "" when attention on q and k, computed independently, differs from
+// transformers' probabilities wantP (then q and k are wrong); otherwise it names what Attend got
+// wrong: a scale it recognises, or the attention step in general.
+func attentionHint(c Config, q, k *mat.Dense, probs []*mat.Dense, wantP *reference.Array) string {
+	right := 1 / math.Sqrt(float64(c.HeadDim))
+	for h := range c.Heads {
+		if reference.RelErr(refProbs(c, q, k, h, right), wantP.Sub(h).Data) > goldenTol {
+			return ""
+		}
+	}
+	for _, s := range []struct {
+		scale float64
+		name  string
+	}{
+		{1 / math.Sqrt(float64(c.Hidden/c.Heads)), fmt.Sprintf("1/sqrt(hidden/heads) = 1/sqrt(%d)", c.Hidden/c.Heads)},
+		{1 / float64(c.HeadDim), fmt.Sprintf("1/head_dim = 1/%d", c.HeadDim)},
+		{1, "1 (no scale)"},
+	} {
+		same := true
+		for h := range c.Heads {
+			same = same && reference.RelErr(probs[h].RawMatrix().Data, refProbs(c, q, k, h, s.scale)) <= goldenTol
+		}
+		if same {
+			return fmt.Sprintf("q and k are right (softmax(q·k/sqrt(head_dim)) of them matches transformers), but the scores were scaled by %s:\n"+
+				"the scale is 1/sqrt(head_dim) = 1/sqrt(%d); head_dim is not hidden/heads in Qwen3", s.name, c.HeadDim)
+		}
+	}
+	return "q and k are right (softmax(q·k/sqrt(head_dim)) of them matches transformers), but Attend's probabilities differ:\n" +
+		"check the scale 1/sqrt(head_dim), the causal mask and the softmax (TestAttendByHand, TestMask and TestSoftmax test them alone)"
 }
 
 // TestForwardGolden: one Qwen3Attention layer on 7 tokens at positions 0..6.
@@ -213,15 +278,30 @@ func checkCausal(t *testing.T, probs []*mat.Dense, past int) {
 				}
 				sum += v
 			}
-			if math.Abs(sum-1) > 1e-12 && !math.IsNaN(sum) {
+			switch {
+			case math.Abs(sum-1) <= 1e-12 || math.IsNaN(sum):
+			case math.Abs(sum-1) < 1e-6 && allFloat32(p.RawRowView(r)):
+				add("every probability is a float32 number and the row sums to 1 only to float32's precision: compute the softmax in float64",
+					"head %d row %d sums to %.17g", h, r, sum)
+			default:
 				add("each row of probabilities sums to 1: divide the exponentials by their sum",
-					"head %d row %d sums to %.15g", h, r, sum)
+					"head %d row %d sums to %.17g", h, r, sum)
 			}
 		}
 	}
 	for _, k := range kinds {
 		t.Errorf("%s (%d times):\n%s", faults[k].first, faults[k].n, k)
 	}
+}
+
+// allFloat32 says whether every value of row is exactly a float32 number.
+func allFloat32(row []float64) bool {
+	for _, v := range row {
+		if float64(float32(v)) != v {
+			return false
+		}
+	}
+	return true
 }
 
 func randDense(rng *rand.Rand, r, c int, scale float64) *mat.Dense {
@@ -257,14 +337,18 @@ func TestAttendWithPastMatchesFullPrompt(t *testing.T) {
 	kw := g.cfg.KVHeads * g.cfg.HeadDim
 	if !mat.EqualApprox(q2, q.Slice(past, nq, 0, qw), 1e-12) || !mat.EqualApprox(k2, k.Slice(past, nq, 0, kw), 1e-12) ||
 		!mat.EqualApprox(v2, v.Slice(past, nq, 0, kw), 1e-12) {
-		t.Errorf("Project of the tail at startPos %d differs from the full projection's rows", past)
+		t.Errorf("Project of rows %d.. at startPos %d differs from rows %d.. of the whole prompt's projection:\n"+
+			"row r must be rotated to its own position, positions[r] (startPos+r), not counted from 0 in every call", past, past, past)
 	}
 }
 
 // TestAttendByHand: one head of width 4, two tokens, identity-like inputs, so the expected
 // probabilities can be written down: query 1 sees keys 0 and 1 with scores (0, 4)/sqrt(4) = (0, 2).
+// Hidden is 16, so that hidden/heads (16) is not head_dim (4), as in Qwen3 (1024/16 = 64, not
+// 128): a scale of 1/sqrt(hidden/heads) gives other probabilities, and the message says which
+// scale they imply.
 func TestAttendByHand(t *testing.T) {
-	c := Config{Hidden: 4, Heads: 1, KVHeads: 1, HeadDim: 4, Eps: 1e-6, Theta: 1e4}
+	c := Config{Hidden: 16, Heads: 1, KVHeads: 1, HeadDim: 4, Eps: 1e-6, Theta: 1e4}
 	q := mat.NewDense(2, 4, []float64{1, 0, 0, 0, 2, 2, 0, 0})
 	k := mat.NewDense(2, 4, []float64{0, 0, 1, 0, 1, 1, 0, 0})
 	v := mat.NewDense(2, 4, []float64{1, 0, 0, 0, 0, 1, 0, 0})
@@ -272,8 +356,19 @@ func TestAttendByHand(t *testing.T) {
 	p1 := math.Exp(2) / (1 + math.Exp(2))
 	want := mat.NewDense(2, 2, []float64{1, 0, 1 - p1, p1})
 	if !mat.EqualApprox(probs[0], want, 1e-15) {
-		t.Fatalf("probabilities %.4f, want %.4f: query 1 sees keys 0 and 1 with scores q·k/sqrt(4) = (0, 2), so p = softmax(0, 2)",
-			probs[0].RawMatrix().Data, want.RawMatrix().Data)
+		hint := "p = softmax(q·k/sqrt(head_dim)) over the visible keys"
+		if got0, got1 := probs[0].At(1, 0), probs[0].At(1, 1); got0 > 0 && got1 > 0 && probs[0].At(0, 1) == 0 {
+			// p1/p0 = exp(4·scale): the scale the probabilities imply.
+			switch s := math.Log(got1/got0) / 4; {
+			case math.Abs(s-0.5) > 1e-6:
+				hint = fmt.Sprintf("these probabilities are softmax of q·k times %.4g (1/sqrt(%.4g)); want 1/sqrt(head_dim) = 1/sqrt(4) = 0.5", s, 1/(s*s))
+			case allFloat32(probs[0].RawRowView(1)):
+				hint = "the scale is right, but every probability is a float32 number: compute the softmax in float64 (TestSoftmax)"
+			}
+		}
+		// 17 digits: a softmax in float32 is off by 1e-8, which fewer digits would not show.
+		t.Fatalf("query 1 sees keys 0 and 1 with scores q·k/sqrt(4) = (0, 2), so p = softmax(0, 2):\n got  %.17g\n want %.17g\n%s",
+			probs[0].RawMatrix().Data, want.RawMatrix().Data, hint)
 	}
 	wantCtx := mat.NewDense(2, 4, []float64{1, 0, 0, 0, 1 - p1, p1, 0, 0})
 	if !mat.EqualApprox(ctx, wantCtx, 1e-15) {
@@ -313,7 +408,10 @@ func TestGQASharesKV(t *testing.T) {
 			if h >= 2 {
 				want = 100
 			}
-			if got := ctx.At(r, 2*h); math.Abs(got-want) > 1e-9 {
+			// Which KV head was read is what this test checks: 1 or 100. A relative 1e-3 leaves
+			// room for any softmax whose row sums to 1 within float32 rounding (6e-8), so that
+			// a softmax in the wrong precision is reported by TestSoftmax, not here.
+			if got := ctx.At(r, 2*h); math.Abs(got-want) > 1e-3*want {
 				t.Fatalf("4 query heads over 2 KV heads (values 1 and 100): row %d, query head %d reads %g, want %g:\n"+
 					"query head h reads KV head h / (heads/kvHeads): heads 0, 1 read KV head 0, heads 2, 3 KV head 1", r, h, got, want)
 			}
@@ -343,7 +441,8 @@ func TestMask(t *testing.T) {
 // TestSoftmax: rows sum to 1, huge scores do not overflow, -Inf gives exactly 0, and adding a
 // constant to every score changes nothing (1e-15: float64 rounding).
 func TestSoftmax(t *testing.T) {
-	row := []float64{1000, 1001, math.Inf(-1), 999}
+	in := []float64{1000, 1001, math.Inf(-1), 999}
+	row := slices.Clone(in)
 	Softmax(row)
 	e := math.Exp(1)
 	want := []float64{1 / (1 + e + 1/e), e / (1 + e + 1/e), 0, (1 / e) / (1 + e + 1/e)}
@@ -351,12 +450,18 @@ func TestSoftmax(t *testing.T) {
 		if math.Abs(row[i]-want[i]) > 1e-15 || math.IsNaN(row[i]) {
 			hint := "p_j = exp(s_j - max) / Σ exp(s_i - max)"
 			switch {
+			case slices.Equal(row, in):
+				hint = "the scores are unchanged: replace each one by its probability, in place"
 			case math.IsNaN(row[i]) || math.IsInf(row[i], 0):
 				hint = "exp(1000) overflows: subtract the row's maximum from every score first"
+			case allFloat32(row) && math.Abs(row[i]-want[i]) < 1e-6:
+				hint = "every value is a float32 number, off by float32's rounding: compute in float64 (this chapter is\n" +
+					"float64 throughout; transformers' float32 softmax is what the 1e-5 golden tolerance allows for)"
 			case math.Abs(floats.Sum(row)-1) > 1e-12:
-				hint = fmt.Sprintf("the row sums to %.6g: divide each exp(s_j - max) by the sum of the same exponentials", floats.Sum(row))
+				hint = fmt.Sprintf("the row sums to %.17g: divide each exp(s_j - max) by the sum of the same exponentials", floats.Sum(row))
 			}
-			t.Errorf("Softmax(1000, 1001, -Inf, 999) = %.4g, want %.4g:\n%s", row, want, hint)
+			// 17 digits: a float32 softmax is off by 1e-8, which fewer digits would not show.
+			t.Errorf("Softmax(1000, 1001, -Inf, 999):\n got  %.17g\n want %.17g\n%s", row, want, hint)
 			break
 		}
 	}

@@ -18,6 +18,37 @@
 // where g = h / (Heads/KVHeads) and M is the causal mask: 0 where key j <= query i, -Inf where
 // j > i, so that a token never sees the future and softmax gives future keys probability exactly 0.
 //
+// # Why each piece is there
+//
+// Why divide by √HeadDim. If the entries of q and k have mean 0 and variance 1, q·k is a sum of
+// HeadDim such products, with variance HeadDim: its spread is √128 = 11.3 in Qwen3. Softmax of
+// scores that far apart puts nearly all the weight on the largest, and its gradient towards every
+// other key nearly vanishes, so a head that starts out saturated hardly learns. Example_scale
+// measures it on random vectors: with 16 keys the largest probability averages 0.90 unscaled at
+// head_dim 128 (0.69 at 16) and 0.25 scaled at both. Dividing by √HeadDim, not by HeadDim, brings
+// the spread back to 1 whatever the width; HeadDim (128), not Hidden/Heads (64), is the width of
+// the dot product.
+//
+// Why several heads rather than one wide one. A head's output is one weighted mix of values: one
+// softmax, one distribution over the earlier tokens. A token often needs several things at once
+// (the previous word, the subject of the sentence, the opening bracket), and one distribution can
+// only average them. Sixteen heads of 128 cost the same multiplications as one head of 2048 (the
+// projections are the same matrices, cut into slices), but give sixteen distributions. In the
+// worked example two heads read the same two tokens and pick different ones.
+//
+// Why a token must not see the future. The model is trained to predict token t+1 at every
+// position t of a text at once; if position t could attend to t+1, it would copy the answer and
+// learn nothing it can use when generating, where the next token does not exist yet. The mask
+// makes training honest and makes the output of token t depend on tokens 0..t only, which is
+// also what lets chapter 08 cache it. The worked example changes token 1's key and value: token
+// 0's output stays [10 0 10 0]; without the mask it becomes [-6.94 2.99 -6.99 3.00].
+//
+// What came before. The original Transformer had multi-head attention with as many key/value
+// heads as query heads (MHA), no normalization of q and k, and positions added to the input
+// (chapter 04). Grouped-query attention (Ainslie et al., 2023) keeps all the query heads but
+// shares each key/value head between a group of them; multi-query attention (one KV head for
+// all, as in PaLM) is the extreme. QK-norm (chapter 03) is new in Qwen3.
+//
 // # Shapes in Qwen3-0.6B
 //
 // Hidden 1024, 16 query heads, 8 KV heads, HeadDim 128. So q is 2048 wide and k, v are 1024 wide:
@@ -30,6 +61,15 @@
 // 0, heads 14 and 15 read KV head 7 (KVHead). The tempting h % 8 pairs head 1 with KV head 1:
 // same shapes, wrong numbers, and the golden tests catch it.
 //
+// What it saves: half the cache (chapter 08's Example_gqa counts 114,688 bytes per token in
+// BF16 against 229,376 with 16 KV heads: 3.8 GB instead of 7.5 GB at 32,768 tokens) and half of
+// k_proj and v_proj. What it gives up: the two query heads of a group can weigh the tokens
+// differently but must read the same keys and the same values. They cannot look for two
+// different features of a token, or read two different parts of its content, the way two full
+// heads could; in the worked example both heads get the same values [10 0] and [0 10] and
+// differ only in how they mix them. The GQA paper found 8 groups close to full MHA in quality
+// and one group (MQA) measurably worse; Qwen3 takes the middle.
+//
 // # Gotchas
 //
 //   - QK-norm comes before RoPE, on each head separately, with weights shared by all heads.
@@ -39,6 +79,24 @@
 //   - With a KV cache the queries of a new chunk come after past cached keys: the mask becomes
 //     Mask(nq, nk, past), and Attend takes the cached keys and values as they are (RoPE was applied
 //     when they were cached, at their own positions).
+//
+// # A worked example by hand
+//
+// Example_byHand: two tokens, two query heads of HeadDim 2 sharing one KV head, already
+// projected and rotated. Token 0's key is (1, 0) and its value (10, 0); token 1's key is (0, 1)
+// and its value (0, 10). Query head 0 is (2, 0) on both tokens (it looks for keys along x), head 1
+// is (0, 2) (it looks along y). The scale is 1/√2.
+//
+//	mask       [0  -Inf]         token 0 sees itself; token 1 sees both
+//	           [0     0]
+//	head 0     row 1: scores (2·1 + 0·0, 2·0 + 0·1)/√2 = (1.4142, 0)
+//	           softmax: e^1.4142 / (e^1.4142 + 1) = 0.8044, and 0.1956
+//	           ctx = 0.8044·(10, 0) + 0.1956·(0, 10) = (8.044, 1.956)
+//	head 1     row 1: scores (0, 1.4142) -> (0.1956, 0.8044) -> ctx (1.956, 8.044)
+//	row 0      both heads: p = [1 0] -> ctx (10, 0)
+//
+// so ctx = [[10 0 | 10 0], [8.044 1.956 | 1.956 8.044]]. Without the scale row 1 of head 0 would
+// be softmax(2, 0) = (0.8808, 0.1192): sharper, and sharper still as HeadDim grows.
 //
 // # Files
 //
@@ -55,14 +113,41 @@
 // functions stubbed. Write them in this order (Attend, given, uses the first three; the golden
 // tests of Forward need all four):
 //
-//  1. [Mask]: 0 on keys up to the query's own position past+r, -Inf after it.
-//  2. [Softmax]: subtract the row's maximum; -Inf must give exactly 0.
-//  3. [KVHead]: query head h reads KV head h / (heads/kvHeads).
-//  4. [ProjectAt]: q, k, v from x; QK-norm (chapter 03) then RoPE (chapter 04) on q and k only, each
-//     row at its own position ([Project] calls it with positions startPos, startPos+1, ...).
+//  1. [Mask] (attention.go; easy, 10 min): 0 on keys up to the query's own position past+r, -Inf
+//     after it.
+//  2. [Softmax] (attention.go; easy, 10 min): subtract the row's maximum; -Inf must give exactly 0.
+//  3. [KVHead] (attention.go; easy, 5 min): query head h reads KV head h / (heads/kvHeads).
+//  4. [ProjectAt] (attention.go; hard, 40 min): q, k, v from x; QK-norm (chapter 03) then RoPE
+//     (chapter 04) on q and k only, each row at its own position ([Project] calls it with positions
+//     startPos, startPos+1, ...).
 //
 // Then `go test ./workspace/05_attention/` runs every exercise's tests in one go: a stub that still
 // panics fails only the tests that reach it. The tool prints each exercise's own go test command,
 // and `go run ./scripts/exercise status` shows which are done. The failures name the likely mistake
-// (the diagonal masked, past ignored, h % kvHeads, RoPE before the norm ...).
+// (the diagonal masked, past ignored, a softmax in float32, h % kvHeads, RoPE before the norm, the
+// scale 1/√(Hidden/Heads) ...).
+//
+// # Check your understanding
+//
+//  1. Compute row 1 of head 1 in the worked example with no scale at all.
+//  2. How many bytes does Qwen3-0.6B's KV cache take at 32,768 tokens in BF16 (28 layers, 8 KV
+//     heads of 128, keys and values)? How many with 16 KV heads (MHA)? With one (MQA)?
+//  3. Why is the scale 1/√128 and not 1/√64 (Hidden/Heads = 1024/16) in Qwen3?
+//  4. When decoding one token at a time with a cache, the cache holds only earlier tokens. Is the
+//     mask still needed? And when the prompt is prefilled?
+//  5. Two query heads share a KV head. What can they still do differently, and what not?
+//
+// Answers.
+//
+//  1. Scores (0, 2): softmax = (0.1192, 0.8808), ctx = (1.1920, 8.8080).
+//  2. 28 x 2 x 8 x 128 x 2 bytes = 114,688 bytes per token, x 32,768 = 3.76 GB. MHA doubles it to
+//     7.5 GB; MQA divides it by 8, to 0.47 GB (chapter 08's Bytes and Example_gqa).
+//  3. The scale undoes the spread of a dot product of HeadDim terms, and the dot product is as
+//     wide as a head: 128. Hidden/Heads happens to be the head width in many models, not here.
+//  4. A single decoded token may see every key in the cache and itself: its mask row is all 0, so
+//     the mask does nothing. A prefilled prompt of n tokens is n queries at once, and each must
+//     not see the ones after it: there the mask is essential (Mask(n, past+n, past)).
+//  5. Each has its own queries, so its own scores and its own softmax: they can attend to
+//     different tokens. They read the same keys and values, so they can neither match on different
+//     features of a token's key nor read different content from it.
 package attention

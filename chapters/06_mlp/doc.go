@@ -17,6 +17,30 @@
 // ⊙ the element-wise product, and no biases anywhere. In transformers:
 // down_proj(act_fn(gate_proj(x)) * up_proj(x)) with act_fn = SiLU (config hidden_act "silu").
 //
+// # What came before, and why a gate
+//
+// The original Transformer's feed-forward block was out = relu(x W1ᵀ + b1) W2ᵀ + b2, four times as
+// wide as the model inside; GPT-2 and BERT replaced ReLU by the smoother GELU ([PlainForward],
+// [ReLU] and [GELU] are kept here to compare). Shazeer's "GLU Variants Improve Transformer" (2020)
+// replaced the single projection by two, one of them gating the other, and found SwiGLU the best
+// of the variants at the same parameter count; PaLM, LLaMA and every Qwen use it. Two reasons,
+// both visible in the worked example:
+//
+//   - The gate multiplies. A ReLU unit is linear along every ray from 0: doubling the input
+//     doubles its output (relu(3) = 3, relu(6) = 6, relu(12) = 12). A SwiGLU unit whose gate
+//     reads x1 and whose up projection reads x2 computes silu(x1)·x2, almost the product x1·x2
+//     once the gate is open: 5.715, 23.941, 95.999 for 6, 24, 96. Products of features (this
+//     word AND that context) take one unit instead of many.
+//   - Nothing is shut for good. ReLU's output and slope are both exactly 0 for a negative input: a
+//     unit that is negative for every token never receives a gradient again (a "dead" unit).
+//     SiLU is smooth, slightly negative below 0, and its slope at -2 is -0.091 (GELU's -0.085,
+//     ReLU's 0; Example_activations): a closed gate still passes a little (silu(-2)·u = 0.2384 in the worked example,
+//     where ReLU gives 0) and can learn to open.
+//
+// The price is a third matrix. To keep the parameters of a 4x-wide two-matrix block, a gated
+// block is 8/3 as wide (Shazeer's choice); Qwen3-0.6B goes to 3x (3072 for 1024): 9.4M weights
+// per layer, where a ReLU block of width 4096 would hold 8.4M.
+//
 // # Shapes
 //
 // x is seq x hidden; x Gᵀ and x Uᵀ are seq x intermediate; the result is seq x hidden again.
@@ -33,16 +57,54 @@
 //   - Computing e^-z for very negative z overflows to +Inf; 1/(1+Inf) is 0 and z*0 is -0, which is
 //     the right limit, so the plain formula is safe in float64.
 //
+// # A worked example by hand
+//
+// Example_byHand: hidden 2, intermediate 2, x = [1 2], gate rows (1, 0) and (0, -1), up rows
+// (1, 1) and (1, -1), down the identity (so the output is h itself).
+//
+//	g = x gateᵀ = [1  -2]               u = x upᵀ = [3  -1]
+//	silu(g)     = [1·σ(1)  -2·σ(-2)] = [0.7311  -0.2384]      σ(z) = 1/(1+e^-z)
+//	h = silu(g) ⊙ u = [0.7311·3  -0.2384·-1] = [2.1932  0.2384]
+//
+// The plain ReLU block with the same first matrix gives relu(g) = [1 0]: its second unit is off,
+// and gets no gradient. Then one unit with gate (1, 0) and up (0, 1) on x = (3, 2), (6, 4),
+// (12, 8): SwiGLU gives 5.715, 23.941, 95.999 (four times more for twice the input), ReLU 3, 6, 12.
+//
 // # Exercises
 //
 // `go run ./scripts/exercise 06` copies this chapter to workspace/06_mlp with two functions
 // stubbed. Write them in this order:
 //
-//  1. [SiLU] (mlp.go): z * sigmoid(z), with no overflow for large |z|.
-//  2. [Forward] (mlp.go): silu(x gate^T) ⊙ (x up^T) into h; the down projection is given.
+//  1. [SiLU] (mlp.go; easy, 5 min): z * sigmoid(z), with no overflow for large |z|.
+//  2. [Forward] (mlp.go; medium, 15 min): silu(x gate^T) ⊙ (x up^T) into h; the down projection is
+//     given.
 //
 // Then `go test ./workspace/06_mlp/` runs every exercise's tests in one go: a stub that still
 // panics fails only the tests that reach it. The tool prints each exercise's own go test command,
 // and `go run ./scripts/exercise status` shows which are done. The failures name the likely mistake
 // (SiLU on the up projection, no SiLU, a sum for the product ...).
+//
+// # Check your understanding
+//
+//  1. Compute the worked example's h for x = [2 0] by hand.
+//  2. Why does a ReLU block give exactly twice the output for twice the input, and a SwiGLU
+//     block about four times, once its gates are open?
+//  3. A unit's gate input is negative for every token of the training set. What does it learn
+//     under ReLU, and under SiLU?
+//  4. How many weights do the MLPs of Qwen3-0.6B hold (28 layers, hidden 1024, intermediate
+//     3072), and what share of the 596M parameters is that?
+//  5. gate_proj and up_proj have the same shape. What changes if a loader swaps them?
+//
+// Answers.
+//
+//  1. g = [2 0], u = [2 2], silu(g) = [2·σ(2) 0] = [1.7616 0], h = [3.5232 0].
+//  2. relu(2z) = 2·relu(z) and the matrices are linear, so the whole block is homogeneous of
+//     degree 1. silu(g)·u grows like g·u when g is large (silu(g) ≈ g): two factors that each
+//     double, so four times.
+//  3. Under ReLU its output and its gradient are 0 for every token: it never changes (a dead
+//     unit). SiLU's slope is not 0 below 0 (-0.091 at -2), so the gradient still moves its
+//     weights, and the unit can come back.
+//  4. 28 x 3 x 3072 x 1024 = 264,241,152: 44% of the parameters (chapter 01's CountParams).
+//  5. silu(x Uᵀ) ⊙ (x Gᵀ) is another function (SiLU is not symmetric in its two factors): every
+//     output changes, with no error. The golden test catches it; shapes cannot.
 package mlp

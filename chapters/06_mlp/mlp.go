@@ -14,6 +14,7 @@ func Sigmoid(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
 func SiLU(z float64) float64 {
 	// exercise: mlp.SiLU — z times the logistic sigmoid of z
 	// tests: TestSiLUValues ExampleSiLU
+	// difficulty: easy, 5 min
 	return z * Sigmoid(z)
 	// mistake: the sigmoid alone, without the factor z
 	//	- return z * Sigmoid(z)
@@ -46,6 +47,7 @@ func Forward(x, gate, up, down *mat.Dense) *mat.Dense {
 	h := mat.NewDense(seq, inter, nil)
 	// exercise: mlp.Forward — gate through SiLU, times up, element-wise, into h
 	// tests: TestForwardByHand TestForwardGolden ExampleForward
+	// difficulty: medium, 15 min
 	h.Mul(x, gate.T())
 	u := mat.NewDense(seq, inter, nil)
 	u.Mul(x, up.T())
@@ -62,6 +64,39 @@ func Forward(x, gate, up, down *mat.Dense) *mat.Dense {
 	// end exercise
 	out := mat.NewDense(seq, hidden, nil)
 	out.Mul(h, down.T())
+	return out
+}
+
+// What came before, kept to compare with (the package doc's "Why a gate"; Qwen3 uses none of it).
+
+// ReLU is max(0, z), the activation of the original Transformer's feed-forward block. Its slope
+// is 0 for every z < 0: a unit whose input is negative for every token gets no gradient at all.
+func ReLU(z float64) float64 { return max(0, z) }
+
+// GELU is z·Φ(z), with Φ the standard normal distribution function: GPT-2's and BERT's activation,
+// here in its exact form 0.5·z·(1 + erf(z/√2)) (GPT-2 computed a tanh approximation of it).
+func GELU(z float64) float64 { return 0.5 * z * (1 + math.Erf(z/math.Sqrt2)) }
+
+// PlainForward is the feed-forward block before gating, without biases:
+//
+//	out = act(x * w1^T) * w2^T
+//
+// with act = ReLU (2017) or GELU (GPT-2). x is seq x hidden, w1 is intermediate x hidden, w2 is
+// hidden x intermediate; the result is a new seq x hidden matrix. Qwen3 does not use it. With
+// ReLU it is positively homogeneous, PlainForward(2x) = 2·PlainForward(x): each unit is linear
+// along every ray from 0, which a gated unit is not. It panics if the shapes do not fit.
+func PlainForward(x, w1, w2 *mat.Dense, act func(float64) float64) *mat.Dense {
+	seq, hidden := x.Dims()
+	inter, h1 := w1.Dims()
+	h2, i2 := w2.Dims()
+	if h1 != hidden || h2 != hidden || i2 != inter {
+		panic(fmt.Sprintf("mlp: x %dx%d, w1 %dx%d, w2 %dx%d do not fit together", seq, hidden, inter, h1, h2, i2))
+	}
+	h := mat.NewDense(seq, inter, nil)
+	h.Mul(x, w1.T())
+	h.Apply(func(_, _ int, z float64) float64 { return act(z) }, h)
+	out := mat.NewDense(seq, hidden, nil)
+	out.Mul(h, w2.T())
 	return out
 }
 

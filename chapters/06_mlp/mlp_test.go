@@ -2,10 +2,12 @@ package mlp
 
 import (
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/qwen3go/qwen3go/reference"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -47,13 +49,42 @@ func TestForwardGolden(t *testing.T) {
 	if err := w.Check(m.Hidden, m.Intermediate); err != nil {
 		t.Fatalf("golden weights: %v", err)
 	}
-	got := w.Forward(load(t, "x.npy"))
+	x := load(t, "x.npy")
+	got := w.Forward(x)
 	want := load(t, "out.npy")
 	if e := relErr(t, got.RawMatrix().Data, want.RawMatrix().Data); e > goldenTol {
-		t.Errorf("MLP vs transformers: relative error %.3g > %g:\nwant out = (silu(x gate^T) ⊙ (x up^T)) down^T", e, goldenTol)
+		t.Errorf("MLP vs transformers: relative error %.3g > %g:\n%s", e, goldenTol, mlpHint(x, w, got))
 	} else {
 		t.Logf("MLP vs transformers: relative error %.3g (tolerance %g)", e, goldenTol)
 	}
+}
+
+// mlpHint names the classic mistake whose formula, computed here on the same weights, gives got:
+// SiLU on the up projection, no SiLU, or a sum for the product.
+func mlpHint(x *mat.Dense, w *Weights, got *mat.Dense) string {
+	silu := func(z float64) float64 { return z / (1 + math.Exp(-z)) }
+	seq, _ := x.Dims()
+	inter, hidden := w.Gate.Dims()
+	g, u := mat.NewDense(seq, inter, nil), mat.NewDense(seq, inter, nil)
+	g.Mul(x, w.Gate.T())
+	u.Mul(x, w.Up.T())
+	for _, m := range []struct {
+		what string
+		f    func(g, u float64) float64
+	}{
+		{"that is g ⊙ silu(u): SiLU went on the up projection; it belongs on the gate", func(g, u float64) float64 { return g * silu(u) }},
+		{"that is g ⊙ u: the gate was not passed through SiLU", func(g, u float64) float64 { return g * u }},
+		{"that is silu(g) + u: multiply the gate and up element-wise, do not add them", func(g, u float64) float64 { return silu(g) + u }},
+	} {
+		h := mat.NewDense(seq, inter, nil)
+		h.Apply(func(i, j int, gv float64) float64 { return m.f(gv, u.At(i, j)) }, g)
+		out := mat.NewDense(seq, hidden, nil)
+		out.Mul(h, w.Down.T())
+		if reference.RelErr(got.RawMatrix().Data, out.RawMatrix().Data) < 1e-9 {
+			return m.what
+		}
+	}
+	return "want out = (silu(x gate^T) ⊙ (x up^T)) down^T"
 }
 
 // TestSiLUValues pins SiLU at hand-computed points (1e-15: float64 rounding) and its limits.
@@ -137,4 +168,51 @@ func TestCheckErrors(t *testing.T) {
 		}
 	}()
 	Forward(mat.NewDense(1, 4, nil), w.Gate, mat.NewDense(6, 3, nil), w.Down)
+}
+
+// TestBeforeGating pins the comparison functions: ReLU and GELU at hand-computed points (GELU(1)
+// = Φ(1) = 0.841344746..., 1e-9: the digits of the table), PlainForward on hidden 1 by hand, and
+// the homogeneity of a ReLU block (doubling x doubles the output, to float64 rounding), which
+// the package doc contrasts with the gate.
+func TestBeforeGating(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		f       func(float64) float64
+		z, want float64
+	}{
+		{"ReLU", ReLU, -2, 0}, {"ReLU", ReLU, 3, 3},
+		{"GELU", GELU, 1, 0.841344746}, {"GELU", GELU, -1, -0.158655254}, {"GELU", GELU, 0, 0},
+	} {
+		if got := c.f(c.z); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("%s(%g) = %.10g, want %.10g", c.name, c.z, got, c.want)
+		}
+	}
+	x := mat.NewDense(1, 1, []float64{2})
+	w1 := mat.NewDense(2, 1, []float64{1, -1})
+	w2 := mat.NewDense(1, 2, []float64{3, 5})
+	if got := PlainForward(x, w1, w2, ReLU).At(0, 0); got != 6 {
+		t.Errorf("PlainForward(2): relu(2)*3 + relu(-2)*5 = %g, want 6", got)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	a, b, c := randDense(rng, 3, 4), randDense(rng, 5, 4), randDense(rng, 4, 5)
+	one, two := PlainForward(a, b, c, ReLU), PlainForward(mat.NewDense(3, 4, scaled(a.RawMatrix().Data, 2)), b, c, ReLU)
+	if !floats.EqualApprox(two.RawMatrix().Data, scaled(one.RawMatrix().Data, 2), 1e-12) {
+		t.Errorf("a ReLU block on 2x is not twice the block on x")
+	}
+}
+
+func scaled(v []float64, s float64) []float64 {
+	out := make([]float64, len(v))
+	for i := range v {
+		out[i] = s * v[i]
+	}
+	return out
+}
+
+func randDense(rng *rand.Rand, r, c int) *mat.Dense {
+	d := make([]float64, r*c)
+	for i := range d {
+		d[i] = rng.NormFloat64()
+	}
+	return mat.NewDense(r, c, d)
 }

@@ -31,6 +31,36 @@
 // correction. That is why the norms are "pre-norm" and why the final norm is needed at all: the
 // stream's scale grows layer after layer (the notebook plots it), and the LM head expects unit RMS.
 //
+// # Why a residual stream, and why the norm comes first
+//
+// Without residual connections a deep network is a chain of functions, each one's output the
+// next one's only input, and what the first layers knew must survive every later one. Residual
+// connections (ResNet, 2015, for images; the Transformer from the start) make each block add to a
+// running sum instead: x_L = x_0 + Σ_l F_l(...), so the embedding and every block's contribution
+// reach the top directly, a block that has nothing to say can output 0 and leave the stream as
+// it was, and the gradient reaches every block through the additions. The original Transformer
+// normalized after each addition, x = Norm(x + F(x)) ("post-norm", [Layer.PostNormForward]);
+// GPT-2 moved the norm in front of each block, x = x + F(Norm(x)) ("pre-norm", Qwen3's wiring),
+// which keeps the sum itself free of normalization; post-norm models need a learning-rate
+// warm-up to train at all once they are deep.
+//
+// Example_residual runs the same 28 random layers (weights of variance 1/fan-in, 8 random tokens)
+// wired three ways, and measures how alike the tokens' final vectors are (mean cosine between
+// pairs: 1 means every token became the same vector) and how much each still points to its input:
+//
+//	                   RMS after 1, 14, 28 layers   tokens alike   input kept
+//	pre-norm (Qwen3)   1.42  3.34  4.84              0.565          0.216
+//	post-norm          1.00  1.00  1.00              1.000          0.056
+//	no residual        0.58  0.57  0.54              1.000          0.009
+//
+// Attention averages tokens; stacked 56 times with nothing to hold them apart (no residual), or
+// with the stream renormalized after every average (post-norm, where each block's output weighs
+// as much as everything before it), every token ends as the same vector and the input is lost.
+// In the pre-norm stream the tokens stay distinct and the input is still there, and the stream
+// grows (1.42 to 4.84): each block reads a normalized copy, so the growth does not disturb it,
+// but the LM head must get a normalized stream too, hence the final RMSNorm. (Random layers are
+// not a trained model; they show what the wiring does before training has taught anything.)
+//
 // # Shapes (Qwen3-0.6B; the tiny reference model in parentheses)
 //
 //	Embedding, LMHead   vocab x hidden          151936 x 1024   (151936 x 32)
@@ -47,7 +77,13 @@
 // Qwen3-0.6B has tie_word_embeddings: the LM head is the embedding matrix itself, so logit j is
 // the dot product of the final state with token j's own embedding. GGUF files of tied models have
 // no output.weight at all (the official Qwen3-0.6B GGUF neither), and Load then uses
-// token_embd.weight, as llama.cpp does. The tie is by reference: Model.LMHead == Model.Embedding,
+// token_embd.weight, as llama.cpp does.
+//
+// The original Transformer and GPT-2 tied their heads too; LLaMA and the larger Qwen3 models
+// untie them (a separate lm_head of the same shape), which lets the output side learn its own
+// vectors. For a small model the tie is worth it: the embedding is 151,936 x 1,024 = 155,582,464
+// weights, 26% of Qwen3-0.6B's 596,049,920 (chapter 01's ExampleCountParams), and an untied head
+// would add as many again. The tie is by reference: Model.LMHead == Model.Embedding,
 // no second copy of the largest matrix. A loader that errors on the missing tensor or silently
 // uses zeros (every logit 0) fails the golden tests.
 //
@@ -92,8 +128,27 @@
 //     attention scores depend only on position differences (chapter 04). Positions become
 //     absolute in chapter 08, where a decoded token must be rotated to its place after the cache.
 //   - head_dim (128) is not hidden/heads (64): q_proj is 2048 x 1024, wider than the stream.
-//   - The golden hidden states agree to about 2e-6 relative and the logits to 4e-5 absolute: the
-//     reference runs in float32, this chapter in float64.
+//   - The golden tests hold hidden states to 1e-5 of the largest value and logits to 1e-4
+//     absolute (golden_test.go: hiddenTol, logitTol): the reference runs in float32, this chapter
+//     in float64.
+//
+// # A worked example by hand
+//
+// Example_byHand: a vocabulary of five tokens, hidden 4, tied head. The embeddings are the four
+// unit vectors e0..e3 and token 4 = (0, 0.5, 0.5, 0.5). One layer whose attention adds a quarter of
+// the previous token's normalized vector (a "previous token head"), and whose MLP has zero
+// weights. All norm weights are 1. Input ids [2 0]:
+//
+//	x           [0 0 1 0] | [1 0 0 0]                 rows of the embedding
+//	RMSNorm(x)  [0 0 2 0] | [2 0 0 0]                 rms of a unit vector in 4 dims is 1/2
+//	+ attn      [0 0 1 0] | [1 0 0.5 0]               row 1 adds 0.25 x [0 0 2 0]; row 0 has no past
+//	+ MLP       unchanged                             a zero block adds 0: the residual keeps x
+//	final norm  [0 0 2 0] | [1.789 0 0.894 0]         rms of [1 0 0.5 0] is sqrt(1.25/4) = 0.559
+//	logits[1]   [1.789 0 0.894 0 0.447]               dot with each token's embedding (tied head)
+//
+// The top logit after "2 0" is token 0 (the current token, still in the stream), then token 2
+// (what attention brought in). Without the residual ([Layer.NoResidualForward]) the zero MLP
+// replaces the stream: every value is 0, every logit 0.
 //
 // # Exercises
 //
@@ -101,12 +156,38 @@
 // stubbed. Write them in this order (the golden trace needs all three, and its failure names
 // the first stage that differs from transformers):
 //
-//  1. [Model.Embed] (forward.go): row t of x is row ids[t] of the embedding matrix.
-//  2. [Layer.Forward] (forward.go): two pre-norm residual branches, attention then the MLP.
-//  3. [Model.Logits] (forward.go): the final RMSNorm, then the LM head (tied or not).
+//  1. [Model.Embed] (forward.go; easy, 10 min): row t of x is row ids[t] of the embedding matrix.
+//  2. [Layer.Forward] (forward.go; medium, 25 min): two pre-norm residual branches, attention then
+//     the MLP.
+//  3. [Model.Logits] (forward.go; easy, 15 min): the final RMSNorm, then the LM head (tied or not).
 //
 // Then `go test ./workspace/07_forward/` runs every exercise's tests in one go: a stub that still
 // panics fails only the tests that reach it. The tool prints each exercise's own go test command,
 // and `go run ./scripts/exercise status` shows which are done. The failures name the likely mistake
 // (row t for row ids[t], a missing residual, the MLP reading x, no final norm ...).
+//
+// # Check your understanding
+//
+//  1. In the worked example, what are the logits of row 0?
+//  2. A block's weights are all 0. What does a pre-norm layer do with the stream, and what would a
+//     layer without residual connections do?
+//  3. Why does Qwen3 need a final RMSNorm before the LM head, though every block's input is
+//     normalized already?
+//  4. How many parameters would an untied LM head add to Qwen3-0.6B, and what share of the model
+//     is the tied one?
+//  5. Prompt positions start at 1 instead of 0 by mistake. Which test of this chapter can see it?
+//
+// Answers.
+//
+//  1. The final norm of row 0 is [0 0 2 0]; its dot with each embedding: [0 0 2 0 1].
+//  2. Pre-norm: both blocks add 0, the stream passes unchanged (a layer can be the identity).
+//     Without residuals the layer outputs 0, and everything the stream held is lost.
+//  3. Each block reads a normalized copy, but the stream itself is a sum that grows with depth
+//     (Example_residual: RMS 1.42 after one layer, 4.84 after 28); the LM head's dot products
+//     would grow with it. The final norm gives the head a unit-RMS vector.
+//  4. 151,936 x 1,024 = 155,582,464 weights, as many as the embedding: 26% of the model.
+//  5. None of the logits tests: scores depend only on position differences (chapter 04), so
+//     every golden value stays within tolerance. What does see absolute positions is a rotated
+//     key itself: chapter 08's TestCachedKeysAtTheirPositions compares the keys in the cache
+//     with keys rotated to 0, 1, 2, ...
 package forward

@@ -73,6 +73,7 @@ func (m *Model) Embed(ids []int) (*mat.Dense, error) {
 	x := mat.NewDense(len(ids), hidden, nil)
 	// exercise: forward.Model.Embed — row t of x is row ids[t] of the embedding matrix
 	// tests: TestEmbedGolden
+	// difficulty: easy, 10 min
 	for t, id := range ids {
 		x.SetRow(t, m.Embedding.RawRowView(id))
 	}
@@ -100,6 +101,7 @@ func (m *Model) Embed(ids []int) (*mat.Dense, error) {
 func (l *Layer) Forward(x *mat.Dense, eps float64, attn func(normed *mat.Dense) *mat.Dense) *mat.Dense {
 	// exercise: forward.Layer.Forward — two pre-norm residual branches: attention, then the MLP
 	// tests: TestLayersGolden
+	// difficulty: medium, 25 min
 	h := mat.NewDense(x.RawMatrix().Rows, x.RawMatrix().Cols, nil)
 	h.Add(x, attn(rmsnorm.RMSNorm(x, l.InputNorm, eps)))
 	out := mat.NewDense(x.RawMatrix().Rows, x.RawMatrix().Cols, nil)
@@ -127,6 +129,7 @@ func (l *Layer) Forward(x *mat.Dense, eps float64, attn func(normed *mat.Dense) 
 func (m *Model) Logits(h *mat.Dense) (normed, logits *mat.Dense) {
 	// exercise: forward.Model.Logits — final RMSNorm, then project on the (tied) LM head
 	// tests: TestGoldenTrace TestUntiedHead TestGoldenLogitsFullVocab ExampleModel_Forward
+	// difficulty: easy, 15 min
 	normed = rmsnorm.RMSNorm(h, m.Norm, m.Config.RMSNormEps)
 	seq, _ := h.Dims()
 	vocab, _ := m.LMHead.Dims()

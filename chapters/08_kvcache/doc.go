@@ -37,12 +37,35 @@
 // BF16 weights; Bytes computes it. This package stores float64 (twice that) and takes memory as
 // tokens arrive, never more than MaxLen rows.
 //
+// # What it trades
+//
+// The cache trades memory for work. Without it, the n-th generated token recomputes every layer
+// for all n tokens before it; with it, each step projects one row per layer and reads n cached
+// keys and values. In the worked example a 3-token prompt and two steps project 3 + 1 + 1 = 5 rows
+// per layer, where recomputing would project 3 + 4 + 5 = 12; over a 1,000-token answer that is
+// 1,000 rows against 500,500. The memory grows the other way: Example_gqa counts 114,688 bytes per
+// token in BF16 for Qwen3-0.6B, so at 10,395 tokens the cache weighs as much as the model's BF16
+// weights (1.19 GB), and at 32,768 tokens it takes 3.76 GB. That is why chapter 05's grouped-query
+// attention matters (with a K and V for all 16 heads: 7.52 GB), why engines store the cache in
+// 16 or 8 bits, and why serving many users is a problem of cache memory (vLLM pages it).
+//
+// Before caching, decoding ran the whole model on the whole sequence for every token (the first
+// Transformer implementations did; it is what chapter 07's Forward does). A cache works only
+// because of two properties earlier chapters built: the causal mask (chapter 05), so a token's
+// keys and values never depend on later tokens, and RoPE's absolute rotation of each key at its
+// own position (chapter 04), so a cached key stays valid as the sequence grows. Learned
+// absolute positions would have allowed it too; a model whose keys depended on later tokens
+// (bidirectional attention, as in BERT) could not be cached at all.
+//
 // # Gotchas
 //
 //   - Positions: the new token's RoPE position is the cache length, not 0. Chapter 07 could not see
 //     a uniform position shift (scores depend on differences only), but a decoded token rotated to
 //     position 0 while its keys sit at 0..n-1 is visibly wrong; the tests compare every step with
-//     chapter 07's full recompute and with transformers' DynamicCache.
+//     chapter 07's full recompute and with transformers' DynamicCache. A shift of every chunk
+//     alike (Len()+1 everywhere) still leaves every score as it was, up to float rounding: only
+//     the cached keys show it, and TestCachedKeysAtTheirPositions compares them with keys rotated
+//     to 0, 1, 2, ...
 //   - The cache length advances once per chunk, after the last layer: every layer of a chunk uses
 //     the same positions.
 //   - The context is finite: a cache of MaxLen positions (at most max_position_embeddings) refuses
@@ -57,19 +80,60 @@
 // the prefill; cached steps still match transformers, because they never look at those rows again.
 // BenchmarkStep measures the time per token with and without the cache, which the notebook plots.
 //
+// # A worked example by hand
+//
+// Example_byHand runs a small random model (vocabulary 5, hidden 8, 2 layers, 1 KV head of 4):
+//
+//	Prefill [1 3 2]   positions 0, 1, 2    Len 3   rows projected 6 (3 per layer)
+//	Step 4            position 3           Len 4   rows projected 8 (+1 per layer), 4 keys read
+//	Step 0            position 4           Len 5   rows projected 10, 5 keys read
+//
+// after which each layer's cache holds 5 keys and 5 values of 4 numbers: 2 layers x 2 x 5 x 4 x 8
+// bytes = 640 bytes (Bytes). The last logits agree with chapter 07's Forward on all five tokens to
+// within 1e-12: the cache changes the work, never the result.
+//
 // # Exercises
 //
 // `go run ./scripts/exercise 08` copies this chapter to workspace/08_kvcache with three functions
 // stubbed. Write them in this order (run calls attend; their tests compare every step with
 // chapter 07's full recompute and with transformers):
 //
-//  1. [Bytes] (kvcache.go): the cache's size, layers * 2 * KV heads * head_dim * bytes per token.
-//  2. Cache.attend (kvcache.go): project the new rows at positions Len().., append k and v to
-//     layer l's cache, attend over all of it with past = Len().
-//  3. Cache.run (kvcache.go): every layer with that attention, then advance Len() once.
+//  1. [Bytes] (kvcache.go; easy, 5 min): the cache's size, layers * 2 * KV heads * head_dim * bytes
+//     per token.
+//  2. Cache.attend (kvcache.go; hard, 35 min): project the new rows at positions Len().., append k
+//     and v to layer l's cache, attend over all of it with past = Len().
+//  3. Cache.run (kvcache.go; medium, 25 min): every layer with that attention, then advance Len()
+//     once.
 //
 // Then `go test ./workspace/08_kvcache/` runs every exercise's tests in one go: a stub that still
 // panics fails only the tests that reach it. The tool prints each exercise's own go test command,
 // and `go run ./scripts/exercise status` shows which are done. The failures name the likely mistake
-// (query heads for KV heads, Len() advanced per layer, the cache never read, past = 0 ...).
+// (query heads for KV heads, Len() advanced per layer, the cache never read, past = 0, positions
+// one too far ...).
+//
+// # Check your understanding
+//
+//  1. How large is Qwen3-0.6B's KV cache at 32,768 tokens in BF16, and in this chapter's float64?
+//  2. Generating 100 tokens after a 20-token prompt: how many rows does each layer project with
+//     the cache, and how many without?
+//  3. Why can a key be cached at all? Name the two properties of earlier chapters it relies on.
+//  4. Every chunk is rotated one position too far (Len()+1, ...). Which outputs change, and what
+//     does show the mistake?
+//  5. A decoded token is rotated to position 0 while the cache holds positions 0..n-1. Why is
+//     that visible in the logits when a uniform shift is not?
+//
+// Answers.
+//
+//  1. 28 x 2 x 8 x 128 x 2 bytes = 114,688 bytes per token, 3.76 GB at 32,768 tokens; float64 is
+//     four times that, 15 GB (Bytes(cfg, 32768, 8)).
+//  2. With the cache: the prompt once, then one row per token fed back; the 100th token need not
+//     be fed, so 20 + 99 = 119. Without it, token k is predicted from all 19 + k tokens before
+//     it: 20 + 21 + ... + 119 = 6,950 rows, 58 times as many.
+//  3. The causal mask: a token's keys and values depend on it and the tokens before it only, so
+//     later tokens cannot change them. RoPE rotates a key by its own absolute position, which does
+//     not change when tokens are appended.
+//  4. No score changes (beyond float rounding): queries and keys move alike and RoPE sees only
+//     differences. The cached keys do, which is what TestCachedKeysAtTheirPositions compares.
+//  5. It is not uniform: the new query sits at 0 while the keys stay at 0..n-1, so its distance to
+//     every key is wrong (it looks at key j as if j tokens ahead of it).
 package kvcache

@@ -56,6 +56,7 @@ func New(m *forward.Model, maxLen int) (*Cache, error) {
 func Bytes(cfg gguf.Config, tokens, bytesPerValue int) int64 {
 	// exercise: kvcache.Bytes — keys and values of every layer, KV head and head_dim entry
 	// tests: TestBytes ExampleBytes
+	// difficulty: easy, 5 min
 	perToken := int64(cfg.NumHiddenLayers) * 2 * int64(cfg.NumKeyValueHeads) * int64(cfg.HeadDim) * int64(bytesPerValue)
 	return perToken * int64(tokens)
 	// mistake: a key and a value for every query head, as if there were no grouped-query attention
@@ -141,6 +142,7 @@ func (c *Cache) run(ids []int) (*mat.Dense, error) {
 	}
 	// exercise: kvcache.Cache.run — every layer with cached attention, then count the new tokens
 	// tests: TestMatchesRecompute TestGolden TestChunks TestMemoryWithinBytes ExampleCache_Step
+	// difficulty: medium, 25 min
 	for l := range c.m.Layers {
 		x = c.m.Layers[l].Forward(x, c.m.Config.RMSNormEps, func(normed *mat.Dense) *mat.Dense {
 			return c.attend(l, normed)
@@ -187,7 +189,8 @@ func (c *Cache) attend(l int, normed *mat.Dense) *mat.Dense {
 	}
 	var ctx *mat.Dense
 	// exercise: kvcache.Cache.attend — project the new rows at their positions, append k and v, attend over the cache
-	// tests: TestAttendMatchesChapter05
+	// tests: TestCachedKeysAtTheirPositions TestAttendMatchesChapter05
+	// difficulty: hard, 35 min
 	q, k, v := attention.Project(ac, w, c.m.RoPE(), normed, c.n)
 	c.k[l] = c.appendRows(c.k[l], k)
 	c.v[l] = c.appendRows(c.v[l], v)
@@ -207,6 +210,9 @@ func (c *Cache) attend(l int, normed *mat.Dense) *mat.Dense {
 	// mistake: past = 0, so the mask treats the new rows as the sequence's first tokens
 	//	- ctx, _ = attention.Attend(ac, q, keys, values, c.n)
 	//	+ ctx, _ = attention.Attend(ac, q, keys, values, 0)
+	// mistake: the new rows one position too far, at Len()+1 ..., a uniform shift the scores cannot see
+	//	- q, k, v := attention.Project(ac, w, c.m.RoPE(), normed, c.n)
+	//	+ q, k, v := attention.Project(ac, w, c.m.RoPE(), normed, c.n+1)
 	// end exercise
 	out := mat.NewDense(seq, ac.Hidden, nil)
 	out.Mul(ctx, w.O.T())

@@ -365,6 +365,68 @@ func TestInputErrors(t *testing.T) {
 // chunk's length (run's job), must give the rows that chapter 05's attention.Forward gives for the
 // whole prompt at once, to float64 rounding (1e-12 relative): the new rows at positions Len()..,
 // their keys and values appended, every cached key visible.
+// TestCachedKeysAtTheirPositions checks what the logits cannot: the absolute positions. A key is
+// stored rotated to its own position (chapter 04), and attention only sees position
+// differences, so rotating every chunk one place too far (Len()+1 ...) moves every key and every
+// query alike and changes no score beyond float rounding. The keys in the cache are the one thing
+// that shows it: after a chunk of 2 tokens and a chunk of the rest, row t of layer 0's cache must
+// be token t's key rotated to position t, as attention.Project of the whole prompt at 0 gives it
+// (1e-12 relative: the same float64 arithmetic, in other matrix shapes). On a mismatch the message
+// says at which position the key was rotated instead.
+func TestCachedKeysAtTheirPositions(t *testing.T) {
+	g := loadGolden(t)
+	m := tinymodel.Model(t)
+	l := &m.Layers[0]
+	x, err := m.Embed(g.prompt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	normed := rmsnorm.RMSNorm(x, l.InputNorm, m.Config.RMSNormEps)
+	seq, hidden := normed.Dims()
+	_, want, _ := attention.Project(m.Attention(), &l.Attn, m.RoPE(), normed, 0)
+	c, err := New(m, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A prompt of 2, one decode step, then the rest as a chunk; c.n is what run sets after the
+	// last layer of each.
+	bounds := []int{0, 2, 3, seq}
+	for i := 0; i+1 < len(bounds); i++ {
+		c.n = bounds[i]
+		c.attend(0, mat.DenseCopyOf(normed.Slice(bounds[i], bounds[i+1], 0, hidden)))
+	}
+	if got := len(c.k[0]) / c.kvw; got != seq {
+		t.Fatalf("after chunks of 2, 1 and %d tokens layer 0's cache holds %d keys, want %d: append each chunk's k and v rows", seq-3, got, seq)
+	}
+	for r := range seq {
+		got := c.k[0][r*c.kvw : (r+1)*c.kvw]
+		if relErr(got, want.RawRowView(r)) <= 1e-12 {
+			continue
+		}
+		where := "it is not token " + fmt.Sprint(r) + "'s key at any position near " + fmt.Sprint(r)
+		for d := -3; d <= 3; d++ {
+			if r+d < 0 || d == 0 {
+				continue
+			}
+			_, kd, _ := attention.Project(m.Attention(), &l.Attn, m.RoPE(), mat.DenseCopyOf(normed.Slice(r, r+1, 0, hidden)), r+d)
+			if relErr(got, kd.RawRowView(0)) <= 1e-12 {
+				where = fmt.Sprintf("it is token %d's key rotated to position %d", r, r+d)
+			}
+		}
+		chunk, start := "the 2-token prompt", 0
+		switch {
+		case r >= 3:
+			chunk, start = "the last chunk", 3
+		case r == 2:
+			chunk, start = "a one-token decode step", 2
+		}
+		t.Fatalf("cached key %d (from %s, fed with Len() = %d) is not token %d's key at position %d: %s.\n"+
+			"The new rows sit at positions Len(), Len()+1, ...: attention.Project(..., startPos = Len()). A shift of\n"+
+			"every position alike leaves every score as it was (RoPE sees differences): only the cached keys show it.",
+			r, chunk, start, r, r, where)
+	}
+}
+
 func TestAttendMatchesChapter05(t *testing.T) {
 	g := loadGolden(t)
 	m := tinymodel.Model(t)

@@ -37,6 +37,45 @@
 //   - Min-p: drop tokens with p_i < min_p · max_j p_j: a floor that rises with the model's
 //     confidence.
 //
+// # When each filter helps
+//
+// Every filter cuts the tail; they differ in where they put the cut. Example_whichWarper runs
+// them on two made-up distributions over 1000 tokens with a long Zipf-like tail: "open", where
+// many continuations are plausible (the first token has 0.18), and "sure", the same with the
+// first token far ahead (0.97). "tail" is the share of the draw that goes to tokens whose raw
+// probability was below 1e-3, which in a real model is mostly nonsense:
+//
+//	                    open: kept  first  tail        sure: kept  first  tail
+//	none                      1000  0.18   0.221             1000  0.97   0.022
+//	top-k 20                    20  0.31   0.000               20  0.99   0.007
+//	top-p 0.9                  349  0.20   0.134                1  1.00   0.000
+//	min-p 0.05                  15  0.34   0.000                1  1.00   0.000
+//	T 1.5                     1000  0.05   0.512             1000  0.59   0.374
+//	T 1.5, top-p 0.9           713  0.05   0.458              432  0.66   0.304
+//	T 1.5, min-p 0.05           59  0.13   0.000                1  1.00   0.000
+//
+// What each row says:
+//
+//   - Top-k (Fan et al., 2018, for story generation) keeps a fixed number whatever the shape: it
+//     bounds the worst case cheaply, but keeps 19 unlikely tokens when the model is sure (0.7% of
+//     the draws go to the tail) and can cut plausible ones when it is not.
+//   - Top-p (Holtzman et al., 2019, "The Curious Case of Neural Text Degeneration") adapts to the
+//     shape: one token when the model is sure, many when it is not. But a long tail adds up:
+//     with 0.9 of the mass spread thin, it keeps 349 tokens and 13% of the draws come from the
+//     tail, and after a high temperature (which flattens everything) it keeps 713.
+//   - Min-p (Nguyen et al., 2024) cuts relative to the most likely token: keep p_i >= min_p · p_max.
+//     It adapts like top-p, one token when sure, but cannot be flooded by a flat tail: 15 tokens
+//     in the open case, and still 59 with no tail at T = 1.5, which is why it pairs well with
+//     high temperatures for varied but sane text.
+//   - Temperature is not a filter: it reshapes everything, and alone at 1.5 sends half the draws
+//     to the tail. Below 1 it sharpens; Qwen's 0.6 to 0.7 with top-k 20 and top-p 0.8 to 0.95
+//     combine a mild sharpening with two cuts.
+//
+// Before sampling filters, generation was greedy or beam search (keep the k best sequences by
+// total probability): both pick the likeliest text, which for open-ended generation is bland and
+// loops ("the the the", repeated sentences); pure sampling avoids the loops but draws from the
+// tail often enough to derail. The filters keep sampling's variety without its tail.
+//
 // # The order
 //
 // transformers' generate() applies them in this order, each on the previous one's output:
@@ -85,19 +124,63 @@
 //   - Softmax without subtracting the maximum overflows for logits around 710 and above.
 //   - A filtered logit must be -Inf, not a large negative number, or its probability is not 0.
 //
+// # A worked example by hand
+//
+// Example_byHand: a vocabulary of five, logits z = [2 1 0 -1 -3].
+//
+//	softmax        e^z = [7.389 2.718 1 0.368 0.050], sum 11.524
+//	                                                 -> p = [0.6411 0.2359 0.0868 0.0319 0.0043]
+//	temperature 2  z/2 = [1 0.5 0 -0.5 -1.5]        -> p = [0.4387 0.2661 0.1614 0.0979 0.0360]
+//	top-k 2        keep 2 and 1                      -> p = [0.7311 0.2689 0 0 0]
+//	top-p 0.9      ascending cumulative 0.0043, 0.0362, 0.1230, ...: drop those <= 0.1 (tokens 4, 3)
+//	                                                 -> p = [0.6652 0.2447 0.0900 0 0]
+//	min-p 0.2      keep p >= 0.2 · 0.6411 = 0.128    -> p = [0.7311 0.2689 0 0 0]
+//
+// All together (T 0.5, top-k 3, top-p 0.9): z/0.5 = [4 2 0 -2 -6], top-k keeps [4 2 0], top-p drops
+// 0 (its probability 0.0159 <= 0.1) and leaves p = [0.8808 0.1192]. Draw on the raw p: the
+// cumulative sums are 0.6411, 0.8770, 0.9638, 0.9957, 1, so u = 0.1 gives token 0, 0.7 token 1,
+// 0.9 token 2 and 0.99 token 3.
+//
 // # Exercises
 //
 // `go run ./scripts/exercise 09` copies this chapter to workspace/09_sampling with three functions
 // stubbed. Write them in this order:
 //
-//  1. [Softmax] (warp.go): subtract the maximum, exponentiate, divide by the sum.
-//  2. [TopP] (warp.go): transformers' nucleus filter: sort ascending (stable), cumulate the
-//     probabilities, drop every token whose cumulative sum is <= 1-p, keep the most likely.
-//  3. [Draw] (sample.go): the first index whose cumulative probability exceeds u, never one of
-//     probability 0.
+//  1. [Softmax] (warp.go; easy, 10 min): subtract the maximum, exponentiate, divide by the sum.
+//  2. [TopP] (warp.go; hard, 30 min): transformers' nucleus filter: sort ascending (stable),
+//     cumulate the probabilities, drop every token whose cumulative sum is <= 1-p, keep the most
+//     likely.
+//  3. [Draw] (sample.go; medium, 15 min): the first index whose cumulative probability exceeds u,
+//     never one of probability 0.
 //
 // Then `go test ./workspace/09_sampling/` runs every exercise's tests in one go: a stub that still
 // panics fails only the tests that reach it. The tool prints each exercise's own go test command,
 // and `go run ./scripts/exercise status` shows which are done. The failures name the likely mistake
-// (no maximum subtracted, < for <=, the token that crosses p dropped, u <= c_i ...).
+// (no maximum subtracted, a softmax in float32, < for <=, the token that crosses p dropped,
+// u <= c_i ...).
+//
+// # Check your understanding
+//
+//  1. With the worked example's logits, which tokens does top-p 0.5 keep? And min-p 0.05?
+//  2. The model is sure (one token at 0.97). Which of top-k 20, top-p 0.9 and min-p 0.05 still
+//     lets it say something unlikely, and how often?
+//  3. Why does top-p keep hundreds of tokens after a temperature of 1.5, and why does min-p not?
+//  4. Why divide the logits by T rather than the probabilities?
+//  5. Qwen's model card warns against greedy decoding in thinking mode. What goes wrong?
+//
+// Answers.
+//
+//  1. Top-p 0.5: the ascending cumulative sums are 0.0043, 0.0362, 0.1230, 0.3589, 1; those <= 0.5
+//     go, so only token 0 stays. Min-p 0.05: the floor is 0.032, so tokens 0, 1 and 2 stay (token
+//     3's 0.0319 is just below).
+//  2. Top-k 20: it always keeps 20, so the 19 others still get 0.7% of the draws in
+//     Example_whichWarper. Top-p and min-p keep the one token.
+//  3. Temperature flattens the distribution, so 0.9 of the mass needs far more tokens (713 of
+//     1000). Min-p compares each token with the most likely one, whose lead shrinks with
+//     temperature but still cuts the flat tail (59 kept).
+//  4. softmax(z/T) = p^(1/T) renormalised: it reshapes the distribution. Dividing p by T and
+//     renormalising would give p back.
+//  5. Greedy text is deterministic and, in long outputs, falls into loops: the likeliest next
+//     token after a repetition is often the repetition again. A long chain of thought is
+//     exactly such an output.
 package sampling

@@ -29,6 +29,7 @@ func Argmax(z []float64) int {
 func Draw(probs []float64, u float64) int {
 	// exercise: sampling.Draw — the first index whose cumulative sum exceeds u (u < c_i), skipping probability 0
 	// tests: TestDraw TestChiSquare
+	// difficulty: medium, 15 min
 	last := -1
 	cum := 0.0
 	for i, p := range probs {

@@ -18,6 +18,7 @@ func Softmax(z []float64) []float64 {
 	p := make([]float64, len(z))
 	// exercise: sampling.Softmax — subtract the max, exponentiate, divide by the sum
 	// tests: TestSoftmax ExampleSoftmax
+	// difficulty: easy, 10 min
 	m := math.Inf(-1)
 	for _, v := range z {
 		m = max(m, v)
@@ -37,6 +38,14 @@ func Softmax(z []float64) []float64 {
 	//	- for i := range p {
 	//	- p[i] /= sum
 	//	- }
+	// mistake: computed in float32, as transformers' softmax does
+	//	- p[i] = math.Exp(v - m)
+	//	- sum += p[i]
+	//	+ p[i] = float64(float32(math.Exp(v - m)))
+	//	+ sum = float64(float32(sum + p[i]))
+	//
+	//	- p[i] /= sum
+	//	+ p[i] = float64(float32(p[i]) / float32(sum))
 	// end exercise
 	return p
 }
@@ -101,6 +110,7 @@ func TopP(z []float64, p float64) []float64 {
 	}
 	// exercise: sampling.TopP — sort ascending, cumulate the softmax, drop mass <= 1-p, keep the top
 	// tests: TestFiltersHandComputed TestTiesLikeTransformers TestTopPNucleusIsMinimal TestWarpProperties ExampleTopP
+	// difficulty: hard, 30 min
 	// Tokens already at -Inf (filtered by temperature 0 or top-k) have probability 0: they would
 	// come first in the ascending order and be removed anyway, so only the others are sorted.
 	var order []int // token ids from least to most likely

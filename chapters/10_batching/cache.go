@@ -147,6 +147,7 @@ func (c *Cache) Step(ids []int) ([][]float64, error) {
 	pos := make([]int, len(c.seqs))
 	// exercise: batching.Cache.Step — each new token is real and sits at its own sequence's next position
 	// tests: TestStepsGolden ExampleCache TestBatchedEqualsAlone TestPaddingInvisible TestOneWeightPassPerStep TestRemove
+	// difficulty: hard, 40 min
 	for i, s := range c.seqs {
 		pos[i] = s.next
 		s.real = append(s.real, true)

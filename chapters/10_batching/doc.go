@@ -26,9 +26,9 @@
 // sequence at once. With the padding on the left, the last column is each prompt's last token and
 // the new tokens line up in one new column. With the padding on the right, a short prompt's last
 // column is a pad: its next token is predicted from a padding column (an <|endoftext|> looking
-// back at the prompt) and appended after the padding, so every later token carries the gap. transformers warns ("A decoder-only
-// architecture is being used, but right-padding was detected! ... set padding_side='left'") and
-// goes on: in the golden data, five prompts of 1 to 12 tokens padded on the right continue
+// back at the prompt) and appended after the padding, so every later token carries the gap.
+// transformers warns ("A decoder-only architecture is being used, but right-padding was
+// detected! ... set padding_side='left'") and goes on: in the golden data, five prompts of 1 to 12 tokens padded on the right continue
 // differently from the same prompts alone from their first new token, all but the 12-token one,
 // which has no padding. TestRightPaddingGoesWrong reproduces transformers' wrong tokens exactly.
 // (Right padding is fine for a model that reads its input once, a classifier; it is generation
@@ -150,24 +150,78 @@
 // shared, as Cache.Step shares them here. qwen3.GenerateBatch is Generate above, with prompts
 // prefilled one by one and per-sequence callbacks; its test checks the same golden ids.
 //
+// # A worked example by hand
+//
+// Example_byHand: prompts [1 3 2] and [4] over a vocabulary of 5, padded on the left with id 0, on a
+// small random model (2 layers):
+//
+//	ids        [1 3 2]   [0 0 4]
+//	real       [T T T]   [F F T]
+//	positions  [0 1 2]   [0 0 0]       cumsum(real) - 1, and 0 in padding columns
+//
+//	mask of sequence 0        mask of sequence 1
+//	[0    -Inf -Inf]          [0    -Inf -Inf]   a padding query that sees no real key sees itself
+//	[0    0    -Inf]          [-Inf 0    -Inf]   the same
+//	[0    0    0   ]          [-Inf -Inf 0   ]   token 4 sees only itself: both pads are hidden
+//
+// Prefill reads every layer's weights once for both sequences, and a Step of tokens [2 1] once
+// more: 4 weight passes for 2 layers, where running the two alone would take 8. Sequence 0's next
+// position is then 4 (its column count), sequence 1's is 2 (its real tokens, not its column 4).
+// And the logits of each, after the prefill and after the step, agree with chapter 07's Forward
+// on [1 3 2 2] and on [4 1] alone to within 1e-12.
+//
 // # Exercises
 //
 // `go run ./scripts/exercise 10` copies this chapter to workspace/10_batching with five pieces
 // stubbed. Write them in this order (each one's tests use only it and the ones above it; the
 // cache's tests need the first four, Generate's all five):
 //
-//  1. [Pad] (pad.go): the padding on the chosen side, the pad id in it, only the prompt's columns real.
-//  2. [Positions] (positions.go): cumsum of the real flags minus one; 0 in padding columns.
-//  3. [Mask] (mask.go): -Inf for future keys and for padding keys; a query that sees no key sees
-//     its own.
-//  4. [Cache.Step] (cache.go): each new token at its own sequence's next position, its column
-//     flagged real.
-//  5. generation.pick (generate.go): each sequence's token from its own row; a stop token (not
-//     emitted) or the budget ends that sequence alone, and it leaves the batch.
+//  1. [Pad] (pad.go; easy, 15 min): the padding on the chosen side, the pad id in it, only the
+//     prompt's columns real.
+//  2. [Positions] (positions.go; easy, 10 min): cumsum of the real flags minus one; 0 in padding
+//     columns.
+//  3. [Mask] (mask.go; medium, 20 min): -Inf for future keys and for padding keys; a query that
+//     sees no key sees its own.
+//  4. [Cache.Step] (cache.go; hard, 40 min): each new token at its own sequence's next position,
+//     its column flagged real.
+//  5. generation.pick (generate.go; hard, 35 min): each sequence's token from its own row; a stop
+//     token (not emitted) or the budget ends that sequence alone, and it leaves the batch.
 //
 // Then `go test ./workspace/10_batching/` runs every exercise's tests in one go: a stub that still
 // panics fails only the tests that reach it. The tool prints each exercise's own go test command,
 // and `go run ./scripts/exercise status` shows which are done. The failures name the likely mistake
 // (padded on the right, the padding marked real, positions from the column, the padding mask
 // missing, a query that sees nothing, the stop token emitted, the whole batch stopped ...).
+//
+// # Check your understanding
+//
+//  1. Pad [5 6] and [7 8 9 1] on the left with pad id 0: the ids, the real flags, the positions.
+//  2. Why must a batch for generation be padded on the left, while a classifier can pad on the
+//     right?
+//  3. In the worked example, why does sequence 1's first padding query see its own key rather than
+//     nothing, and why can that not change token 4's output?
+//  4. The step positions are taken from the column (Width) instead of each sequence's count of
+//     real tokens. What changes in the logits, and what test sees it?
+//  5. Eight sequences decode together on Qwen3-0.6B in BF16. How many bytes of weights are read per
+//     step, and per generated token?
+//
+// Answers.
+//
+//  1. ids [[0 0 5 6] [7 8 9 1]], real [[F F T T] [T T T T]], positions [[0 0 0 1] [0 1 2 3]].
+//  2. Generation reads the last column's logits and appends the next token after it, for every
+//     sequence at once. On the left every prompt ends in the last column; on the right a short
+//     prompt's last column is a pad, and its next token is predicted from the padding. A
+//     classifier reads each sequence once, at positions the mask picks; no token is appended.
+//  3. A row of -Inf only has no softmax (0/0 = NaN), and a NaN value row would reach real tokens
+//     at the next layer through 0 x NaN. Its own key is as good as any: the row is never read,
+//     and every real query's mask hides that key (probability exactly 0).
+//  4. Sequence 1's step would sit at position 3 instead of 1: a shift of 2 for that new token
+//     only, while its cached keys stay at 0: its distances to them are wrong, and its logits
+//     differ from the prompt run alone. TestStepsGolden and TestBatchedEqualsAlone see it. Had
+//     the prefill counted from the column too, the shift would be uniform per sequence and no
+//     logit would move (the package doc's "Positions"); the positions test compares them with
+//     transformers' position_ids directly.
+//  5. About 1.19 GB of BF16 matrices per step, whatever the batch (Cache.WeightPasses: one pass
+//     per layer per step); per generated token 1.19 / 8 = 0.15 GB. Attention's reads of each
+//     sequence's own cache do not shrink.
 package batching

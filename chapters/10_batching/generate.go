@@ -127,6 +127,7 @@ func (g *generation) pick(logits [][]float64) ([]int, error) {
 	var feed []int
 	// exercise: batching.generation.pick — pick each sequence's token; a stop token or the budget ends that sequence alone, and it leaves the batch
 	// tests: TestGenerateGolden TestRightPaddingGoesWrong TestSampledBatchEqualsAlone ExampleGenerate
+	// difficulty: hard, 35 min
 	for i := 0; i < len(g.alive); {
 		b := g.alive[i]
 		id, err := g.samplers[b].Sample(logits[i])

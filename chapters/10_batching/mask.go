@@ -34,6 +34,7 @@ func Mask(real []bool, nq int) *mat.Dense {
 	m := mat.NewDense(nq, nk, nil)
 	// exercise: batching.Mask — hide future keys and padding keys; a query that sees nothing sees itself
 	// tests: TestMaskGolden ExampleMask TestPrefillGolden
+	// difficulty: medium, 20 min
 	past := nk - nq // the columns before the first query
 	for r := 0; r < nq; r++ {
 		row := m.RawRowView(r)

@@ -77,6 +77,7 @@ func Pad(prompts [][]int, pad int, side Side) (*Batch, error) {
 	batch := &Batch{IDs: make([][]int, len(prompts)), Real: make([][]bool, len(prompts))}
 	// exercise: batching.Pad — put the padding on the chosen side and mark the prompt's columns real
 	// tests: TestPadGolden ExamplePad
+	// difficulty: easy, 15 min
 	for b, p := range prompts {
 		ids, real := make([]int, width), make([]bool, width)
 		start := 0 // the column of the prompt's first token

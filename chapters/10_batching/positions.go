@@ -21,6 +21,7 @@ func Positions(real [][]bool) [][]int {
 		pos := make([]int, len(row))
 		// exercise: batching.Positions — count real tokens from each prompt's first one; padding gets 0
 		// tests: TestPositionsGolden ExamplePositions
+		// difficulty: easy, 10 min
 		seen := 0 // real tokens in columns 0..t
 		for t, r := range row {
 			if r {

@@ -10,7 +10,12 @@
 # build). A second call finds the binaries and returns at once. Nothing of llama.cpp is committed.
 # On failure it prints one line saying why, on stderr, and exits non-zero: callers go on without the peer.
 #
-# Needs: a Python with pip ($PYTHON), cmake, a C/C++ compiler (Debian: cmake build-essential).
+# Needs: a Python with pip ($PYTHON), cmake, a C/C++ compiler (Debian: cmake build-essential; macOS:
+# xcode-select --install, brew install cmake).
+#
+# On macOS llama.cpp's defaults add Metal (the GPU) and BLAS through Accelerate (Apple's matrix
+# unit for prompts); the course compares CPU kernels, so both are turned off there. LLAMA_CMAKE_ARGS
+# adds cmake options of your own (e.g. -DGGML_BLAS=ON to see Accelerate); a change rebuilds.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 LLAMA_CPP_PACKAGE="llama-cpp-python==0.3.36"         # vendors llama.cpp 0c1e570
@@ -19,9 +24,17 @@ DIR="${LLAMA_CPP_DIR:-$ROOT/.cache/llama.cpp}"
 TARGETS=(llama-bench llama-quantize llama-batched-bench)
 PYTHON="${PYTHON:-$( [[ -x "$ROOT/.venv/bin/python" ]] && echo "$ROOT/.venv/bin/python" || echo python3)}"
 fail() { echo "llamacpp.sh: $*" >&2; exit 1; }
+cmake_options=()
+if [[ "$(uname -s)" == Darwin ]]; then
+	cmake_options=(-DGGML_METAL=OFF -DGGML_BLAS=OFF)
+fi
+read -r -a user_options <<<"${LLAMA_CMAKE_ARGS:-}"
+# (bash 3.2, macOS's: an empty array is "unbound" under set -u, hence the ${a[@]+...} forms)
+cmake_options+=(${user_options[@]+"${user_options[@]}"})
+built="$LLAMA_CPP_PACKAGE${cmake_options[*]+ ${cmake_options[*]}}" # what the stamp records
 
 stamp="$DIR/bin/BUILT"
-if [[ -f "$stamp" && "$(cat "$stamp")" == "$LLAMA_CPP_PACKAGE" ]]; then
+if [[ -f "$stamp" && "$(cat "$stamp")" == "$built" ]]; then
 	ok=1
 	for t in "${TARGETS[@]}"; do [[ -x "$DIR/bin/$t" ]] || ok=0; done
 	if ((ok)); then echo "$DIR/bin"; exit 0; fi
@@ -37,7 +50,8 @@ if [[ ! -f "$sdist" ]]; then
 	"$PYTHON" -m pip download --quiet --no-deps --no-binary :all: "$LLAMA_CPP_PACKAGE" -d "$DIR" >&2 \
 		|| fail "pip could not download $LLAMA_CPP_PACKAGE (no registry access?)"
 fi
-echo "$LLAMA_CPP_SHA256  $sdist" | sha256sum -c --quiet - >&2 || fail "$sdist does not have the pinned sha256"
+sha256() { if command -v sha256sum >/dev/null; then sha256sum "$1"; else shasum -a 256 "$1"; fi | cut -d' ' -f1; }
+[[ "$(sha256 "$sdist")" == "$LLAMA_CPP_SHA256" ]] || fail "$sdist does not have the pinned sha256"
 src="$DIR/src"
 if [[ ! -f "$src/CMakeLists.txt" ]]; then
 	rm -rf "$DIR/unpack" && mkdir -p "$DIR/unpack"
@@ -48,12 +62,12 @@ if [[ ! -f "$src/CMakeLists.txt" ]]; then
 fi
 echo "llamacpp.sh: building ${TARGETS[*]} in $DIR/build (a few minutes on 2 cores)" >&2
 cmake -S "$src" -B "$DIR/build" -DCMAKE_BUILD_TYPE=Release -DGGML_NATIVE=ON -DLLAMA_CURL=OFF \
-	-DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_SERVER=OFF -DBUILD_SHARED_LIBS=OFF >"$DIR/cmake.log" 2>&1 \
+	-DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_SERVER=OFF -DBUILD_SHARED_LIBS=OFF ${cmake_options[@]+"${cmake_options[@]}"} >"$DIR/cmake.log" 2>&1 \
 	|| fail "cmake configure failed (see $DIR/cmake.log)"
-cmake --build "$DIR/build" -j "$(nproc)" --target "${TARGETS[@]}" >"$DIR/build.log" 2>&1 \
+cmake --build "$DIR/build" -j "$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)" --target "${TARGETS[@]}" >"$DIR/build.log" 2>&1 \
 	|| fail "the build failed (see $DIR/build.log)"
 mkdir -p "$DIR/bin"
 for t in "${TARGETS[@]}"; do cp "$DIR/build/bin/$t" "$DIR/bin/" || fail "the build made no $t"; done
 cp "$src/VERSION.qwen3" "$DIR/bin/VERSION" 2>/dev/null || echo "llama.cpp from the $LLAMA_CPP_PACKAGE sdist" >"$DIR/bin/VERSION"
-echo "$LLAMA_CPP_PACKAGE" >"$stamp"
+echo "$built" >"$stamp"
 echo "$DIR/bin"

@@ -5,6 +5,9 @@
 //	go run ./scripts/bench -model FILE -prefill '' -decode 64 -batch 1,2,4,8 [-batch-prompt 128]
 //	go run ./scripts/bench -measure-read
 //
+// -kv f16 keeps the KV cache in half precision (qwen3.WithKVCache), -exact keeps the inputs of
+// quantized matrices in float32 (qwen3.WithExactActivations); the RESULT lines say which.
+//
 // -batch B1,B2,... measures batched generation as llama.cpp's llama-batched-bench does: B
 // different prompts of -batch-prompt tokens each prefilled (each alone, the aggregate rate is
 // reported), then -decode tokens of every sequence decoded together by a qwen3.Batch; the RESULT
@@ -48,6 +51,8 @@ func main() {
 	readOnly := flag.Bool("measure-read", false, "only measure and print the read bandwidth")
 	batch := flag.String("batch", "", "batch sizes for batched generation, comma-separated (empty: none)")
 	batchPrompt := flag.Int("batch-prompt", 128, "prompt tokens of each sequence of a batch")
+	kv := flag.String("kv", "f32", "the KV cache's element type: f32 or f16")
+	exact := flag.Bool("exact", false, "float32 inputs for the quantized matrices (qwen3.WithExactActivations)")
 	flag.Parse()
 	if *readOnly {
 		fmt.Printf("READ %.2f\n", readBandwidth(*threads)/1e9)
@@ -56,36 +61,41 @@ func main() {
 	prefills, err1 := ints.Parse(*prefill)
 	depths, err2 := ints.Parse(*depth)
 	batches, err3 := ints.Parse(*batch)
-	if *model == "" || err1 != nil || err2 != nil || err3 != nil || *decode < 0 || *threads < 1 || *batchPrompt < 1 {
-		fmt.Fprintln(os.Stderr, "usage: bench -model PATH [-prefill 128,512] [-decode 64] [-depth 0,2048] [-batch 1,2,4,8 [-batch-prompt 128]] [-threads N] | -measure-read")
-		for _, err := range []error{err1, err2, err3} {
+	kvType, err4 := qwen3.ParseKVCache(*kv)
+	if *model == "" || err1 != nil || err2 != nil || err3 != nil || err4 != nil || *decode < 0 || *threads < 1 || *batchPrompt < 1 {
+		fmt.Fprintln(os.Stderr, "usage: bench -model PATH [-prefill 128,512] [-decode 64] [-depth 0,2048] [-batch 1,2,4,8 [-batch-prompt 128]] [-threads N] [-kv f16] [-exact] | -measure-read")
+		for _, err := range []error{err1, err2, err3, err4} {
 			if err != nil {
 				fmt.Fprintln(os.Stderr, "bench:", err)
 			}
 		}
 		os.Exit(2)
 	}
+	opts := []qwen3.Option{qwen3.WithThreads(*threads), qwen3.WithPrefault(nil), qwen3.WithKVCache(kvType)}
+	if *exact {
+		opts = append(opts, qwen3.WithExactActivations())
+	}
 	if len(batches) > 0 {
-		if err := runBatched(*model, batches, *batchPrompt, *decode, *threads); err != nil {
+		if err := runBatched(*model, opts, batches, *batchPrompt, *decode, *threads, *profile); err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)
 			os.Exit(1)
 		}
 		return
 	}
-	if err := run(*model, prefills, *decode, depths, *threads, *profile); err != nil {
+	if err := run(*model, opts, *threads, prefills, *decode, depths, *profile); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(path string, prefills []int, nDecode int, depths []int, threads int, profile string) error {
+func run(path string, opts []qwen3.Option, threads int, prefills []int, nDecode int, depths []int, profile string) error {
 	loadStart := time.Now()
-	m, err := qwen3.Load(path, qwen3.WithThreads(threads), qwen3.WithPrefault(nil))
+	m, err := qwen3.Load(path, opts...)
 	if err != nil {
 		return err
 	}
 	defer m.Close()
-	fmt.Printf("model       %s (%s, %v weights, %d threads), loaded in %.2f s\n", path, m.Source, m.Type, threads, time.Since(loadStart).Seconds())
+	fmt.Printf("model       %s (%s), loaded in %.2f s\n", path, describe(m, threads), time.Since(loadStart).Seconds())
 	longest := nDecode + 1
 	for _, n := range prefills {
 		longest = max(longest, n)
@@ -123,13 +133,11 @@ func run(path string, prefills []int, nDecode int, depths []int, threads int, pr
 		}
 		defer pprof.StopCPUProfile()
 	}
-	c := m.Config
-	kvDim := c.NumKeyValueHeads * c.HeadDim
 	result := func(test string, tokens, depth int, d time.Duration, bytes, kv int64) {
 		rate := float64(tokens) / d.Seconds()
 		fmt.Printf("%-7s     %d tokens at depth %d in %.2f s = %.2f tok/s\n", test, tokens, depth, d.Seconds(), rate)
-		fmt.Printf("RESULT test=%s tokens=%d depth=%d tok_s=%.3f bytes_per_token=%d kv_bytes_per_token=%d type=%v\n",
-			test, tokens, depth, rate, bytes, kv, m.Type)
+		fmt.Printf("RESULT test=%s tokens=%d depth=%d tok_s=%.3f bytes_per_token=%d kv_bytes_per_token=%d type=%v%s\n",
+			test, tokens, depth, rate, bytes, kv, m.Type, settings(m))
 	}
 	filled := -1 // the session's length after the last prefill test, to reuse for a decode depth
 	for _, n := range prefills {
@@ -172,8 +180,8 @@ func run(path string, prefills []int, nDecode int, depths []int, threads int, pr
 				}
 			}
 			// bytes streamed per decoded token: every weight once, and the keys and values of
-			// the context (float32) at the middle of the run
-			kv := int64(2*c.NumHiddenLayers*kvDim*4) * int64(d+nDecode/2)
+			// the context (in the cache's type) at the middle of the run
+			kv := m.KVBytesPerToken() * int64(d+nDecode/2)
 			result("decode", nDecode, d, time.Since(start), m.WeightBytes()+kv, kv)
 			filled = -1
 		}
@@ -182,17 +190,25 @@ func run(path string, prefills []int, nDecode int, depths []int, threads int, pr
 }
 
 // runBatched measures batched generation for each batch size: b prompts of pp random tokens
-// prefilled one after the other, then nDecode tokens of each decoded together.
-func runBatched(path string, batches []int, pp, nDecode, threads int) error {
-	m, err := qwen3.Load(path, qwen3.WithThreads(threads), qwen3.WithPrefault(nil))
+// prefilled one after the other, then nDecode tokens of each decoded together. A profile, when
+// asked for, covers the timed batched decoding only.
+func runBatched(path string, opts []qwen3.Option, batches []int, pp, nDecode, threads int, profile string) error {
+	m, err := qwen3.Load(path, opts...)
 	if err != nil {
 		return err
 	}
 	defer m.Close()
-	fmt.Printf("model       %s (%s, %v weights, %d threads), batched\n", path, m.Source, m.Type, threads)
+	fmt.Printf("model       %s (%s), batched\n", path, describe(m, threads))
 	r := rand.New(rand.NewPCG(1, 2))
 	ctx := context.Background()
 	warm := true
+	var prof *os.File
+	if profile != "" {
+		if prof, err = os.Create(profile); err != nil {
+			return err
+		}
+		defer prof.Close()
+	}
 	for _, b := range batches {
 		if b < 1 {
 			return fmt.Errorf("batch size %d", b)
@@ -222,6 +238,11 @@ func runBatched(path string, batches []int, pp, nDecode, threads int) error {
 			}
 			tPrefill := time.Since(start)
 			ids := make([]int, b)
+			if prof != nil && !warm {
+				if err := pprof.StartCPUProfile(prof); err != nil {
+					return err
+				}
+			}
 			start = time.Now()
 			for t := range nDecode {
 				for i := range ids {
@@ -232,6 +253,10 @@ func runBatched(path string, batches []int, pp, nDecode, threads int) error {
 				}
 			}
 			tDecode := time.Since(start)
+			if prof != nil && !warm {
+				pprof.StopCPUProfile()
+				prof = nil // one batch size: the first one measured
+			}
 			if warm { // the first batch size runs twice: the first time warms the caches and pages
 				warm = false
 				continue
@@ -243,12 +268,34 @@ func runBatched(path string, batches []int, pp, nDecode, threads int) error {
 			}{{"prefill", pp, tPrefill}, {"decode", nDecode, tDecode}} {
 				rate := float64(b*t.tokens) / t.d.Seconds()
 				fmt.Printf("%-7s     %d sequences x %d tokens in %.2f s = %.2f tok/s (all sequences)\n", t.test, b, t.tokens, t.d.Seconds(), rate)
-				fmt.Printf("RESULT test=%s tokens=%d depth=0 batch=%d tok_s=%.3f bytes_per_token=0 kv_bytes_per_token=0 type=%v\n", t.test, t.tokens, b, rate, m.Type)
+				fmt.Printf("RESULT test=%s tokens=%d depth=0 batch=%d tok_s=%.3f bytes_per_token=0 kv_bytes_per_token=0 type=%v%s\n", t.test, t.tokens, b, rate, m.Type, settings(m))
 			}
 			break
 		}
 	}
 	return nil
+}
+
+// describe names what was loaded and how: source, weights, threads, cache, activations.
+func describe(m *qwen3.Model, threads int) string {
+	s := fmt.Sprintf("%s, %v weights, %d threads, %v KV cache", m.Source, m.Type, threads, m.KVCache())
+	if m.ExactActivations() {
+		s += ", exact activations"
+	}
+	return s
+}
+
+// settings are the RESULT fields of the engine's options that differ from the defaults, so that
+// compare's existing keys stay as they were: " kv=F16", " exact=1".
+func settings(m *qwen3.Model) string {
+	s := ""
+	if m.KVCache() != qwen3.F32 {
+		s += fmt.Sprintf(" kv=%v", m.KVCache())
+	}
+	if m.ExactActivations() {
+		s += " exact=1"
+	}
+	return s
 }
 
 // readBandwidth reads a 1 GiB buffer with all cores, five times, and returns the best rate in

@@ -183,8 +183,44 @@ type placedFence struct {
 }
 
 // listItemRE matches an item of the numbered list in a doc.go's "# Exercises" section:
-// "//  2. [Table.RotateHead] (rope.go): ..." or "//  2. normRow (rmsnorm.go): ...".
-var listItemRE = regexp.MustCompile(`^//\s+\d+\.\s+\[?([A-Za-z_][A-Za-z0-9_.]*)\]?`)
+// "//  2. [Table.RotateHead] (rope.go; medium, 20 min): ..." or "//  2. normRow (rmsnorm.go; easy, 10 min): ...".
+var listItemRE = regexp.MustCompile(`^//\s+\d+\.\s+\[?([A-Za-z_][A-Za-z0-9_.]*)\]?(?:\s+\(([^)]*)\))?`)
+
+// A docItem is one exercise as the "# Exercises" list of a chapter's doc.go names it.
+type docItem struct {
+	Name  string // "Table.RotateHead"
+	Paren string // what its parentheses hold: "rope.go; medium, 20 min"
+}
+
+// docExercises returns the items of the numbered list in the "# Exercises" section of the
+// chapter's doc.go, in order.
+func docExercises(ch chapter) ([]docItem, error) {
+	doc, err := os.ReadFile(filepath.Join(ch.Dir, "doc.go"))
+	if err != nil {
+		return nil, err
+	}
+	var items []docItem
+	in := false
+	for _, line := range strings.Split(string(doc), "\n") {
+		switch {
+		case strings.HasPrefix(line, "// # "):
+			in = line == "// # Exercises"
+		case in:
+			if m := listItemRE.FindStringSubmatch(line); m != nil {
+				items = append(items, docItem{Name: m[1], Paren: m[2]})
+			}
+		}
+	}
+	return items, nil
+}
+
+// matches says whether a doc item names the fence: "Table.RotateHead" and "RotateHead" both name
+// the fence "rope.RotateHead" (a fence is named package.Func or package.Type.Method; doc.go may
+// name a method with or without its type).
+func (it docItem) matches(fenceName string) bool {
+	_, rest, _ := strings.Cut(fenceName, ".")
+	return rest == it.Name || strings.HasSuffix(it.Name, "."+rest) || strings.HasSuffix(rest, "."+it.Name)
+}
 
 // orderedFences returns the chapter's fences in the order its doc.go's "# Exercises" section lists
 // them (the order to write them in), matching "Table.RotateHead" to the fence
@@ -196,25 +232,13 @@ func orderedFences(ch chapter, files []sourceFile) []placedFence {
 			all = append(all, placedFence{File: f.Rel, fence: fe})
 		}
 	}
-	doc, err := os.ReadFile(filepath.Join(ch.Dir, "doc.go"))
+	listed, err := docExercises(ch)
 	if err != nil {
 		return all
 	}
-	var listed []string
-	in := false
-	for _, line := range strings.Split(string(doc), "\n") {
-		switch {
-		case strings.HasPrefix(line, "// # "):
-			in = line == "// # Exercises"
-		case in:
-			if m := listItemRE.FindStringSubmatch(line); m != nil {
-				listed = append(listed, m[1])
-			}
-		}
-	}
 	rank := func(name string) int {
 		for i, l := range listed {
-			if strings.HasSuffix(name, "."+l) {
+			if l.matches(name) {
 				return i
 			}
 		}
@@ -222,4 +246,34 @@ func orderedFences(ch chapter, files []sourceFile) []placedFence {
 	}
 	sort.SliceStable(all, func(i, j int) bool { return rank(all[i].Name) < rank(all[j].Name) })
 	return all
+}
+
+// docProblems says where a chapter's doc.go and its fences disagree: every fence must be listed
+// once in the "# Exercises" section, as "[Name] (file.go; difficulty): what to do", with the
+// file that holds it and the difficulty its `// difficulty:` line gives, so that what a learner
+// reads in the chapter's story is what `exercise list` prints.
+func docProblems(ch chapter, files []sourceFile) []string {
+	listed, err := docExercises(ch)
+	if err != nil {
+		return []string{err.Error()}
+	}
+	var out []string
+	for _, pf := range orderedFences(ch, files) {
+		want := pf.File + "; " + pf.Difficulty()
+		n := 0
+		for _, it := range listed {
+			if !it.matches(pf.Name) {
+				continue
+			}
+			n++
+			if it.Paren != want {
+				out = append(out, fmt.Sprintf("chapters/%s/doc.go: exercise %s is listed with (%s), want (%s) as its fence says",
+					ch.Name, pf.Name, it.Paren, want))
+			}
+		}
+		if n != 1 {
+			out = append(out, fmt.Sprintf("chapters/%s/doc.go: exercise %s is listed %d times in \"# Exercises\", want once", ch.Name, pf.Name, n))
+		}
+	}
+	return out
 }

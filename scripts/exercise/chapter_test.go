@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -53,6 +54,94 @@ func TestVariantFileParses(t *testing.T) {
 	for _, want := range []string{`var exerciseVariant_rope_InvFreq = exerciseVariants["rope.InvFreq"]`, `os.Getenv("EXERCISE_VARIANT")`} {
 		if !strings.Contains(string(src), want) {
 			t.Errorf("the variant file lacks %q:\n%s", want, src)
+		}
+	}
+}
+
+// TestCourseDocsAgree reads the course's own chapters: every fence is listed once in its
+// chapter's doc.go with the file and difficulty the fence gives.
+func TestCourseDocsAgree(t *testing.T) {
+	mod, err := findModule()
+	if err != nil {
+		t.Fatal(err)
+	}
+	chs, err := listChapters(mod.Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, ch := range chs {
+		files, err := chapterFences(ch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			n += len(f.Fences)
+		}
+		for _, p := range docProblems(ch, files) {
+			t.Error(p)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no exercise fences found in the course's chapters")
+	}
+}
+
+func TestDocProblems(t *testing.T) {
+	dir := t.TempDir()
+	doc := "// Package p.\n//\n// # Exercises\n//\n//  1. [A] (a.go; easy, 5 min): first.\n//  2. [B] (a.go; hard, 5 min): second.\n//  3. [A] (a.go; easy, 5 min): again.\npackage p\n"
+	if err := os.WriteFile(filepath.Join(dir, "doc.go"), []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ch := chapter{Num: "05", Name: "05_p", Dir: dir}
+	fe := func(name, level string) fence { return fence{Name: name, Level: level, Minutes: 5} }
+	files := []sourceFile{{Rel: "a.go", Fences: []fence{fe("p.A", "easy"), fe("p.B", "medium"), fe("p.C", "easy")}}}
+	got := strings.Join(docProblems(ch, files), "\n")
+	for _, want := range []string{
+		"exercise p.A is listed 2 times",
+		"exercise p.B is listed with (a.go; hard, 5 min), want (a.go; medium, 5 min)",
+		"exercise p.C is listed 0 times",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("docProblems:\n%s\nwant a line containing %q", got, want)
+		}
+	}
+}
+
+// TestCourseChapterShape reads the course's own chapters: each doc.go ends with a "Check your
+// understanding" section that gives its answers, and each chapter has a worked example by hand,
+// a package-level Example_byHand whose output go test checks (issue 19).
+func TestCourseChapterShape(t *testing.T) {
+	mod, err := findModule()
+	if err != nil {
+		t.Fatal(err)
+	}
+	chs, err := listChapters(mod.Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ch := range chs {
+		doc, err := os.ReadFile(filepath.Join(ch.Dir, "doc.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := ""
+		for _, line := range strings.Split(string(doc), "\n") {
+			if h, ok := strings.CutPrefix(line, "// # "); ok {
+				last = h
+			}
+		}
+		if last != "Check your understanding" {
+			t.Errorf("chapters/%s/doc.go: the last section is %q, want \"Check your understanding\"", ch.Name, last)
+		} else if !strings.Contains(string(doc), "// Answers.") {
+			t.Errorf("chapters/%s/doc.go: \"Check your understanding\" has no \"Answers.\" paragraph", ch.Name)
+		}
+		names, silent, err := chapterTests(ch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(names, "Example_byHand") || slices.Contains(silent, "Example_byHand") {
+			t.Errorf("chapters/%s: no Example_byHand with an output comment (the worked example by hand)", ch.Name)
 		}
 	}
 }

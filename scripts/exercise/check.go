@@ -21,6 +21,10 @@ import (
 // listed mistake: a learner reads the whole of it.
 const maxFailureLines = 15
 
+// maxRepeats is the most times one failing test may print the same message: a bug met at every
+// step of a loop is reported a few times and summarised, not once per step.
+const maxRepeats = 3
+
 // checkOptions are the flags of `exercise check`.
 type checkOptions struct {
 	Timeout time.Duration // per run of a test binary
@@ -35,6 +39,7 @@ type testRun struct {
 	Failed   []string            // top-level tests that printed --- FAIL, in order
 	Lines    map[string]int      // lines printed by each failed top-level test (its --- FAIL line included)
 	First    map[string][]string // the first lines each failed top-level test printed, after --- FAIL
+	Repeats  map[string]int      // how many times each failed top-level test printed its most repeated message
 	Escaped  bool                // a panic killed the binary
 	BuildErr bool                // the code did not compile
 	TimedOut bool
@@ -43,13 +48,15 @@ type testRun struct {
 
 var (
 	failLineRE  = regexp.MustCompile(`^--- FAIL: (\S+)`)
+	fileLineRE  = regexp.MustCompile(`^\S+\.go:\d+: `)
 	goroutineRE = regexp.MustCompile(`^goroutine \d+ \[`)
 )
 
 // parseTestOutput reads the plain (not -v) output of a test binary or of go test.
 func parseTestOutput(out string, exitOK bool) testRun {
-	r := testRun{Passed: exitOK, Output: out, Lines: map[string]int{}, First: map[string][]string{}}
+	r := testRun{Passed: exitOK, Output: out, Lines: map[string]int{}, First: map[string][]string{}, Repeats: map[string]int{}}
 	cur := ""
+	seen := map[string]map[string]int{} // per test, each message (without its file:line) and its count
 	for _, line := range strings.Split(out, "\n") {
 		if m := failLineRE.FindStringSubmatch(line); m != nil {
 			cur = m[1]
@@ -73,6 +80,15 @@ func parseTestOutput(out string, exitOK bool) testRun {
 			cur = ""
 		}
 		if cur != "" {
+			// An example's got/want output repeats by nature, and so does an unwritten stub's one-line
+			// panic in each subtest that reaches it; any other message counts.
+			if msg := fileLineRE.ReplaceAllString(strings.TrimSpace(line), ""); msg != "" && !strings.HasPrefix(cur, "Example") && !strings.HasSuffix(msg, ": not implemented") {
+				if seen[cur] == nil {
+					seen[cur] = map[string]int{}
+				}
+				seen[cur][msg]++
+				r.Repeats[cur] = max(r.Repeats[cur], seen[cur][msg])
+			}
 			r.Lines[cur]++
 			if l := strings.TrimSpace(line); len(r.First[cur]) < 4 && l != "" && !strings.HasPrefix(l, "--- FAIL") {
 				r.First[cur] = append(r.First[cur], l)
@@ -293,6 +309,10 @@ func checkChapter(run *runner, mod module, ch chapter, tmp string) chapterResult
 	problem := func(what, detail string) {
 		res.Problems = append(res.Problems, fmt.Sprintf("=== %s: %s\n%s", ch.Name, what, lastLines(detail, 40)))
 	}
+	for _, p := range docProblems(ch, files) {
+		res.Notes = append(res.Notes, "doc.go: DISAGREES with a fence")
+		problem("doc.go's exercise list and the fences disagree", p)
+	}
 	for _, name := range silent {
 		res.Notes = append(res.Notes, name+": NEVER RUNS")
 		problem(name+" has no output comment, so go test compiles it but never runs it",
@@ -432,6 +452,11 @@ func checkChapter(run *runner, mod module, ch chapter, tmp string) chapterResult
 		if n > maxFailureLines {
 			problem(fmt.Sprintf("in a fresh workspace %s prints %d lines, more than %d", name, n, maxFailureLines), failureOf(wsRun.Output, name))
 		}
+		for _, t := range wsRun.Failed {
+			if k := wsRun.Repeats[t]; k > maxRepeats {
+				problem(fmt.Sprintf("in a fresh workspace %s prints one message %d times, more than %d", t, k, maxRepeats), failureOf(wsRun.Output, t))
+			}
+		}
 	}
 	return res
 }
@@ -511,6 +536,14 @@ func judge(v variant, fe fence, r testRun, err error) variantResult {
 	if res.Problem == "" {
 		if name, n := r.longest(); n > maxFailureLines {
 			res.Problem = fmt.Sprintf("%s prints %d lines, more than %d", name, n, maxFailureLines)
+		}
+	}
+	if res.Problem == "" {
+		for _, t := range r.Failed {
+			if n := r.Repeats[t]; n > maxRepeats {
+				res.Problem = fmt.Sprintf("%s prints one message %d times, more than %d: report a few and summarise the rest", t, n, maxRepeats)
+				break
+			}
 		}
 	}
 	if res.Problem != "" {

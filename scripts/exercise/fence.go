@@ -5,14 +5,16 @@ import (
 	"go/ast"
 	"go/token"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
 // A fence marks the solution lines a learner is asked to write, names the tests that check them,
-// and lists the classic mistakes made there:
+// says how hard it is and how long it takes, and lists the classic mistakes made there:
 //
 //	// exercise: rope.RotateHead — rotate each (v[i], v[i+half]) pair by the angle of pair i at pos
 //	// tests: TestRotateGolden ExampleTable_Rotate
+//	// difficulty: medium, 20 min
 //	... solution lines ...
 //	// mistake: adjacent pairs (2i, 2i+1), the GPT-J layout
 //	//	- a, b := v[i], v[i+half]
@@ -24,7 +26,10 @@ type fence struct {
 	Name     string   // "rope.RotateHead"
 	Desc     string   // "rotate each (v[i], v[i+half]) pair by the angle of pair i at pos"
 	Tests    []string // top-level Test and Example functions that check it: "TestRotateGolden"
-	Begin    int      // line of `// exercise:`
+	Level    string   // "easy", "medium" or "hard"
+	Minutes  int      // the time a learner should expect to spend on it
+	Begin    int      // line of `// exercise:`; `// tests:` and `// difficulty:` follow it
+	Head     int      // the last line of the header: the `// difficulty:` line
 	End      int      // line of `// end exercise`
 	Indent   string   // leading white space of the `// exercise:` line
 	Body     []string // the solution lines, as written
@@ -50,6 +55,7 @@ type hunk struct {
 const (
 	beginMarker   = "// exercise:"
 	testsMarker   = "// tests:"
+	levelMarker   = "// difficulty:"
 	mistakeMarker = "// mistake:"
 	endMarker     = "// end exercise"
 )
@@ -60,14 +66,28 @@ const minMistakes = 2
 // diffLineRE matches a line of a mistake: "//", white space, "-" or "+", an optional space, code.
 var diffLineRE = regexp.MustCompile(`^//\s+([-+])(?: (.*)|())$`)
 
+// levels are the words a `// difficulty:` line may use, easiest first.
+var levels = []string{"easy", "medium", "hard"}
+
+// levelRE matches what follows "// difficulty:": a level and the expected minutes.
+var levelRE = regexp.MustCompile(`^(easy|medium|hard), (\d+) min$`)
+
+// Difficulty returns the fence's difficulty as written on its `// difficulty:` line and in its
+// chapter's doc.go: "medium, 20 min".
+func (f fence) Difficulty() string { return fmt.Sprintf("%s, %d min", f.Level, f.Minutes) }
+
 // testNameRE matches the names a `// tests:` line may hold.
 var testNameRE = regexp.MustCompile(`^(Test|Example|Fuzz)[A-Za-z0-9_]*$`)
 
 // findFences returns the fences of one Go source file, in order. The file name is only used in
 // errors. A fence must be closed, must not nest, must name its exercise, must say on its second
-// line which tests check it, must hold at least one solution line, and each of its mistakes must
-// apply to its solution.
-func findFences(file string, src []byte) ([]fence, error) {
+// line which tests check it and on its third how hard it is, must hold at least one solution
+// line, and each of its mistakes must apply to its solution.
+func findFences(file string, src []byte) ([]fence, error) { return parseFences(file, src, true) }
+
+// parseFences is findFences; with needLevel false a fence may lack its `// difficulty:` line, as
+// in a workspace written before fences had one.
+func parseFences(file string, src []byte, needLevel bool) ([]fence, error) {
 	var fences []fence
 	var open *fence
 	inMistakes := false
@@ -104,8 +124,20 @@ func findFences(file string, src []byte) ([]fence, error) {
 				}
 				open.Tests = append(open.Tests, name)
 			}
+			open.Head = n
 			if len(open.Tests) == 0 {
 				return nil, fmt.Errorf("%s:%d: exercise %s: %q names no test", file, n, open.Name, testsMarker)
+			}
+		case n == open.Begin+2 && (needLevel || strings.HasPrefix(trimmed, levelMarker)):
+			m := levelRE.FindStringSubmatch(strings.TrimSpace(strings.TrimPrefix(trimmed, levelMarker)))
+			if !strings.HasPrefix(trimmed, levelMarker) || m == nil {
+				return nil, fmt.Errorf("%s:%d: exercise %s: the line after %q must be %q (%s; the minutes a learner should expect)",
+					file, n, open.Name, testsMarker, levelMarker+" medium, 20 min", strings.Join(levels, ", "))
+			}
+			open.Level, open.Head = m[1], n
+			open.Minutes, _ = strconv.Atoi(m[2])
+			if open.Minutes <= 0 {
+				return nil, fmt.Errorf("%s:%d: exercise %s: %d minutes", file, n, open.Name, open.Minutes)
 			}
 		case trimmed == endMarker:
 			if len(open.Body) == 0 {
@@ -397,8 +429,9 @@ func variantFile(pkg string, names []string) []byte {
 }
 
 // replaceBodies returns src with the body of each fence i for which body(i) returns true replaced
-// by the lines it returns. The `// exercise:`, `// tests:` and `// end exercise` lines stay, so
-// the learner sees the task, its tests and where the code goes; the mistakes go with the body.
+// by the lines it returns. The `// exercise:`, `// tests:`, `// difficulty:` and `// end exercise`
+// lines stay, so the learner sees the task, its tests, its size and where the code goes; the
+// mistakes go with the body.
 func replaceBodies(src []byte, fences []fence, body func(i int) ([]string, bool)) []byte {
 	lines := strings.Split(string(src), "\n")
 	var out []string
@@ -408,7 +441,7 @@ func replaceBodies(src []byte, fences []fence, body func(i int) ([]string, bool)
 		if !ok {
 			continue
 		}
-		out = append(out, lines[next-1:f.Begin+1]...) // up to and including the `// tests:` line
+		out = append(out, lines[next-1:f.Head]...) // up to and including the `// difficulty:` line
 		out = append(out, repl...)
 		next = f.End // resume at the `// end exercise` line
 	}

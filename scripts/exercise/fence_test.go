@@ -15,6 +15,7 @@ import "math"
 func A(x float64) float64 {
 	// exercise: p.A — the square root, plus one
 	// tests: TestA, ExampleA
+	// difficulty: easy, 5 min
 	r := math.Sqrt(x)
 	return r + 1
 	// mistake: the square, not the root
@@ -30,6 +31,7 @@ func A(x float64) float64 {
 func B(dst []float64) {
 		// exercise: p.B -- two-dash separator
 		// tests: TestB
+		// difficulty: hard, 45 min
 		for i := range dst {
 			dst[i] = 1
 		}
@@ -45,15 +47,15 @@ func TestFindFences(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []fence{
-		{Name: "p.A", Desc: "the square root, plus one", Tests: []string{"TestA", "ExampleA"}, Begin: 6, End: 17, Indent: "\t",
-			Body: []string{"\tr := math.Sqrt(x)", "\treturn r + 1"}, BodyLine: 8,
+		{Name: "p.A", Desc: "the square root, plus one", Tests: []string{"TestA", "ExampleA"}, Level: "easy", Minutes: 5, Begin: 6, Head: 8, End: 18, Indent: "\t",
+			Body: []string{"\tr := math.Sqrt(x)", "\treturn r + 1"}, BodyLine: 9,
 			Mistakes: []mistake{
-				{Desc: "the square, not the root", Line: 10, Hunks: []hunk{{Old: []string{"r := math.Sqrt(x)"}, New: []string{"r := x * x"}}}},
-				{Desc: "forgot the one", Line: 14, Hunks: []hunk{{Old: []string{"return r + 1"}, New: []string{"return r"}}}},
+				{Desc: "the square, not the root", Line: 11, Hunks: []hunk{{Old: []string{"r := math.Sqrt(x)"}, New: []string{"r := x * x"}}}},
+				{Desc: "forgot the one", Line: 15, Hunks: []hunk{{Old: []string{"return r + 1"}, New: []string{"return r"}}}},
 			}},
-		{Name: "p.B", Desc: "two-dash separator", Tests: []string{"TestB"}, Begin: 21, End: 28, Indent: "\t\t",
-			Body: []string{"\t\tfor i := range dst {", "\t\t\tdst[i] = 1", "\t\t}"}, BodyLine: 23,
-			Mistakes: []mistake{{Desc: "a different body altogether", Line: 26, Hunks: []hunk{{New: []string{"dst[0] = 1"}}}}}},
+		{Name: "p.B", Desc: "two-dash separator", Tests: []string{"TestB"}, Level: "hard", Minutes: 45, Begin: 22, Head: 24, End: 30, Indent: "\t\t",
+			Body: []string{"\t\tfor i := range dst {", "\t\t\tdst[i] = 1", "\t\t}"}, BodyLine: 25,
+			Mistakes: []mistake{{Desc: "a different body altogether", Line: 28, Hunks: []hunk{{New: []string{"dst[0] = 1"}}}}}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("findFences:\n got %+v\nwant %+v", got, want)
@@ -97,22 +99,26 @@ func TestApplyMistakes(t *testing.T) {
 }
 
 func TestFindFencesErrors(t *testing.T) {
-	const head = "// exercise: p.A — x\n// tests: TestA\n"
+	const head = "// exercise: p.A — x\n// tests: TestA\n// difficulty: easy, 5 min\n"
 	cases := []struct {
 		name, src, wantErr string
 	}{
 		{"unclosed", "package p\n" + head + "x := 1\n", "p.go:2: exercise p.A is never closed"},
 		{"end without begin", "package p\n// end exercise\n", "p.go:2: \"// end exercise\" without a matching"},
-		{"nested", head + "a\n// exercise: p.B\nb\n// end exercise\n// end exercise\n", "p.go:4: exercise fence opened inside the fence of p.A"},
+		{"nested", head + "a\n// exercise: p.B\nb\n// end exercise\n// end exercise\n", "p.go:5: exercise fence opened inside the fence of p.A"},
 		{"no name", "// exercise:\na\n// end exercise\n", "p.go:1: exercise fence without a name"},
 		{"no tests line", "// exercise: p.A — x\na\n// end exercise\n", "p.go:2: exercise p.A: the line after \"// exercise:\" must be \"// tests: TestX ExampleY\""},
 		{"empty tests line", "// exercise: p.A — x\n// tests:\na\n// end exercise\n", "p.go:2: exercise p.A: \"// tests:\" names no test"},
 		{"not a test name", "// exercise: p.A — x\n// tests: helper\na\n// end exercise\n", `"helper" is not the name of a Test`},
+		{"no difficulty line", "// exercise: p.A — x\n// tests: TestA\na\n// end exercise\n", "p.go:3: exercise p.A: the line after \"// tests:\" must be \"// difficulty: medium, 20 min\""},
+		{"unknown level", "// exercise: p.A — x\n// tests: TestA\n// difficulty: tricky, 5 min\na\n// end exercise\n", "p.go:3: exercise p.A: the line after"},
+		{"no minutes", "// exercise: p.A — x\n// tests: TestA\n// difficulty: easy\na\n// end exercise\n", "p.go:3: exercise p.A: the line after"},
+		{"zero minutes", "// exercise: p.A — x\n// tests: TestA\n// difficulty: easy, 0 min\na\n// end exercise\n", "p.go:3: exercise p.A: 0 minutes"},
 		{"empty", head + "// end exercise\n", "p.go:1: exercise p.A fences no solution lines"},
-		{"mistake without lines", head + "a\n// mistake: oops\n// end exercise\n", "p.go:4: mistake \"oops\" of p.A has no"},
-		{"mistake without a description", head + "a\n// mistake:\n//\t+ b\n// end exercise\n", "p.go:4: a mistake of p.A without a description"},
-		{"stray line among mistakes", head + "a\n// mistake: oops\n//\t- a\n//\t+ b\nc\n// end exercise\n", "p.go:7: in the mistakes of p.A"},
-		{"old line not in the solution", head + "a\n// mistake: oops\n//\t- z\n//\t+ b\n// end exercise\n", `p.go:4: mistake "oops" of p.A: "z" is not a solution line`},
+		{"mistake without lines", head + "a\n// mistake: oops\n// end exercise\n", "p.go:5: mistake \"oops\" of p.A has no"},
+		{"mistake without a description", head + "a\n// mistake:\n//\t+ b\n// end exercise\n", "p.go:5: a mistake of p.A without a description"},
+		{"stray line among mistakes", head + "a\n// mistake: oops\n//\t- a\n//\t+ b\nc\n// end exercise\n", "p.go:8: in the mistakes of p.A"},
+		{"old line not in the solution", head + "a\n// mistake: oops\n//\t- z\n//\t+ b\n// end exercise\n", `p.go:5: mistake "oops" of p.A: "z" is not a solution line`},
 		{"old line ambiguous", head + "}\n}\n// mistake: oops\n//\t- }\n//\t+ b\n// end exercise\n", `"}" matches 2 places of the solution`},
 		{"two hunks", head + "a\nb\n// mistake: oops\n//\t- a\n//\t+ x\n//\t+ y\n//\t- b\n//\t+ z\n// end exercise\n", ""},
 		{"two deletions split by //", head + "a\nb\nc\n// mistake: oops\n//\t- a\n//\n//\t- c\n// end exercise\n", ""},
@@ -156,6 +162,7 @@ type T struct{}
 func A() (int, *T, []byte, [4]rune, T, error, string, bool) {
 	// exercise: p.A — ends its function
 	// tests: TestA
+	// difficulty: easy, 5 min
 	return 1, nil, nil, [4]rune{}, T{}, nil, "", true
 	// end exercise
 }
@@ -163,6 +170,7 @@ func A() (int, *T, []byte, [4]rune, T, error, string, bool) {
 func B(x []float64) []float64 {
 	// exercise: p.B — code follows
 	// tests: TestB
+	// difficulty: easy, 5 min
 	x[0] = 1
 	// end exercise
 	return x
@@ -172,6 +180,7 @@ func C() (n, m int) {
 	f := func() {
 		// exercise: p.C — in a closure without results
 		// tests: TestC
+		// difficulty: easy, 5 min
 		n = 1
 		// end exercise
 	}
@@ -179,6 +188,7 @@ func C() (n, m int) {
 	if n > 0 {
 		// exercise: p.D — nested, but only braces follow
 		// tests: TestD
+		// difficulty: easy, 5 min
 		return 1, 2
 		// end exercise
 	}
@@ -234,6 +244,7 @@ func TestReplaceBodiesAndIfChain(t *testing.T) {
 	want := `func A(x float64) float64 {
 	// exercise: p.A — the square root, plus one
 	// tests: TestA, ExampleA
+	// difficulty: easy, 5 min
 	if exerciseVariant_p_A == "panic" {
 		panic("exercise p.A: not implemented")
 	} else if exerciseVariant_p_A == "zero" {

@@ -4,11 +4,12 @@
 // # Fences
 //
 // In a chapter's solution code, the lines a learner is asked to write are fenced. The fence names
-// the exercise and its task, then the tests that check it, then holds the solution, then lists
-// the classic mistakes made there (at least two):
+// the exercise and its task, then the tests that check it, then how hard it is, then holds the
+// solution, then lists the classic mistakes made there (at least two):
 //
 //	// exercise: rmsnorm.normRow — mean of squares, eps inside the square root, then scale by the weight
 //	// tests: TestRMSNormGolden TestEpsInsideSqrt ExampleRMSNorm
+//	// difficulty: easy, 10 min
 //	var ss float64
 //	for _, v := range src {
 //		ss += v * v
@@ -30,6 +31,17 @@
 // `go test -run` pattern. They may use the exercises listed before this one in the "# Exercises"
 // section of the chapter's doc.go (the order to write them in), not the ones after it.
 //
+// The third line, "// difficulty:", gives a level and the minutes a learner should expect to
+// spend: "easy, 10 min", "medium, 20 min" or "hard, 40 min". Easy is one idea written down; medium
+// needs a detail the chapter's doc.go explains (a rounding order, a layout); hard puts several
+// pieces together (a whole attention projection, a cache step). The chapter's doc.go lists every
+// exercise in its "# Exercises" section, in the order to write them, as
+//
+//	//  1. [InvFreq] (rope.go; medium, 15 min): what to write ...
+//
+// with the file that holds the fence and the same difficulty; `exercise list` prints it, and
+// `exercise check` (and this command's own tests) fail when doc.go and the fence disagree.
+//
 // A mistake starts with "// mistake:" and what the learner got wrong, followed by lines of a
 // diff against the solution: "//<tab>- line" lines name consecutive solution lines (compared
 // without their indentation; together they must occur exactly once), and the "//<tab>+ line"
@@ -39,7 +51,7 @@
 // The tool swaps each mistake in for the solution, and the exercise's tests must then fail,
 // saying what went wrong. A mistake may use only what the file already imports.
 //
-// Everything between the "// tests:" line and "// end exercise" is the solution: a learner's
+// Everything between the "// difficulty:" line and "// end exercise" is the solution: a learner's
 // workspace gets none of it, mistakes included.
 //
 // # Usage
@@ -50,9 +62,13 @@
 //	                                      solution replaced by panic("exercise rope.RotateHead: not implemented"),
 //	                                      and print each exercise's `go test -run` command
 //	go run ./scripts/exercise NN -force   the same, replacing an existing workspace/NN_name
-//	go run ./scripts/exercise list [NN..] list the exercises, where they are and their tests
+//	go run ./scripts/exercise list [NN..] list the exercises: difficulty and time, where they are,
+//	                                      their tests
 //	go run ./scripts/exercise status      run the tests of every chapter in workspace/ and show each
-//	                                      exercise as done, failing or still the stub
+//	                                      exercise as done, failing or still the stub; a failing
+//	                                      exercise whose tests pass once the exercises before it are
+//	                                      replaced by their solutions is shown as failing because of
+//	                                      them, and "Next" names the first that fails on its own
 //	go run ./scripts/exercise check [-v] [-j N] [-timeout D] [-keep] [NN..]
 //	                                      check every chapter with exercises (default: all); exits
 //	                                      non-zero if anything is wrong (CI runs this)
@@ -103,9 +119,12 @@ func main() {
 	}
 }
 
+// defaultTimeout bounds each run of a chapter's tests.
+const defaultTimeout = 5 * time.Minute
+
 const usage = `usage:
   go run ./scripts/exercise NN [-force]            write workspace/NN_name with the exercises stubbed
-  go run ./scripts/exercise list [NN...]           list the exercises and their tests
+  go run ./scripts/exercise list [NN...]           list the exercises: difficulty, time, tests
   go run ./scripts/exercise status                 show which exercises of workspace/ are done
   go run ./scripts/exercise check [-v] [-j N] [-timeout D] [-keep] [NN...]
                                                    check that the solutions pass and that every stub
@@ -140,7 +159,7 @@ func run(args []string, stdout io.Writer) error {
 		fl := flag.NewFlagSet("check", flag.ContinueOnError)
 		fl.SetOutput(io.Discard)
 		var opts checkOptions
-		fl.DurationVar(&opts.Timeout, "timeout", 5*time.Minute, "time limit for each run of a chapter's tests")
+		fl.DurationVar(&opts.Timeout, "timeout", defaultTimeout, "time limit for each run of a chapter's tests")
 		fl.IntVar(&opts.Jobs, "j", runtime.NumCPU(), "compilations and test runs at once")
 		fl.BoolVar(&opts.Verbose, "v", false, "print, for each variant, the test that caught it and its first line")
 		fl.BoolVar(&opts.Keep, "keep", false, "keep the chapter copies under workspace/_check-*")
@@ -221,17 +240,33 @@ func selectChapters(chs []chapter, args []string) ([]chapter, error) {
 
 func list(stdout io.Writer, chs []chapter) error {
 	tw := tabwriter.NewWriter(stdout, 0, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "EXERCISE\tWHERE\tMISTAKES\tTESTS")
+	fmt.Fprintln(tw, "EXERCISE\tDIFFICULTY\tWHERE\tMISTAKES\tTESTS")
+	minutes := map[string]int{}
+	n := 0
 	for _, ch := range chs {
 		files, err := chapterFences(ch)
 		if err != nil {
 			return err
 		}
 		for _, fe := range orderedFences(ch, files) {
-			fmt.Fprintf(tw, "%s\tchapters/%s/%s:%d\t%d\t%s\n", fe.Name, ch.Name, fe.File, fe.Begin, len(fe.Mistakes), strings.Join(fe.Tests, " "))
+			fmt.Fprintf(tw, "%s\t%s\tchapters/%s/%s:%d\t%d\t%s\n", fe.Name, fe.Difficulty(), ch.Name, fe.File, fe.Begin, len(fe.Mistakes), strings.Join(fe.Tests, " "))
+			minutes[fe.Level] += fe.Minutes
+			n++
 		}
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	total := 0
+	var parts []string
+	for _, l := range levels {
+		total += minutes[l]
+		parts = append(parts, fmt.Sprintf("%s %d min", l, minutes[l]))
+	}
+	fmt.Fprintf(stdout, "\n%d exercises, about %.1f hours in all (%s). Difficulty: easy is one idea written down,\n"+
+		"medium needs a detail the chapter's doc.go explains, hard puts several chapters' pieces together.\n",
+		n, float64(total)/60, strings.Join(parts, ", "))
+	return nil
 }
 
 // makeWorkspace writes workspace/NN_name: the chapter with every exercise stubbed.
@@ -262,8 +297,8 @@ func makeWorkspace(stdout io.Writer, mod module, ch chapter, force bool) error {
 	}
 	fmt.Fprintf(stdout, "Wrote %s/ with %d exercises to write, in this order:\n\n", rel, n)
 	for _, fe := range orderedFences(ch, files) {
-		fmt.Fprintf(stdout, "  %s  (%s:%d)\n      %s\n      go test -run '%s' ./%s/\n\n",
-			fe.Name, filepath.ToSlash(filepath.Join(rel, fe.File)), fe.Begin, fe.Desc, fe.runPattern(), rel)
+		fmt.Fprintf(stdout, "  %s  (%s:%d; %s)\n      %s\n      go test -run '%s' ./%s/\n\n",
+			fe.Name, filepath.ToSlash(filepath.Join(rel, fe.File)), fe.Begin, fe.Difficulty(), fe.Desc, fe.runPattern(), rel)
 	}
 	fmt.Fprintf(stdout, "Replace each panic(\"exercise ...\") by your code. Every exercise's tests at once:\n  go test ./%s/\n", rel)
 	fmt.Fprintf(stdout, "Your progress over the course:\n  go run ./scripts/exercise status\n")

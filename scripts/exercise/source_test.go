@@ -18,6 +18,7 @@ import (
 func A(x float64) float64 {
 	// exercise: p.A — square root
 	// tests: TestA
+	// difficulty: easy, 5 min
 	return math.Sqrt(x)
 	// mistake: square
 	//	- return math.Sqrt(x)
@@ -28,6 +29,7 @@ func A(x float64) float64 {
 func B(s string) string {
 	// exercise: p.B — upper case
 	// tests: TestB
+	// difficulty: easy, 5 min
 	u := strings.ToUpper(s)
 	return u
 	// end exercise
@@ -57,6 +59,7 @@ import (
 func A(x float64) float64 {
 	// exercise: p.A — square root
 	// tests: TestA
+	// difficulty: easy, 5 min
 	panic("exercise p.A: not implemented")
 	// end exercise
 }
@@ -64,6 +67,7 @@ func A(x float64) float64 {
 func B(s string) string {
 	// exercise: p.B — upper case
 	// tests: TestB
+	// difficulty: easy, 5 min
 	panic("exercise p.B: not implemented")
 	// end exercise
 }
@@ -241,6 +245,11 @@ exit status 1
 	}
 	if r.Escaped || r.TimedOut || r.BuildErr || r.Passed {
 		t.Errorf("flags %+v", r)
+	}
+	// One message printed from two lines of a loop, in subtests: counted without its file:line.
+	r = parseTestOutput("--- FAIL: TestD (0.00s)\n    d_test.go:5: bad header\n    --- FAIL: TestD/x (0.00s)\n        d_test.go:9: bad header\n    d_test.go:5: bad header\n    d_test.go:6: other\nFAIL\n", false)
+	if r.Repeats["TestD"] != 3 {
+		t.Errorf("Repeats = %v, want TestD: 3", r.Repeats)
 	}
 	r = parseTestOutput("--- FAIL: TestA (0.00s)\npanic: boom [recovered]\n\tpanic: boom\n\ngoroutine 1 [running]:\nFAIL\tp\t0.1s\n", false)
 	if !r.Escaped {

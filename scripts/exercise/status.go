@@ -24,7 +24,9 @@ const (
 var resultLineRE = regexp.MustCompile(`^--- (PASS|FAIL|SKIP): (\S+)`)
 
 // status runs the tests of every chapter that has a workspace and prints each exercise's state.
-// go test's cache makes a second run cheap when nothing changed.
+// go test's cache makes a second run cheap when nothing changed. When an exercise's tests fail but
+// pass with the solutions of the other exercises (see passAlone), its state says so, and "Next"
+// names the first exercise that fails on its own or is still a stub.
 func status(stdout io.Writer, mod module, chs []chapter) error {
 	tw := tabwriter.NewWriter(stdout, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "CHAPTER\tEXERCISE\tSTATE")
@@ -58,11 +60,34 @@ func status(stdout io.Writer, mod module, chs []chapter) error {
 			fmt.Fprintf(tw, "%s\t(does not compile)\t%s\n", ch.Name, clip(buildErr, 100))
 			first = false
 		}
-		for _, fe := range fences {
-			state := exerciseState(fe.fence, files, dir, results, buildErr)
+		states := make([]string, len(fences))
+		var failing []placedFence
+		for i, fe := range fences {
+			states[i] = exerciseState(fe.fence, files, dir, results, buildErr)
+			if strings.HasPrefix(states[i], stateFailing) {
+				failing = append(failing, fe)
+			}
+		}
+		// A failure may come from an earlier exercise that the failing tests use: when more than
+		// one exercise is unfinished, find out which fail on their own.
+		var alone map[string]bool
+		if len(failing) > 0 && len(fences)-countDone(states) > 1 {
+			var err error
+			if alone, err = passAlone(mod, ch, files, dir, failing); err != nil {
+				fmt.Fprintf(stdout, "(%s: could not run each exercise on its own: %v)\n", ch.Name, clip(err.Error(), 200))
+				alone = nil
+			}
+		}
+		for i, fe := range fences {
+			state := states[i]
+			ownFault := true
+			if alone[fe.Name] {
+				ownFault = false
+				state += "; passes with the solutions of the others: fix " + strings.Join(unfinishedBefore(fences, states, i), ", ") + " first"
+			}
 			if state == stateDone {
 				done++
-			} else if len(next) == 0 {
+			} else if len(next) == 0 && ownFault {
 				next = append(next, fe.Name, fmt.Sprintf("go test -run '%s' ./workspace/%s/", fe.runPattern(), ch.Name))
 			}
 			name := ""
@@ -136,4 +161,29 @@ func exerciseState(fe fence, files []sourceFile, dir string, results map[string]
 		return stateDone
 	}
 	return stateFailing + strings.Join(failing, ", ")
+}
+
+func countDone(states []string) int {
+	n := 0
+	for _, s := range states {
+		if s == stateDone {
+			n++
+		}
+	}
+	return n
+}
+
+// unfinishedBefore names the exercises before fences[i] that are not done: the ones a failure of
+// fences[i]'s tests can come from (an exercise's tests use only those before it; check makes sure).
+func unfinishedBefore(fences []placedFence, states []string, i int) []string {
+	var out []string
+	for j := range i {
+		if states[j] != stateDone {
+			out = append(out, fences[j].Name)
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, "the exercises before it")
+	}
+	return out
 }

@@ -27,6 +27,8 @@ type common struct {
 	seed               uint64
 	think, stats       bool
 	threads, ctxTokens int
+	kvCache            string          // -kv-cache: f32 or f16
+	exact              bool            // -exact: float32 inputs for the quantized matrices
 	set                map[string]bool // the flags given on the command line
 	path               string          // the checkpoint loaded
 }
@@ -38,12 +40,15 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.Float64Var(&c.topP, "top-p", 0, "nucleus: keep the most likely tokens up to this mass, in (0,1]; 1 is off (default: the model's)")
 	fs.Float64Var(&c.minP, "min-p", 0, "drop tokens less likely than min-p times the top one, in [0,1]; 0 is off (default: the model's)")
 	fs.Uint64Var(&c.seed, "seed", 0, "random seed: the same seed gives the same text")
-	fs.IntVar(&c.maxTokens, "max-tokens", 256, "most new tokens per reply")
-	fs.BoolVar(&c.think, "think", true, "let Qwen3 think (<think>...</think>) before answering (chat turns only)")
+	fs.IntVar(&c.maxTokens, "max-tokens", qwen3.DefaultMaxNewTokens, "most new tokens per reply (the library's default too)")
+	fs.BoolVar(&c.think, "think", true, "let Qwen3 think (<think>...</think>) before answering (chat turns only); on by default, as in\n"+
+		"Qwen3's chat template, while the library's qwen3.ChatOptions leaves it off unless Thinking is set")
 	fs.BoolVar(&c.stats, "stats", false, "print the prompt and new tokens, time to first token, prefill and decode speed, peak memory")
 	fs.IntVar(&c.threads, "threads", runtime.NumCPU(), "cores to use")
-	fs.IntVar(&c.ctxTokens, "ctx", 0, "context length (KV cache size) in tokens (default: 4096, or the model's context if shorter)")
+	fs.IntVar(&c.ctxTokens, "ctx", 0, fmt.Sprintf("context length (KV cache size) in tokens (default: %d, or the model's context if shorter)", qwen3.DefaultMaxContext))
 	fs.StringVar(&c.system, "system", "", "system prompt (chat turns only)")
+	fs.StringVar(&c.kvCache, "kv-cache", "f32", "KV cache precision: f32, or f16 for half the cache's memory at long contexts (logits move by about 1e-3 of their size)")
+	fs.BoolVar(&c.exact, "exact", false, "keep the inputs of quantized weights (Q8_0, Q4_0, Q4_K, Q6_K) in float32, as chapter 07 does, instead of rounding them to int16 blocks: slower")
 }
 
 // parse parses args, flags and arguments in any order ("--" ends the flags), and remembers which
@@ -87,6 +92,9 @@ func (c *common) check() error {
 	}
 	if c.maxTokens < 1 {
 		return usagef("-max-tokens %d: must be at least 1", c.maxTokens)
+	}
+	if _, err := qwen3.ParseKVCache(c.kvCache); err != nil {
+		return usagef("-kv-cache %s: must be f32 or f16", c.kvCache)
 	}
 	// Each sampling flag given is checked alone, on settings that are otherwise off.
 	set := map[string]func(*sampling.Settings){
@@ -142,7 +150,11 @@ func (c *common) load(e *env) (*qwen3.Model, error) {
 		}
 		fmt.Fprintln(e.stderr, builtinNote)
 	}
-	opts := []qwen3.Option{qwen3.WithThreads(c.threads)}
+	kv, _ := qwen3.ParseKVCache(c.kvCache) // checked by check
+	opts := []qwen3.Option{qwen3.WithThreads(c.threads), qwen3.WithKVCache(kv)}
+	if c.exact {
+		opts = append(opts, qwen3.WithExactActivations())
+	}
 	if st, err := os.Stat(path); err == nil && e.stderrTTY && (st.IsDir() || st.Size() > 100<<20) {
 		bar := newMeter(e.stderr, "loading "+filepath.Base(path), "MB", 1<<20)
 		opts = append(opts, qwen3.WithPrefault(func(done, total int64) {

@@ -22,6 +22,8 @@ import (
 	"strings"
 
 	"golang.org/x/term"
+
+	"github.com/qwen3go/qwen3go/qwen3"
 )
 
 func main() {
@@ -128,7 +130,7 @@ func isHelp(arg string) bool { return arg == "-h" || arg == "-help" || arg == "-
 func version() string {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
-		return fmt.Sprintf("qwen3 (no build information) %s %s/%s", runtime.Version(), runtime.GOOS, runtime.GOARCH)
+		return fmt.Sprintf("qwen3 (no build information) %s %s/%s\nkernels %s", runtime.Version(), runtime.GOOS, runtime.GOARCH, qwen3.Kernels())
 	}
 	v := fmt.Sprintf("qwen3 %s %s %s %s/%s", info.Main.Path, info.Main.Version, info.GoVersion, runtime.GOOS, runtime.GOARCH)
 	var rev, at, modified string
@@ -147,5 +149,5 @@ func version() string {
 	if rev != "" {
 		v += fmt.Sprintf("\ncommit %s%s, %s", rev, modified, at)
 	}
-	return v
+	return v + "\nkernels " + qwen3.Kernels()
 }

@@ -60,6 +60,18 @@ func TestRunTiny(t *testing.T) {
 
 // TestRunPromptSources: the prompt comes from -prompt, the arguments (flags may follow them),
 // -prompt - or a piped standard input, and all give the same text.
+// TestRunCacheAndExactFlags: -kv-cache (either case) and -exact load the model with a float16
+// cache and float32 activations, and it generates.
+func TestRunCacheAndExactFlags(t *testing.T) {
+	r := runArgs(t, "", "run", "-kv-cache", "F16", "-exact", "-max-tokens", "4", "-temperature", "0", "The capital of France is")
+	if r.e != nil {
+		t.Fatal(r.e)
+	}
+	if !strings.HasPrefix(r.out, "The capital of France is") || len(r.out) <= len("The capital of France is\n") {
+		t.Errorf("output %q", r.out)
+	}
+}
+
 func TestRunPromptSources(t *testing.T) {
 	const prompt = "The capital of France is"
 	greedy := []string{"-max-tokens", "4", "-temperature", "0"}
@@ -184,7 +196,7 @@ func TestHelpAndVersion(t *testing.T) {
 		t.Errorf("chat -h: %q", r.out)
 	}
 	for _, v := range []string{"--version", "version", "-version"} {
-		if r := runArgs(t, "", v); r.e != nil || !strings.Contains(r.out, "github.com/qwen3go/qwen3go") || !strings.Contains(r.out, "go1.") {
+		if r := runArgs(t, "", v); r.e != nil || !strings.Contains(r.out, "github.com/qwen3go/qwen3go") || !strings.Contains(r.out, "go1.") || !strings.Contains(r.out, "\nkernels ") {
 			t.Errorf("%s: %v %q", v, r.e, r.out)
 		}
 	}
@@ -213,6 +225,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"chat", "-ctx", "0"}, 2, "-ctx 0"},
 		{[]string{"run", "-threads", "0", "x"}, 2, "-threads 0"},
 		{[]string{"run", "-threads", "100000", "x"}, 2, "-threads 100000"},
+		{[]string{"run", "-kv-cache", "q8_0", "x"}, 2, "-kv-cache q8_0: must be f32 or f16"},
 		{[]string{"run", "-think=false", "x"}, 2, "-think applies to chat turns: add -chat"},
 		{[]string{"run", "-system", "Be brief.", "x"}, 2, "-system applies to chat turns: add -chat"},
 		{[]string{"chat", "hello"}, 2, "chat takes no arguments"},

@@ -3,7 +3,8 @@ package kernels
 import (
 	"fmt"
 	"math"
-	"unsafe"
+
+	gguf "github.com/qwen3go/qwen3go/chapters/01_gguf"
 )
 
 // Kernels of attention (flash-attention style: scores and value sums for several query rows at
@@ -30,16 +31,62 @@ func AttnTile(rows int, pack []float32, packStride int, x []float32, xStride, k 
 		panic(fmt.Sprintf("kernels: AttnTile of %d rows, k %d: %d packed (stride %d), %d inputs (stride %d), %d outputs (stride %d)",
 			rows, k, len(pack), packStride, len(x), xStride, len(out), outStride))
 	}
-	if useAVX2 && k > 0 {
-		a := 0
-		if acc {
-			a = 1
+	if attnTileArch(rows, pack, packStride, x, xStride, k, out, outStride, acc) {
+		return
+	}
+	attnTileGeneric(rows, pack, packStride, x, xStride, k, out, outStride, acc)
+}
+
+// attnTileGeneric is AttnTile in plain Go, blocked for registers as tileGeneric is: eight sums,
+// 2 rows by 4 lanes, stay in registers while j walks k; each step loads 4 adjacent packed values
+// and 2 inputs for 8 multiply-adds.
+func attnTileGeneric(rows int, pack []float32, packStride int, x []float32, xStride, k int, out []float32, outStride int, acc bool) {
+	for t := 0; t < rows; t += 2 {
+		x0, x1 := x[t*xStride:t*xStride+k], x[(t+1)*xStride:(t+1)*xStride+k]
+		o0, o1 := out[t*outStride:t*outStride+AttnLanes], out[(t+1)*outStride:(t+1)*outStride+AttnLanes]
+		for i := 0; i < AttnLanes; i += 4 {
+			var s00, s01, s10, s11, s20, s21, s30, s31 float32 // s<lane><row>
+			if k > 0 {
+				p := pack[i : (k-1)*packStride+i+4] // p[j*packStride+l]: lane i+l of step j
+				for j := 0; j < len(x0) && j < len(x1); j++ {
+					w := p[j*packStride : j*packStride+4]
+					v0, v1 := x0[j], x1[j]
+					s00 += w[0] * v0
+					s01 += w[0] * v1
+					s10 += w[1] * v0
+					s11 += w[1] * v1
+					s20 += w[2] * v0
+					s21 += w[2] * v1
+					s30 += w[3] * v0
+					s31 += w[3] * v1
+				}
+			}
+			if acc {
+				s00, s10, s20, s30 = s00+o0[i], s10+o0[i+1], s20+o0[i+2], s30+o0[i+3]
+				s01, s11, s21, s31 = s01+o1[i], s11+o1[i+1], s21+o1[i+2], s31+o1[i+3]
+			}
+			o0[i], o0[i+1], o0[i+2], o0[i+3] = s00, s10, s20, s30
+			o1[i], o1[i+1], o1[i+2], o1[i+3] = s01, s11, s21, s31
 		}
-		if rows == 2 {
-			tile16x2AVX2(&pack[0], &x[0], xStride, k, &out[0], packStride, outStride, a)
-		} else {
-			tile16x6AVX2(&pack[0], &x[0], xStride, k, &out[0], packStride, outStride, a)
-		}
+	}
+}
+
+// AttnTileF16 is AttnTile over a float16 KV cache: pack holds IEEE half-precision bits, and each
+// value is widened to float32 inside the tile as it is loaded (F16C's VCVTPH2PS on amd64), never
+// into a float32 copy of the cache. Widening is exact, so the sums are AttnTile's over the
+// widened values:
+//
+//	out[t*outStride+i] = Σ_{j<k} f16(pack[j*packStride+i]) · x[t*xStride+j]      (added to out if acc)
+//
+// A float16 cache halves the bytes attention reads per token: deep in a context, decoding reads
+// the whole cache once per token, as it reads the weights.
+func AttnTileF16(rows int, pack []uint16, packStride int, x []float32, xStride, k int, out []float32, outStride int, acc bool) {
+	if rows != 2 && rows != AttnRows || k < 0 || k > 0 && len(pack) < (k-1)*packStride+AttnLanes ||
+		len(x) < (rows-1)*xStride+k || len(out) < (rows-1)*outStride+AttnLanes {
+		panic(fmt.Sprintf("kernels: AttnTileF16 of %d rows, k %d: %d packed (stride %d), %d inputs (stride %d), %d outputs (stride %d)",
+			rows, k, len(pack), packStride, len(x), xStride, len(out), outStride))
+	}
+	if attnTileF16Arch(rows, pack, packStride, x, xStride, k, out, outStride, acc) {
 		return
 	}
 	for t := 0; t < rows; t++ {
@@ -48,7 +95,7 @@ func AttnTile(rows int, pack []float32, packStride int, x []float32, xStride, k 
 		for i := range o {
 			var s float32
 			for j, v := range xt {
-				s += pack[j*packStride+i] * v
+				s += f16(pack[j*packStride+i]) * v
 			}
 			if acc {
 				o[i] += s
@@ -59,16 +106,22 @@ func AttnTile(rows int, pack []float32, packStride int, x []float32, xStride, k 
 	}
 }
 
+// NarrowF16 writes dst[i] = the float16 nearest to src[i] (ties to even; beyond ±65504 ±Inf),
+// the bits chapter 01's gguf.F32ToF16 gives: how keys and values enter a float16 KV cache.
+func NarrowF16(dst []uint16, src []float32) {
+	if len(dst) < len(src) {
+		panic(fmt.Sprintf("kernels: NarrowF16 of %d values into %d", len(src), len(dst)))
+	}
+	for i := narrowF16Arch(dst, src); i < len(src); i++ {
+		dst[i] = gguf.F32ToF16(src[i])
+	}
+}
+
 // ExpSub replaces each x[i] by e^(x[i]−m) and returns their sum: the softmax weights of a block of
 // scores whose running maximum is m. The AVX2 form is within 2 ulp of float32(math.Exp) (Cephes'
 // polynomial; arguments below −87 give e^−87 instead of a smaller number).
 func ExpSub(x []float32, m float32) float32 {
-	var sum float32
-	n := 0
-	if useAVX2 && len(x) >= 8 {
-		n = len(x) &^ 7
-		sum = expSubAVX2(unsafe.SliceData(x), n, m)
-	}
+	sum, n := expSubArch(x, m)
 	for i := n; i < len(x); i++ {
 		x[i] = float32(math.Exp(float64(x[i] - m)))
 		sum += x[i]
@@ -78,11 +131,9 @@ func ExpSub(x []float32, m float32) float32 {
 
 // Max returns the largest of x (len(x) > 0; NaNs are not expected).
 func Max(x []float32) float32 {
-	m := x[0]
-	n := 0
-	if useAVX2 && len(x) >= 8 {
-		n = len(x) &^ 7
-		m = maxAVX2(unsafe.SliceData(x), n)
+	m, n := maxArch(x)
+	if n == 0 {
+		m = x[0]
 	}
 	for _, v := range x[n:] {
 		if v > m {
@@ -97,12 +148,7 @@ func Scale(dst, x []float32, a float32) {
 	if len(x) < len(dst) {
 		panic(fmt.Sprintf("kernels: Scale of %d values into %d", len(x), len(dst)))
 	}
-	n := 0
-	if useAVX2 && len(dst) >= 8 {
-		n = len(dst) &^ 7
-		scaleAVX2(unsafe.SliceData(dst), unsafe.SliceData(x), a, n)
-	}
-	for i := n; i < len(dst); i++ {
+	for i := scaleArch(dst, x, a); i < len(dst); i++ {
 		dst[i] = a * x[i]
 	}
 }
@@ -112,12 +158,7 @@ func SiLUMul(dst, gate, up []float32) {
 	if len(gate) < len(dst) || len(up) < len(dst) {
 		panic(fmt.Sprintf("kernels: SiLUMul of %d and %d values into %d", len(gate), len(up), len(dst)))
 	}
-	n := 0
-	if useAVX2 && len(dst) >= 8 {
-		n = len(dst) &^ 7
-		siluMulAVX2(unsafe.SliceData(dst), unsafe.SliceData(gate), unsafe.SliceData(up), n)
-	}
-	for i := n; i < len(dst); i++ {
+	for i := siluMulArch(dst, gate, up); i < len(dst); i++ {
 		g := gate[i]
 		dst[i] = g / (1 + float32(math.Exp(float64(-g)))) * up[i]
 	}

@@ -298,3 +298,215 @@ scloop:
 scdone:
 	VZEROUPPER
 	RET
+
+// The float16 KV cache: the two attention tiles above with their keys or values stored as IEEE
+// half precision and widened by VCVTPH2PS (F16C, exact) as they are loaded, so that attention
+// reads half the bytes of a float32 cache and never a float32 copy of it. packStride counts
+// uint16 elements.
+
+// func tile16x6F16AVX2(pack *uint16, x *float32, xstride int, k int, out *float32, packStride, outStride, acc int)
+//
+// out[t*outStride+i] (+)= Σ_j f16(pack[j*packStride+i]) · x[t*xstride+j]   for t < 6, i < 16, j < k:
+// per k step sixteen halves widened into two registers, times six broadcast inputs, twelve FMAs
+// into twelve accumulators held for the whole loop.
+TEXT ·tile16x6F16AVX2(SB), NOSPLIT, $0-64
+	MOVQ pack+0(FP), SI
+	MOVQ x+8(FP), DI
+	MOVQ xstride+16(FP), R8
+	SHLQ $2, R8                 // bytes between rows of x
+	MOVQ k+24(FP), CX
+	MOVQ out+32(FP), DX
+	MOVQ packStride+40(FP), R10
+	SHLQ $1, R10                // bytes between k steps of pack
+	MOVQ outStride+48(FP), R11
+	SHLQ $2, R11
+	LEAQ (DI)(R8*2), R9
+	ADDQ R8, R9                 // R9 = x + 3 rows
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	TESTQ CX, CX
+	JEQ   h6store
+
+h6loop:
+	VCVTPH2PS    (SI), Y12
+	VCVTPH2PS    16(SI), Y13
+	VBROADCASTSS (DI), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS (DI)(R8*1), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	VBROADCASTSS (DI)(R8*2), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	VBROADCASTSS (R9), Y15
+	VFMADD231PS  Y12, Y15, Y6
+	VFMADD231PS  Y13, Y15, Y7
+	VBROADCASTSS (R9)(R8*1), Y14
+	VFMADD231PS  Y12, Y14, Y8
+	VFMADD231PS  Y13, Y14, Y9
+	VBROADCASTSS (R9)(R8*2), Y15
+	VFMADD231PS  Y12, Y15, Y10
+	VFMADD231PS  Y13, Y15, Y11
+	ADDQ         R10, SI
+	ADDQ         $4, DI
+	ADDQ         $4, R9
+	DECQ         CX
+	JNE          h6loop
+
+h6store:
+	MOVQ  acc+56(FP), AX
+	TESTQ AX, AX
+	JEQ   h6put
+	VADDPS (DX), Y0, Y0
+	VADDPS 32(DX), Y1, Y1
+	LEAQ   (DX)(R11*1), AX
+	VADDPS (AX), Y2, Y2
+	VADDPS 32(AX), Y3, Y3
+	ADDQ   R11, AX
+	VADDPS (AX), Y4, Y4
+	VADDPS 32(AX), Y5, Y5
+	ADDQ   R11, AX
+	VADDPS (AX), Y6, Y6
+	VADDPS 32(AX), Y7, Y7
+	ADDQ   R11, AX
+	VADDPS (AX), Y8, Y8
+	VADDPS 32(AX), Y9, Y9
+	ADDQ   R11, AX
+	VADDPS (AX), Y10, Y10
+	VADDPS 32(AX), Y11, Y11
+
+h6put:
+	VMOVUPS Y0, (DX)
+	VMOVUPS Y1, 32(DX)
+	ADDQ    R11, DX
+	VMOVUPS Y2, (DX)
+	VMOVUPS Y3, 32(DX)
+	ADDQ    R11, DX
+	VMOVUPS Y4, (DX)
+	VMOVUPS Y5, 32(DX)
+	ADDQ    R11, DX
+	VMOVUPS Y6, (DX)
+	VMOVUPS Y7, 32(DX)
+	ADDQ    R11, DX
+	VMOVUPS Y8, (DX)
+	VMOVUPS Y9, 32(DX)
+	ADDQ    R11, DX
+	VMOVUPS Y10, (DX)
+	VMOVUPS Y11, 32(DX)
+	VZEROUPPER
+	RET
+
+// func tile16x2F16AVX2(pack *uint16, x *float32, xstride int, k int, out *float32, packStride, outStride, acc int)
+//
+// tile16x6F16AVX2 for two rows (decoding: one token's two query heads of a key/value head), two k
+// steps per iteration into two sets of accumulators, as tile16x2AVX2.
+TEXT ·tile16x2F16AVX2(SB), NOSPLIT, $0-64
+	MOVQ pack+0(FP), SI
+	MOVQ x+8(FP), DI
+	MOVQ xstride+16(FP), R8
+	SHLQ $2, R8
+	MOVQ k+24(FP), CX
+	MOVQ out+32(FP), DX
+	MOVQ packStride+40(FP), R10
+	SHLQ $1, R10
+	MOVQ outStride+48(FP), R11
+	SHLQ $2, R11
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+
+h2loop:
+	CMPQ CX, $2
+	JLT  h2tail
+	VCVTPH2PS    (SI), Y8
+	VCVTPH2PS    16(SI), Y9
+	VBROADCASTSS (DI), Y10
+	VBROADCASTSS (DI)(R8*1), Y11
+	VFMADD231PS  Y8, Y10, Y0
+	VFMADD231PS  Y9, Y10, Y1
+	VFMADD231PS  Y8, Y11, Y2
+	VFMADD231PS  Y9, Y11, Y3
+	VCVTPH2PS    (SI)(R10*1), Y12
+	VCVTPH2PS    16(SI)(R10*1), Y13
+	VBROADCASTSS 4(DI), Y14
+	VBROADCASTSS 4(DI)(R8*1), Y15
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	VFMADD231PS  Y12, Y15, Y6
+	VFMADD231PS  Y13, Y15, Y7
+	LEAQ         (SI)(R10*2), SI
+	ADDQ         $8, DI
+	SUBQ         $2, CX
+	JMP          h2loop
+
+h2tail:
+	TESTQ CX, CX
+	JEQ   h2sum
+	VCVTPH2PS    (SI), Y8
+	VCVTPH2PS    16(SI), Y9
+	VBROADCASTSS (DI), Y10
+	VBROADCASTSS (DI)(R8*1), Y11
+	VFMADD231PS  Y8, Y10, Y0
+	VFMADD231PS  Y9, Y10, Y1
+	VFMADD231PS  Y8, Y11, Y2
+	VFMADD231PS  Y9, Y11, Y3
+
+h2sum:
+	VADDPS Y4, Y0, Y0
+	VADDPS Y5, Y1, Y1
+	VADDPS Y6, Y2, Y2
+	VADDPS Y7, Y3, Y3
+	MOVQ   acc+56(FP), AX
+	TESTQ  AX, AX
+	JEQ    h2put
+	VADDPS (DX), Y0, Y0
+	VADDPS 32(DX), Y1, Y1
+	VADDPS (DX)(R11*1), Y2, Y2
+	VADDPS 32(DX)(R11*1), Y3, Y3
+
+h2put:
+	VMOVUPS Y0, (DX)
+	VMOVUPS Y1, 32(DX)
+	VMOVUPS Y2, (DX)(R11*1)
+	VMOVUPS Y3, 32(DX)(R11*1)
+	VZEROUPPER
+	RET
+
+// func narrowF16AVX2(dst *uint16, src *float32, n int)
+// dst[i] = the float16 nearest to src[i] (VCVTPS2PH with rounding mode 0: to nearest, ties to
+// even) for n a multiple of 8.
+TEXT ·narrowF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+	JEQ  nhdone
+
+nhloop:
+	VMOVUPS   (SI), Y0
+	VCVTPS2PH $0, Y0, X1
+	VMOVDQU   X1, (DI)
+	ADDQ      $32, SI
+	ADDQ      $16, DI
+	DECQ      CX
+	JNE       nhloop
+
+nhdone:
+	VZEROUPPER
+	RET

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	gguf "github.com/qwen3go/qwen3go/chapters/01_gguf"
 )
 
 func TestAttnTile(t *testing.T) {
@@ -44,6 +46,84 @@ func TestAttnTile(t *testing.T) {
 						}
 					}
 				}
+			}
+		}
+	})
+}
+
+// TestAttnTileF16: the tiles over a float16 cache against float64 sums of chapter 01's widened
+// halves, with the shapes of TestAttnTile (k past the unrolled pairs, odd strides).
+func TestAttnTileF16(t *testing.T) {
+	r := rand.New(rand.NewPCG(71, 72))
+	eachLevel(t, func(t *testing.T) {
+		for _, rows := range []int{2, AttnRows} {
+			for _, k := range []int{0, 1, 2, 3, 16, 64, 127, 128} {
+				packStride, xStride, outStride := 16+r.IntN(8), k+r.IntN(5), 16+r.IntN(9)
+				pack := make([]uint16, max(0, (k-1)*packStride+AttnLanes))
+				for i := range pack {
+					pack[i] = gguf.F32ToF16(float32(r.NormFloat64()))
+				}
+				if len(pack) > 0 { // the smallest subnormal: F16C widens subnormals exactly too
+					pack[0] = 0x0001
+				}
+				x := randX(r, (rows-1)*xStride+k)
+				for _, acc := range []bool{false, true} {
+					out := randX(r, (rows-1)*outStride+AttnLanes)
+					before := append([]float32(nil), out...)
+					AttnTileF16(rows, pack, packStride, x, xStride, k, out, outStride, acc)
+					for tt := 0; tt < rows; tt++ {
+						for i := 0; i < AttnLanes; i++ {
+							var want, abs float64
+							for j := 0; j < k; j++ {
+								p := float64(gguf.F16ToF32(pack[j*packStride+i])) * float64(x[tt*xStride+j])
+								want += p
+								abs += math.Abs(p)
+							}
+							if acc {
+								want += float64(before[tt*outStride+i])
+								abs += math.Abs(float64(before[tt*outStride+i]))
+							}
+							if got := out[tt*outStride+i]; !closeTo(got, want, abs, k+1) {
+								t.Fatalf("rows %d k %d acc %v: out[%d][%d] = %v, float64 %v", rows, k, acc, tt, i, got, want)
+							}
+						}
+					}
+					for tt := 0; tt < rows-1; tt++ {
+						for i := AttnLanes; i < outStride; i++ {
+							if out[tt*outStride+i] != before[tt*outStride+i] {
+								t.Fatalf("rows %d k %d: wrote out[%d][%d] outside the tile", rows, k, tt, i)
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+}
+
+// TestNarrowF16: the bits chapter 01's F32ToF16 gives, for ordinary values, ties, subnormals,
+// values that overflow to Inf, and every length around the 8-lane blocks.
+func TestNarrowF16(t *testing.T) {
+	r := rand.New(rand.NewPCG(73, 74))
+	x := make([]float32, 4099)
+	for i := range x {
+		x[i] = float32(r.NormFloat64() * math.Pow(2, float64(r.IntN(40)-28))) // 2^-28 .. 2^11 and beyond
+	}
+	specials := []float32{0, float32(math.Copysign(0, -1)), 65504, 65519, 65520, -70000, 0x1p-24, 0x1p-25, 0x1.8p-24,
+		0x1p-14, 0x1.ffcp-15, 1 + 0x1p-11, 1 + 0x3p-11, float32(math.Inf(1)), float32(math.Inf(-1))}
+	copy(x, specials)
+	eachLevel(t, func(t *testing.T) {
+		for _, n := range []int{0, 1, 7, 8, 9, 15, 16, 17, len(x)} {
+			dst := make([]uint16, n+1)
+			dst[n] = 0xbeef
+			NarrowF16(dst, x[:n])
+			for i, v := range x[:n] {
+				if want := gguf.F32ToF16(v); dst[i] != want {
+					t.Fatalf("n=%d: NarrowF16(%v) = %#04x, chapter 01 gives %#04x", n, v, dst[i], want)
+				}
+			}
+			if dst[n] != 0xbeef {
+				t.Fatalf("n=%d: wrote past the values", n)
 			}
 		}
 	})

@@ -1,9 +1,6 @@
 package kernels
 
-import (
-	"fmt"
-	"unsafe"
-)
+import "fmt"
 
 // Conversions for prompt processing: weight rows are decoded to float32 and transposed into the
 // Tile kernel's packed order once per prompt chunk, so these run over every weight once per chunk.
@@ -13,29 +10,27 @@ func Transpose8(dst []float32, dstStride int, src []float32, srcStride, k int) {
 	if len(src) < 7*srcStride+k || len(dst) < (k-1)*dstStride+8 || k > srcStride || dstStride < 8 {
 		panic(fmt.Sprintf("kernels: Transpose8 of %d values (stride %d, k %d) into %d (stride %d)", len(src), srcStride, k, len(dst), dstStride))
 	}
-	n := 0
-	if useAVX2 && k >= 8 {
-		n = k &^ 7
-		transpose8AVX2(unsafe.SliceData(dst), dstStride, unsafe.SliceData(src), srcStride, n)
+	j := transpose8Arch(dst, dstStride, src, srcStride, k)
+	if j == k {
+		return
 	}
-	for j := n; j < k; j++ {
-		for i := 0; i < 8; i++ {
-			dst[j*dstStride+i] = src[i*srcStride+j]
-		}
+	// The plain Go form: the 8 source rows as slices of k values, then one 8-value output row per
+	// column, written in order.
+	var r [8][]float32
+	for i := range r {
+		r[i] = src[i*srcStride : i*srcStride+k]
+	}
+	for ; j < k; j++ {
+		d := (*[8]float32)(dst[j*dstStride:])
+		d[0], d[1], d[2], d[3] = r[0][j], r[1][j], r[2][j], r[3][j]
+		d[4], d[5], d[6], d[7] = r[4][j], r[5][j], r[6][j], r[7][j]
 	}
 }
 
 // WidenBF16 writes dst[i] = bf16(src[i]).
 func WidenBF16(dst []float32, src []uint16) {
 	dst = dst[:len(src)]
-	n := 0
-	if useAVX2 {
-		n = len(src) &^ 7
-		if n > 0 {
-			widenBF16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), n)
-		}
-	}
-	for i := n; i < len(src); i++ {
+	for i := widenBF16Arch(dst, src); i < len(src); i++ {
 		dst[i] = bf16(src[i])
 	}
 }
@@ -43,14 +38,7 @@ func WidenBF16(dst []float32, src []uint16) {
 // WidenF16 writes dst[i] = f16(src[i]).
 func WidenF16(dst []float32, src []uint16) {
 	dst = dst[:len(src)]
-	n := 0
-	if useAVX2 {
-		n = len(src) &^ 7
-		if n > 0 {
-			widenF16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), n)
-		}
-	}
-	for i := n; i < len(src); i++ {
+	for i := widenF16Arch(dst, src); i < len(src); i++ {
 		dst[i] = f16(src[i])
 	}
 }
@@ -61,8 +49,7 @@ func DecodeQ8_0(dst []float32, src []byte) {
 	if len(src)%Q8BlockBytes != 0 || len(dst) < nb*Q8BlockSize {
 		panic(fmt.Sprintf("kernels: DecodeQ8_0 of %d bytes into %d values", len(src), len(dst)))
 	}
-	if useAVX2 && nb > 0 {
-		decodeQ8_0AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), nb, &f16Table)
+	if decodeQ8_0Arch(dst, src, nb) {
 		return
 	}
 	for b := 0; b < nb; b++ {

@@ -9,22 +9,18 @@ import (
 // Level is the widest instruction set the kernels use. Each kernel has a plain Go form (the
 // specification) and, where it pays, assembly forms; the dispatch picks the form of the active
 // level, falling back to the next lower form a kernel has.
+//
+// Levels are ordered within one architecture: Generic (plain Go, every machine) is 0, and each
+// architecture names its own higher levels (cpu_amd64.go: AVX2, AVX512). QWEN3_KERNELS takes
+// their names.
 type Level int
 
-const (
-	Generic Level = iota // plain Go
-	AVX2                 // 8 lanes: AVX2 with FMA and F16C (x86-64 since 2013-2015)
-	AVX512               // 16 lanes: AVX-512 F and BW; kernels without an AVX-512 form run their AVX2 form
-)
+// Generic is the plain Go form of every kernel.
+const Generic Level = 0
 
 func (l Level) String() string {
-	switch l {
-	case Generic:
-		return "generic"
-	case AVX2:
-		return "avx2"
-	case AVX512:
-		return "avx512"
+	if l >= 0 && int(l) < len(levelNames) {
+		return levelNames[l]
 	}
 	return fmt.Sprintf("Level(%d)", int(l))
 }
@@ -32,17 +28,12 @@ func (l Level) String() string {
 // Supported is the best level this CPU runs.
 func Supported() Level { return cpuLevel }
 
+// active is the level the dispatch uses: set once when the program starts, and by Limit in tests.
+var active Level
+
 // Active is the level the kernels use now: Supported, lowered by the environment variable
-// QWEN3_KERNELS (generic, avx2 or avx512) when the program starts, or by Limit.
-func Active() Level {
-	switch {
-	case useAVX512:
-		return AVX512
-	case useAVX2:
-		return AVX2
-	}
-	return Generic
-}
+// QWEN3_KERNELS (a level's name, see Level) when the program starts, or by Limit.
+func Active() Level { return active }
 
 // Limit makes the kernels use at most level l (never more than Supported) and returns a function
 // that restores the previous level. Tests use it to run every path a machine has. It changes
@@ -53,17 +44,25 @@ func Limit(l Level) (restore func()) {
 	return func() { setLevel(prev) }
 }
 
+func init() { setLevel(levelFromEnv(cpuLevel)) }
+
+// setLevel makes l the active level and sets the architecture's dispatch flags.
+func setLevel(l Level) {
+	active = l
+	archSetLevel(l)
+}
+
 // levelFromEnv reads QWEN3_KERNELS; an unknown value is reported and ignored.
 func levelFromEnv(best Level) Level {
 	v := strings.ToLower(strings.TrimSpace(os.Getenv("QWEN3_KERNELS")))
 	if v == "" {
 		return best
 	}
-	for l := Generic; l <= AVX512; l++ {
+	for l := range Level(len(levelNames)) {
 		if v == l.String() {
 			return min(l, best)
 		}
 	}
-	fmt.Fprintf(os.Stderr, "qwen3 kernels: QWEN3_KERNELS=%q is not generic, avx2 or avx512; using %v\n", v, best)
+	fmt.Fprintf(os.Stderr, "qwen3 kernels: QWEN3_KERNELS=%q is not one of %s; using %v\n", v, strings.Join(levelNames, ", "), best)
 	return best
 }

@@ -1,6 +1,10 @@
 package kernels
 
-import "golang.org/x/sys/cpu"
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
 
 // cpuLevel is what this CPU runs: AVX2 needs AVX2 (8-lane integer widening), FMA and F16C
 // (half-precision conversion); AVX512 needs AVX-512 F and BW on top.
@@ -14,12 +18,18 @@ var cpuLevel = func() Level {
 	return AVX2
 }()
 
+// The levels of amd64, above Generic.
+const (
+	AVX2   Level = 1 // 8 lanes: AVX2 with FMA and F16C (x86-64 since 2013-2015)
+	AVX512 Level = 2 // 16 lanes: AVX-512 F and BW; kernels without an AVX-512 form run their AVX2 form
+)
+
+var levelNames = []string{"generic", "avx2", "avx512"}
+
 // useAVX2 and useAVX512 select the assembly kernels (set once at start; Limit changes them in tests).
 var useAVX2, useAVX512 bool
 
-func init() { setLevel(levelFromEnv(cpuLevel)) }
-
-func setLevel(l Level) { useAVX2, useAVX512 = l >= AVX2, l >= AVX512 }
+func archSetLevel(l Level) { useAVX2, useAVX512 = l >= AVX2, l >= AVX512 }
 
 // x86HasF16C reports F16C (CPUID.1:ECX bit 29), which x/sys/cpu does not expose.
 func x86HasF16C() bool {
@@ -31,9 +41,6 @@ func cpuid(eax, ecx uint32) (a, b, c, d uint32)
 
 //go:noescape
 func dotF32AVX2(w *float32, stride, rows int, x *float32, n int, out *float32)
-
-//go:noescape
-func dotF32x4AVX2(w *float32, stride, rows int, x *float32, n int, out *float32)
 
 //go:noescape
 func dotBF16AVX2(w *uint16, stride, rows int, x *float32, n int, out *float32)
@@ -96,6 +103,15 @@ func decodeQ6_KAVX2(dst *float32, src *byte, nb int, f16 *[65536]float32)
 func tile16x2AVX2(pack, x *float32, xstride, k int, out *float32, packStride, outStride, acc int)
 
 //go:noescape
+func tile16x2F16AVX2(pack *uint16, x *float32, xstride, k int, out *float32, packStride, outStride, acc int)
+
+//go:noescape
+func tile16x6F16AVX2(pack *uint16, x *float32, xstride, k int, out *float32, packStride, outStride, acc int)
+
+//go:noescape
+func narrowF16AVX2(dst *uint16, src *float32, n int)
+
+//go:noescape
 func expSubAVX2(x *float32, n int, m float32) float32
 
 //go:noescape
@@ -111,6 +127,9 @@ func scaleAVX2(dst, x *float32, a float32, n int)
 func tileQ16x6AVX2(pack, x *int16, xstride, nb, halves int, s, xs, xsum *float32, xsStride int, out *float32, outStride int)
 
 //go:noescape
+func tileQ16x6NoMinAVX2(pack, x *int16, xstride, nb, halves int, s, xs, xsum *float32, xsStride int, out *float32, outStride int)
+
+//go:noescape
 func widenNibblesAVX2(lo, hi *int16, src *byte, n, bias int)
 
 //go:noescape
@@ -118,3 +137,60 @@ func widenBytesAVX2(dst *int16, src *byte, n int)
 
 //go:noescape
 func widenQ6AVX2(dst *int16, ql, qh *byte)
+
+//go:noescape
+func dotQ8_0ActN8AVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols int)
+
+//go:noescape
+func dotQ8_0ActN4AVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols int)
+
+//go:noescape
+func dotQ8_0ActN2AVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols int)
+
+//go:noescape
+func dotQ4_KActN8AVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols int)
+
+//go:noescape
+func dotQ4_KActN4AVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols int)
+
+//go:noescape
+func dotQ4_KActN2AVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols int)
+
+//go:noescape
+func dotQ4_0ActN8AVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols int)
+
+//go:noescape
+func dotQ4_0ActN4AVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols int)
+
+//go:noescape
+func dotQ4_0ActN2AVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols int)
+
+//go:noescape
+func dotQ6_KActNAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols, tokens int)
+
+//go:noescape
+func dotF32N8AVX2(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)
+
+//go:noescape
+func dotF32N4AVX2(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)
+
+//go:noescape
+func dotF32N2AVX2(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)
+
+//go:noescape
+func dotBF16N8AVX2(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)
+
+//go:noescape
+func dotBF16N4AVX2(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)
+
+//go:noescape
+func dotBF16N2AVX2(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)
+
+//go:noescape
+func dotF16N8AVX2(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)
+
+//go:noescape
+func dotF16N4AVX2(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)
+
+//go:noescape
+func dotF16N2AVX2(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)

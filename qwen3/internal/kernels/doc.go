@@ -14,6 +14,16 @@
 // inputs are 128 times finer than llama.cpp's int8 ones, and the engine's tests give these types
 // their own tolerance against chapter 07.
 //
+// Decoding several sequences together (qwen3.Batch) multiplies the same rows with several inputs:
+//
+//	DotF32RowsN, ..., DotQ6_KActRowsN     out[t*outStride+r] = row r · input t   (multi.go)
+//
+// They decode each block of weights once, into registers, for eight, four or two tokens, instead
+// of once per token: for the 4- and 6-bit types decoding is half the work of a dot product. Each
+// result is bit for bit the one-token kernel's on that token's input: integer sums are exact in
+// any order, and the float operations of every lane are the same ones in the same order (the
+// one-token and batched assembly share their macros, dotq_amd64.h and dotf_amd64.h).
+//
 // Prompts are arithmetic-bound: Tile multiplies 32 packed weight rows (decoded to float32 by
 // Transpose8, WidenBF16, WidenF16) with 12 tokens, and AttnTile does the same for attention's
 // scores and value sums, with ExpSub (e^x) for the online softmax. The block-quantized types take
@@ -26,4 +36,12 @@
 // an assembly version; a few also have an AVX-512 one. Limit (and QWEN3_KERNELS at start) lowers
 // the level the dispatch uses, so tests run every path a machine has. The tests and fuzz targets
 // check every path against chapter 01's dequantizers, in float64.
+//
+// Files: the portable files (dot.go, quant.go, tile.go, tileq.go, attn.go, convert.go) hold each
+// kernel's argument checks and plain Go form, and ask an architecture's hook (a function named
+// like the kernel with the suffix Arch) whether an assembly form takes the work. Each architecture
+// has one file of hooks, dispatch_GOARCH.go (dispatch_other.go where there is no assembly), one of
+// level detection, cpu_GOARCH.go, and its assembly in *_GOARCH.s; tests that must reach one
+// architecture's assembly directly live in *_GOARCH_test.go. Portable tests run every level
+// through Limit.
 package kernels

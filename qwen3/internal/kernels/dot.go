@@ -1,9 +1,6 @@
 package kernels
 
-import (
-	"fmt"
-	"unsafe"
-)
+import "fmt"
 
 // DotF32 returns Σ w[i]·x[i]. x must be at least as long as w.
 func DotF32(w, x []float32) float32 {
@@ -30,45 +27,38 @@ func DotF16(w []uint16, x []float32) float32 {
 // pass in one call. x must hold at least cols values.
 func DotF32Rows(out, w []float32, cols int, x []float32) {
 	checkRows("DotF32Rows", len(out), len(w), cols, len(x))
-	if four := len(out) &^ 3; useAVX2 && four > 0 && cols%16 == 0 && cols > 0 {
-		dotF32x4AVX2(unsafe.SliceData(w), 4*cols, four, unsafe.SliceData(x), cols, unsafe.SliceData(out))
-		if four == len(out) {
-			return
-		}
-		out, w = out[four:], w[four*cols:]
+	if dotF32RowsArch(out, w, cols, x) {
+		return
 	}
-	n := 0
-	if useAVX2 && cols >= 8 && len(out) > 0 {
-		n = cols &^ 7
-		dotF32AVX2(unsafe.SliceData(w), 4*cols, len(out), unsafe.SliceData(x), n, unsafe.SliceData(out))
+	for r := range out {
+		out[r] = dotF32Generic(w[r*cols:(r+1)*cols], x[:cols])
 	}
-	finishRows(out, cols, n, func(r int) float32 { return dotF32Generic(w[r*cols+n:(r+1)*cols], x[n:cols]) })
 }
 
 // DotBF16Rows is DotF32Rows for raw bfloat16 weights.
 func DotBF16Rows(out []float32, w []uint16, cols int, x []float32) {
 	checkRows("DotBF16Rows", len(out), len(w), cols, len(x))
-	n := 0
-	if useAVX2 && cols >= 8 && len(out) > 0 {
-		n = cols &^ 7
-		dotBF16AVX2(unsafe.SliceData(w), 2*cols, len(out), unsafe.SliceData(x), n, unsafe.SliceData(out))
+	if dotBF16RowsArch(out, w, cols, x) {
+		return
 	}
-	finishRows(out, cols, n, func(r int) float32 { return dotBF16Generic(w[r*cols+n:(r+1)*cols], x[n:cols]) })
+	for r := range out {
+		out[r] = dotBF16Generic(w[r*cols:(r+1)*cols], x[:cols])
+	}
 }
 
 // DotF16Rows is DotF32Rows for raw half-precision weights.
 func DotF16Rows(out []float32, w []uint16, cols int, x []float32) {
 	checkRows("DotF16Rows", len(out), len(w), cols, len(x))
-	n := 0
-	if useAVX2 && cols >= 8 && len(out) > 0 {
-		n = cols &^ 7
-		dotF16AVX2(unsafe.SliceData(w), 2*cols, len(out), unsafe.SliceData(x), n, unsafe.SliceData(out))
+	if dotF16RowsArch(out, w, cols, x) {
+		return
 	}
-	finishRows(out, cols, n, func(r int) float32 { return dotF16Generic(w[r*cols+n:(r+1)*cols], x[n:cols]) })
+	for r := range out {
+		out[r] = dotF16Generic(w[r*cols:(r+1)*cols], x[:cols])
+	}
 }
 
-// finishRows completes a multi-row dot after the assembly kernel did the first n columns of every
-// row (n = 0: none, or no AVX2): tail(r) is row r's dot over the other columns, in plain Go.
+// finishRows completes a multi-row dot after an assembly kernel did the first n columns of every
+// row (n = 0: none): tail(r) is row r's dot over the other columns, in plain Go.
 func finishRows(out []float32, cols, n int, tail func(r int) float32) {
 	if n == cols && n > 0 {
 		return
@@ -95,11 +85,8 @@ func DotQ8_0(w []byte, x []float32) float32 {
 	if len(w)%Q8BlockBytes != 0 || len(x) < nb*Q8BlockSize {
 		panic(fmt.Sprintf("kernels: DotQ8_0 with %d bytes of blocks and %d inputs", len(w), len(x)))
 	}
-	if useAVX512 && nb > 0 {
-		return dotQ8_0AVX512(unsafe.SliceData(w), unsafe.SliceData(x), nb, &f16Table)
-	}
-	if useAVX2 && nb > 0 {
-		return dotQ8_0AVX2(unsafe.SliceData(w), unsafe.SliceData(x), nb, &f16Table)
+	if s, ok := dotQ8_0Arch(w, x, nb); ok {
+		return s
 	}
 	return dotQ8_0Generic(w, x)
 }
@@ -119,12 +106,7 @@ func Axpy(y []float32, a float32, x []float32) {
 	if len(x) < len(y) {
 		panic(fmt.Sprintf("kernels: Axpy of %d inputs into %d outputs", len(x), len(y)))
 	}
-	n := 0
-	if useAVX2 && len(y) >= 8 {
-		n = len(y) &^ 7
-		axpyAVX2(unsafe.SliceData(y), a, unsafe.SliceData(x), n)
-	}
-	for i := n; i < len(y); i++ {
+	for i := axpyArch(y, a, x); i < len(y); i++ {
 		y[i] += a * x[i]
 	}
 }

@@ -53,18 +53,19 @@ func u16bytes(w []uint16) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(w))), 2*len(w))
 }
 
-// checkAll runs one case through the public kernel, the generic one and the assembly one.
-func checkAll(t *testing.T, name string, n int, want, absSum float64, public, generic float32, asm func() float32) {
+// checkAll runs one case through the public kernel at every level this machine has, and through
+// the generic form.
+func checkAll(t *testing.T, name string, n int, want, absSum float64, public func() float32, generic float32) {
 	t.Helper()
-	if !closeTo(public, want, absSum, n) {
-		t.Errorf("%s n=%d: %v, float64 reference %v", name, n, public, want)
-	}
 	if !closeTo(generic, want, absSum, n) {
 		t.Errorf("%s n=%d: generic %v, float64 reference %v", name, n, generic, want)
 	}
-	if useAVX2 && asm != nil {
-		if got := asm(); !closeTo(got, want, absSum, n) {
-			t.Errorf("%s n=%d: AVX2 %v, float64 reference %v", name, n, got, want)
+	for l := Generic; l <= Supported(); l++ {
+		restore := Limit(l)
+		got := public()
+		restore()
+		if !closeTo(got, want, absSum, n) {
+			t.Errorf("%s n=%d at level %v: %v, float64 reference %v", name, n, l, got, want)
 		}
 	}
 }
@@ -74,15 +75,7 @@ func TestDotF32(t *testing.T) {
 	for _, n := range []int{0, 1, 7, 8, 9, 31, 32, 33, 100, 1024, 3072} {
 		w, x := randX(r, n), randX(r, n)
 		want, abs := refDot(dequant(t, gguf.TypeF32, f32bytes(w), n), x)
-		checkAll(t, "F32", n, want, abs, DotF32(w, x), dotF32Generic(w, x), func() float32 {
-			if n < 8 {
-				return float32(want)
-			}
-			m := n &^ 7
-			var out float32
-			dotF32AVX2(&w[0], 4*n, 1, &x[0], m, &out)
-			return out + dotF32Generic(w[m:], x[m:])
-		})
+		checkAll(t, "F32", n, want, abs, func() float32 { return DotF32(w, x) }, dotF32Generic(w, x))
 	}
 }
 
@@ -95,15 +88,7 @@ func TestDotBF16(t *testing.T) {
 		}
 		x := randX(r, n)
 		want, abs := refDot(dequant(t, gguf.TypeBF16, u16bytes(w), n), x)
-		checkAll(t, "BF16", n, want, abs, DotBF16(w, x), dotBF16Generic(w, x), func() float32 {
-			if n < 8 {
-				return float32(want)
-			}
-			m := n &^ 7
-			var out float32
-			dotBF16AVX2(&w[0], 2*n, 1, &x[0], m, &out)
-			return out + dotBF16Generic(w[m:], x[m:])
-		})
+		checkAll(t, "BF16", n, want, abs, func() float32 { return DotBF16(w, x) }, dotBF16Generic(w, x))
 	}
 }
 
@@ -117,15 +102,7 @@ func TestDotF16(t *testing.T) {
 		}
 		x := randX(r, n)
 		want, abs := refDot(dequant(t, gguf.TypeF16, u16bytes(w), n), x)
-		checkAll(t, "F16", n, want, abs, DotF16(w, x), dotF16Generic(w, x), func() float32 {
-			if n < 8 {
-				return float32(want)
-			}
-			m := n &^ 7
-			var out float32
-			dotF16AVX2(&w[0], 2*n, 1, &x[0], m, &out)
-			return out + dotF16Generic(w[m:], x[m:])
-		})
+		checkAll(t, "F16", n, want, abs, func() float32 { return DotF16(w, x) }, dotF16Generic(w, x))
 	}
 }
 
@@ -148,17 +125,7 @@ func TestDotQ8_0(t *testing.T) {
 		n := nb * Q8BlockSize
 		x := randX(r, n)
 		want, abs := refDot(dequant(t, gguf.TypeQ8_0, w, n), x)
-		checkAll(t, "Q8_0", n, want, abs, DotQ8_0(w, x), dotQ8_0Generic(w, x), func() float32 {
-			if nb == 0 {
-				return 0
-			}
-			return dotQ8_0AVX2(&w[0], &x[0], nb, &f16Table)
-		})
-		if useAVX512 && nb > 0 {
-			if got := dotQ8_0AVX512(&w[0], &x[0], nb, &f16Table); !closeTo(got, want, abs, n) {
-				t.Errorf("Q8_0 n=%d: AVX-512 %v, float64 reference %v", n, got, want)
-			}
-		}
+		checkAll(t, "Q8_0", n, want, abs, func() float32 { return DotQ8_0(w, x) }, dotQ8_0Generic(w, x))
 	}
 }
 

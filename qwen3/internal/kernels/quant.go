@@ -3,7 +3,6 @@ package kernels
 import (
 	"fmt"
 	"math"
-	"unsafe"
 )
 
 // Decoding one token multiplies every weight row by the same activation vector. For the block-
@@ -45,6 +44,8 @@ type Act struct {
 	Scale []float32
 	Sum   []float32
 	Sum16 []int32
+
+	arch actArch // what an architecture's kernels keep beside Q (dispatch_arm64.go; empty elsewhere)
 }
 
 // NewAct returns an Act for n values (a multiple of ActBlock).
@@ -65,8 +66,7 @@ func (a *Act) Quantize(x []float32) {
 	if len(x) > len(a.Q) || len(x)%ActBlock != 0 {
 		panic(fmt.Sprintf("kernels: quantizing %d values into an Act of %d", len(x), len(a.Q)))
 	}
-	if useAVX2 && len(x) > 0 {
-		quantizeActAVX2(unsafe.SliceData(a.Q), unsafe.SliceData(a.Scale), unsafe.SliceData(a.Sum), unsafe.SliceData(a.Sum16), unsafe.SliceData(x), len(x)/ActBlock)
+	if quantizeActArch(a, x) {
 		return
 	}
 	quantizeActGeneric(a, x)
@@ -166,24 +166,9 @@ func dotActRows(k actKind, out []float32, w []byte, rowBytes int, a *Act) {
 	if rows == 0 {
 		return
 	}
-	done := 0 // blocks per row the assembly kernel did
-	if useAVX2 && nb >= kk.group {
-		n := nb / kk.group
-		w0, q, sc, sum, o := unsafe.SliceData(w), unsafe.SliceData(a.Q), unsafe.SliceData(a.Scale), unsafe.SliceData(a.Sum), unsafe.SliceData(out)
-		switch k {
-		case q8_0:
-			dotQ8_0ActAVX2(w0, rowBytes, rows, q, sc, sum, n, o)
-		case q4_0:
-			dotQ4_0ActAVX2(w0, rowBytes, rows, q, sc, sum, n, o)
-		case q4_K:
-			dotQ4_KActAVX2(w0, rowBytes, rows, q, sc, sum, n, o)
-		case q6_K:
-			dotQ6_KActAVX2(w0, rowBytes, rows, q, sc, (*float32)(unsafe.Pointer(unsafe.SliceData(a.Sum16))), n, o)
-		}
-		done = n * kk.group
-		if done == nb {
-			return
-		}
+	done := dotActRowsArch(k, out, w, rowBytes, nb, a) // blocks per row an assembly kernel did
+	if done == nb {
+		return
 	}
 	for r := range out {
 		row := w[r*rowBytes+done*kk.blockBytes : (r+1)*rowBytes]
@@ -209,29 +194,54 @@ func dotActRows(k actKind, out []float32, w []byte, rowBytes int, a *Act) {
 
 func le16(b []byte) uint16 { return uint16(b[0]) | uint16(b[1])<<8 }
 
+// The plain Go dots below take a block's weights and inputs as fixed-size arrays (no index checks)
+// and sum the integer products 8 at a time in small functions written out term by term (dotI8,
+// dotNibbles): straight-line code keeps every value in a register, where a loop over a block's 32
+// values measured 1.5 times slower on amd64 (Go's compiler keeps a loop's running sum in memory
+// there). The integer sums are exact, as in the assembly.
+
+// dotI8 returns Σ int8(w[j])·x[j] over 8 values.
+func dotI8(w *[8]byte, x *[8]int16) int32 {
+	return int32(int8(w[0]))*int32(x[0]) + int32(int8(w[1]))*int32(x[1]) +
+		int32(int8(w[2]))*int32(x[2]) + int32(int8(w[3]))*int32(x[3]) +
+		int32(int8(w[4]))*int32(x[4]) + int32(int8(w[5]))*int32(x[5]) +
+		int32(int8(w[6]))*int32(x[6]) + int32(int8(w[7]))*int32(x[7])
+}
+
+// dotNibbles returns Σ (w[j]&15 − bias)·lo[j] and Σ (w[j]>>4 − bias)·hi[j] over 8 bytes: the low
+// and high 4-bit quants of 8 bytes with their inputs.
+func dotNibbles(w *[8]byte, lo, hi *[8]int16, bias int32) (sl, sh int32) {
+	sl = (int32(w[0]&0xf)-bias)*int32(lo[0]) + (int32(w[1]&0xf)-bias)*int32(lo[1]) +
+		(int32(w[2]&0xf)-bias)*int32(lo[2]) + (int32(w[3]&0xf)-bias)*int32(lo[3]) +
+		(int32(w[4]&0xf)-bias)*int32(lo[4]) + (int32(w[5]&0xf)-bias)*int32(lo[5]) +
+		(int32(w[6]&0xf)-bias)*int32(lo[6]) + (int32(w[7]&0xf)-bias)*int32(lo[7])
+	sh = (int32(w[0]>>4)-bias)*int32(hi[0]) + (int32(w[1]>>4)-bias)*int32(hi[1]) +
+		(int32(w[2]>>4)-bias)*int32(hi[2]) + (int32(w[3]>>4)-bias)*int32(hi[3]) +
+		(int32(w[4]>>4)-bias)*int32(hi[4]) + (int32(w[5]>>4)-bias)*int32(hi[5]) +
+		(int32(w[6]>>4)-bias)*int32(hi[6]) + (int32(w[7]>>4)-bias)*int32(hi[7])
+	return sl, sh
+}
+
 func dotQ8_0ActGeneric(w []byte, q []int16, scale []float32) float32 {
 	var s float32
-	for b := 0; b < len(w)/Q8BlockBytes; b++ {
-		blk := w[b*Q8BlockBytes : (b+1)*Q8BlockBytes]
-		var p int32
-		for j, v := range blk[2:] {
-			p += int32(int8(v)) * int32(q[b*Q8BlockSize+j])
-		}
-		s += float32(p) * (f16(le16(blk)) * scale[b])
+	for b := range len(w) / Q8BlockBytes {
+		blk := w[b*Q8BlockBytes : (b+1)*Q8BlockBytes] // float16 d, 32 int8 quants
+		x := q[b*Q8BlockSize : (b+1)*Q8BlockSize]
+		p := dotI8((*[8]byte)(blk[2:]), (*[8]int16)(x)) + dotI8((*[8]byte)(blk[10:]), (*[8]int16)(x[8:])) +
+			dotI8((*[8]byte)(blk[18:]), (*[8]int16)(x[16:])) + dotI8((*[8]byte)(blk[26:]), (*[8]int16)(x[24:]))
+		s += float32(p) * (f16Table[le16(blk)] * scale[b])
 	}
 	return s
 }
 
 func dotQ4_0ActGeneric(w []byte, q []int16, scale []float32) float32 {
 	var s float32
-	for b := 0; b < len(w)/Q4BlockBytes; b++ {
-		blk := w[b*Q4BlockBytes : (b+1)*Q4BlockBytes]
+	for b := range len(w) / Q4BlockBytes {
+		blk := w[b*Q4BlockBytes : (b+1)*Q4BlockBytes] // float16 d; byte j: value j low, j+16 high
 		x := q[b*Q4BlockSize : (b+1)*Q4BlockSize]
-		var p int32
-		for j, v := range blk[2:] {
-			p += (int32(v&0xf)-8)*int32(x[j]) + (int32(v>>4)-8)*int32(x[j+16])
-		}
-		s += float32(p) * (f16(le16(blk)) * scale[b])
+		l0, h0 := dotNibbles((*[8]byte)(blk[2:]), (*[8]int16)(x), (*[8]int16)(x[16:]), 8)
+		l1, h1 := dotNibbles((*[8]byte)(blk[10:]), (*[8]int16)(x[8:]), (*[8]int16)(x[24:]), 8)
+		s += float32(l0+h0+l1+h1) * (f16Table[le16(blk)] * scale[b])
 	}
 	return s
 }
@@ -247,19 +257,22 @@ func q4KScaleMin(j int, s []byte) (scale, min uint8) {
 
 func dotQ4_KActGeneric(w []byte, aq []int16, scale, sum []float32) float32 {
 	var s float32
-	for i := 0; i < len(w)/Q4KBytes; i++ {
+	for i := range len(w) / Q4KBytes {
 		blk := w[i*Q4KBytes : (i+1)*Q4KBytes]
-		d, dmin := f16(le16(blk)), f16(le16(blk[2:]))
-		for j := 0; j < 8; j++ { // sub-block j: the low (j even) or high nibbles of 32 bytes
-			sc, m := q4KScaleMin(j, blk[4:16])
-			qs := blk[16+32*(j/2) : 16+32*(j/2)+32]
-			x := aq[i*QKSize+32*j:]
-			var p int32
-			for l, v := range qs {
-				p += int32(v>>(4*(j%2))&0xf) * int32(x[l])
+		d, dmin := f16Table[le16(blk)], f16Table[le16(blk[2:])]
+		for j := 0; j < 8; j += 2 { // 32 bytes: sub-block j in the low nibbles, j+1 in the high
+			qs := blk[16+16*j : 16+16*j+32]
+			x := aq[i*QKSize+32*j : i*QKSize+32*j+64]
+			var p, p1 int32
+			for l := 0; l < 32; l += 8 {
+				sl, sh := dotNibbles((*[8]byte)(qs[l:]), (*[8]int16)(x[l:]), (*[8]int16)(x[32+l:]), 0)
+				p, p1 = p+sl, p1+sh
 			}
 			b := i*8 + j
+			sc, m := q4KScaleMin(j, blk[4:16])
+			sc1, m1 := q4KScaleMin(j+1, blk[4:16])
 			s += d*float32(sc)*scale[b]*float32(p) - dmin*float32(m)*sum[b]
+			s += d*float32(sc1)*scale[b+1]*float32(p1) - dmin*float32(m1)*sum[b+1]
 		}
 	}
 	return s
@@ -274,21 +287,28 @@ func q6K(ql, qh []byte, l, k int) int32 {
 
 func dotQ6_KActGeneric(w []byte, aq []int16, scale []float32) float32 {
 	var s float32
-	for i := 0; i < len(w)/Q6KBytes; i++ {
-		blk := w[i*Q6KBytes : (i+1)*Q6KBytes]
-		d := f16(le16(blk[208:]))
+	for i := range len(w) / Q6KBytes {
+		blk := (*[Q6KBytes]byte)(w[i*Q6KBytes:])
+		d := f16Table[le16(blk[208:])]
 		for half := 0; half < 2; half++ {
-			ql, qh, sc := blk[64*half:], blk[128+32*half:], blk[192+8*half:]
-			for k := 0; k < 4; k++ { // activation block i*8 + 4*half + k
-				b := i*8 + 4*half + k
-				x := aq[b*ActBlock:]
-				for g := 0; g < 2; g++ { // 16-value groups, scale sc[2k+g]
-					var p int32
-					for l := 16 * g; l < 16*g+16; l++ {
-						p += q6K(ql, qh, l, k) * int32(x[l])
-					}
-					s += d * float32(int8(sc[2*k+g])) * scale[b] * float32(p)
+			// Byte l of ql, ql[32+l] and qh[l] hold value l of the four 32-value activation blocks
+			// b0 .. b0+3 (as decodeQRow unpacks them); each 16-value group g has its own scale.
+			ql, qh, sc := (*[64]byte)(blk[64*half:]), (*[32]byte)(blk[128+32*half:]), (*[8]byte)(blk[192+8*half:])
+			b0 := i*8 + 4*half
+			x := (*[128]int16)(aq[b0*ActBlock:])
+			for g := 0; g < 2; g++ {
+				var p0, p1, p2, p3 int32
+				for l := 16 * g; l < 16*g+16; l++ {
+					a, b, h := ql[l], ql[l+32], qh[l]
+					p0 += (int32(a&0xf|(h&3)<<4) - 32) * int32(x[l])
+					p1 += (int32(b&0xf|(h>>2&3)<<4) - 32) * int32(x[32+l])
+					p2 += (int32(a>>4|(h>>4&3)<<4) - 32) * int32(x[64+l])
+					p3 += (int32(b>>4|(h>>6)<<4) - 32) * int32(x[96+l])
 				}
+				s += d * float32(int8(sc[g])) * scale[b0] * float32(p0)
+				s += d * float32(int8(sc[2+g])) * scale[b0+1] * float32(p1)
+				s += d * float32(int8(sc[4+g])) * scale[b0+2] * float32(p2)
+				s += d * float32(int8(sc[6+g])) * scale[b0+3] * float32(p3)
 			}
 		}
 	}
@@ -298,8 +318,7 @@ func dotQ6_KActGeneric(w []byte, aq []int16, scale []float32) float32 {
 // DecodeQ4_0 writes the values of the Q4_0 blocks in src into dst, as chapter 01 computes them.
 func DecodeQ4_0(dst []float32, src []byte) {
 	nb := checkDecode("DecodeQ4_0", dst, src, Q4BlockBytes, Q4BlockSize)
-	if useAVX2 && nb > 0 {
-		decodeQ4_0AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), nb, &f16Table)
+	if decodeQ4_0Arch(dst, src, nb) {
 		return
 	}
 	for b := 0; b < nb; b++ {
@@ -317,8 +336,7 @@ func DecodeQ4_0(dst []float32, src []byte) {
 // computes them: (d·scale)·q − dmin·min, each product rounded to float32 (no fused multiply-add).
 func DecodeQ4_K(dst []float32, src []byte) {
 	nb := checkDecode("DecodeQ4_K", dst, src, Q4KBytes, QKSize)
-	if useAVX2 && nb > 0 {
-		decodeQ4_KAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), nb, &f16Table)
+	if decodeQ4_KArch(dst, src, nb) {
 		return
 	}
 	for i := 0; i < nb; i++ {
@@ -340,8 +358,7 @@ func DecodeQ4_K(dst []float32, src []byte) {
 // computes them: (d·scale)·(q−32).
 func DecodeQ6_K(dst []float32, src []byte) {
 	nb := checkDecode("DecodeQ6_K", dst, src, Q6KBytes, QKSize)
-	if useAVX2 && nb > 0 {
-		decodeQ6_KAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), nb, &f16Table)
+	if decodeQ6_KArch(dst, src, nb) {
 		return
 	}
 	for i := 0; i < nb; i++ {

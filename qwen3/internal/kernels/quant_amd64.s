@@ -1,29 +1,10 @@
 #include "textflag.h"
+#include "dotq_amd64.h"
 
 // Kernels of quant.go: activations rounded to int16 blocks (an Act), dot products of quantized
 // weight rows with an Act, and row decoders for prompt packing. AVX2 with F16C throughout.
 
-// Constants: 16-bit lanes of 0x000F, 0x0030 and 32, 32-bit lanes of 0x7FFFFFFF and 32767.0.
-DATA lo4w<>+0(SB)/8, $0x000f000f000f000f
-DATA lo4w<>+8(SB)/8, $0x000f000f000f000f
-DATA lo4w<>+16(SB)/8, $0x000f000f000f000f
-DATA lo4w<>+24(SB)/8, $0x000f000f000f000f
-GLOBL lo4w<>(SB), RODATA|NOPTR, $32
-DATA hi2w<>+0(SB)/8, $0x0030003000300030
-DATA hi2w<>+8(SB)/8, $0x0030003000300030
-DATA hi2w<>+16(SB)/8, $0x0030003000300030
-DATA hi2w<>+24(SB)/8, $0x0030003000300030
-GLOBL hi2w<>(SB), RODATA|NOPTR, $32
-DATA w32<>+0(SB)/8, $0x0020002000200020
-DATA w32<>+8(SB)/8, $0x0020002000200020
-DATA w32<>+16(SB)/8, $0x0020002000200020
-DATA w32<>+24(SB)/8, $0x0020002000200020
-GLOBL w32<>(SB), RODATA|NOPTR, $32
-DATA w8<>+0(SB)/8, $0x0008000800080008
-DATA w8<>+8(SB)/8, $0x0008000800080008
-DATA w8<>+16(SB)/8, $0x0008000800080008
-DATA w8<>+24(SB)/8, $0x0008000800080008
-GLOBL w8<>(SB), RODATA|NOPTR, $32
+// Constants: 16-bit lanes of 1, 32-bit lanes of 0x7FFFFFFF, and 32767.0.
 DATA ones16<>+0(SB)/8, $0x0001000100010001
 DATA ones16<>+8(SB)/8, $0x0001000100010001
 DATA ones16<>+16(SB)/8, $0x0001000100010001
@@ -38,11 +19,7 @@ DATA actmax<>+0(SB)/4, $32767.0
 GLOBL actmax<>(SB), RODATA|NOPTR, $4
 
 // REDUCE8 sums the 8 float lanes of Y0 into the low lane of X0.
-#define REDUCE8 \
-	VEXTRACTF128 $1, Y0, X1 \
-	VADDPS       X1, X0, X0 \
-	VHADDPS      X0, X0, X0 \
-	VHADDPS      X0, X0, X0
+#define REDUCE8 HSUM(Y0, X0)
 
 // ROWSTART begins row R13 (from 0) of a multi-row dot kernel: SI at the row's weights (R12),
 // the activation pointers back at their starts, the block counter from the argument n.
@@ -64,26 +41,6 @@ GLOBL actmax<>(SB), RODATA|NOPTR, $4
 	JLT    again \
 	VZEROUPPER \
 	RET
-
-// The dot kernels take several rows at once (one call per chunk of a matrix pass) and the same
-// activations for each:
-//	func dotXActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
-// out[r] = row r (stride bytes from the previous one) · the activations; n counts groups of eight
-// blocks (Q8_0, Q4_0) or super-blocks (Q4_K, Q6_K) per row; sum is read by Q4_K only.
-
-// TREE8 turns eight vectors of eight int32 lanes, Y8..Y15, into one vector Y1 whose lane i is the
-// sum of all lanes of Y(8+i). VPHADDD adds neighbours within each 128-bit half; two rounds leave
-// each vector's half-sums side by side, and the halves are then swapped together and added.
-#define TREE8 \
-	VPHADDD    Y9, Y8, Y8 \
-	VPHADDD    Y11, Y10, Y10 \
-	VPHADDD    Y13, Y12, Y12 \
-	VPHADDD    Y15, Y14, Y14 \
-	VPHADDD    Y10, Y8, Y8 \
-	VPHADDD    Y14, Y12, Y12 \
-	VPERM2I128 $0x20, Y12, Y8, Y1 \
-	VPERM2I128 $0x31, Y12, Y8, Y2 \
-	VPADDD     Y2, Y1, Y1
 
 // func quantizeActAVX2(q *int16, scale, sum *float32, sum16 *int32, x *float32, nblocks int)
 // Per block of 32: amax = max|x|; scale = amax/32767; q = round-to-even(x · (32767/amax)) (0 when
@@ -164,132 +121,139 @@ qadone:
 	VZEROUPPER
 	RET
 
-// Q8BLK: one Q8_0 block at byte off of SI with activations at byte xoff of DI: 32 int8 weights
-// sign-extended to int16, multiplied by the int16 activations and summed in pairs (VPMADDWD),
-// leaving eight int32 partial sums in dst.
-#define Q8BLK(off, xoff, dst) \
-	VPMOVSXBW off+2(SI), Y1 \
-	VPMOVSXBW off+18(SI), Y2 \
-	VPMADDWD  xoff(DI), Y1, Y1 \
-	VPMADDWD  xoff+32(DI), Y2, Y2 \
-	VPADDD    Y2, Y1, dst
-
-// GATHERD8(stride) gathers the float16 scales of eight blocks stride bytes apart from SI into
-// X3 and converts them to eight floats in Y3.
-#define GATHERD8(stride) \
-	MOVWLZX   (SI), AX \
-	VMOVQ      AX, X3 \
-	VPINSRW   $1, stride(SI), X3, X3 \
-	VPINSRW   $2, 2*stride(SI), X3, X3 \
-	VPINSRW   $3, 3*stride(SI), X3, X3 \
-	VPINSRW   $4, 4*stride(SI), X3, X3 \
-	VPINSRW   $5, 5*stride(SI), X3, X3 \
-	VPINSRW   $6, 6*stride(SI), X3, X3 \
-	VPINSRW   $7, 7*stride(SI), X3, X3 \
-	VCVTPH2PS X3, Y3
+// The dot kernels take several rows at once (one call per chunk of a matrix pass) and the same
+// activations for each:
+//	func dotXActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
+// out[r] = row r (stride bytes from the previous one) · the activations; n counts groups of eight
+// blocks (Q8_0, Q4_0) or super-blocks (Q4_K, Q6_K) per row; sum is read by Q4_K (its Sum) and
+// Q6_K (its Sum16) only. Their formulas and macros are in dotq_amd64.h, shared with the batched
+// kernels (multi_amd64.s).
 
 // func dotQ8_0ActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
-// Eight 34-byte blocks per step: eight vectors of int32 sums, folded by TREE8 into one vector of
-// block sums, converted to float once, scaled by the weights' d (gathered, converted by F16C) and
-// the activations' scales, and accumulated: 9 instructions per 32 weights instead of 19 for
-// widening each weight to float.
-TEXT ·dotQ8_0ActAVX2(SB), NOSPLIT, $0-64
+// One row at a time: per group of eight 34-byte blocks, the blocks' scales d gathered and
+// converted at once (F16C) and multiplied by the activations' scales into c; then block by block
+// the int8 quants widened, multiplied (VPMADDWD) and added to the sum with weight c
+// (dotq_amd64.h). (Four rows side by side, as the 4-bit kernels do, compute 11% faster in cache
+// but streamed Q8_0 rows from memory 10-25% slower: Q8_0 is the one type here whose decoding is
+// bound by memory, and the one-row loop keeps a single stream for the prefetchers.)
+TEXT ·dotQ8_0ActAVX2(SB), NOSPLIT, $32-64
 	MOVQ w+0(FP), R12
+	MOVQ stride+8(FP), R10
 	XORQ R13, R13
+	CMPQ R13, rows+16(FP)
+	JGE  q8adone
 
-q8arow:
-	ROWSTART
+q8a1:
+	R1START
 
-q8aloop:
+q8a1loop:
 	PREFETCHT0 4096(SI)
 	PREFETCHT0 4160(SI)
 	PREFETCHT0 4224(SI)
 	PREFETCHT0 4288(SI)
 	PREFETCHT0 4352(SI)
-	Q8BLK(0, 0, Y8)
-	Q8BLK(34, 64, Y9)
-	Q8BLK(68, 128, Y10)
-	Q8BLK(102, 192, Y11)
-	Q8BLK(136, 256, Y12)
-	Q8BLK(170, 320, Y13)
-	Q8BLK(204, 384, Y14)
-	Q8BLK(238, 448, Y15)
-	TREE8
-	GATHERD8(34)
-	VMULPS      (DX), Y3, Y3
-	VCVTDQ2PS   Y1, Y1
-	VFMADD231PS Y3, Y1, Y0
-	ADDQ        $272, SI
-	ADDQ        $512, DI
-	ADDQ        $32, DX
-	DECQ        CX
-	JNE         q8aloop
-	ROWEND(q8arow)
+	GATHERD8(34, SI)
+	VMULPS  (DX), Y3, Y3
+	VMOVUPS Y3, (SP)
+	Q8W(0)
+	QTOK(0(DI), 32(DI), 0(SP), Y8)
+	Q8W(34)
+	QTOK(64(DI), 96(DI), 4(SP), Y8)
+	Q8W(68)
+	QTOK(128(DI), 160(DI), 8(SP), Y8)
+	Q8W(102)
+	QTOK(192(DI), 224(DI), 12(SP), Y8)
+	Q8W(136)
+	QTOK(256(DI), 288(DI), 16(SP), Y8)
+	Q8W(170)
+	QTOK(320(DI), 352(DI), 20(SP), Y8)
+	Q8W(204)
+	QTOK(384(DI), 416(DI), 24(SP), Y8)
+	Q8W(238)
+	QTOK(448(DI), 480(DI), 28(SP), Y8)
+	ADDQ $272, SI
+	ADDQ $512, DI
+	ADDQ $32, DX
+	DECQ CX
+	JNE  q8a1loop
+	R1END
+	CMPQ R13, rows+16(FP)
+	JLT  q8a1
 
-// Q40BLK: one Q4_0 block: 16 bytes zero-extended to 16-bit lanes hold weight j in the low nibble
-// and weight j+16 in the high one; both are centred by subtracting 8 (Y6) and multiplied with
-// their activations. Y7 holds 0x000F per lane.
-#define Q40BLK(off, xoff, dst) \
-	VPMOVZXBW off+2(SI), Y1 \
-	VPAND     Y7, Y1, Y2 \
-	VPSRLW    $4, Y1, Y1 \
-	VPSUBW    Y6, Y2, Y2 \
-	VPSUBW    Y6, Y1, Y1 \
-	VPMADDWD  xoff(DI), Y2, Y2 \
-	VPMADDWD  xoff+32(DI), Y1, Y1 \
-	VPADDD    Y2, Y1, dst
+q8adone:
+	VZEROUPPER
+	RET
 
 // func dotQ4_0ActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
-// Eight 18-byte blocks per step, as dotQ8_0ActAVX2.
-TEXT ·dotQ4_0ActAVX2(SB), NOSPLIT, $0-64
-	MOVQ    w+0(FP), R12
-	XORQ    R13, R13
-	VMOVDQU lo4w<>(SB), Y7
-	VMOVDQU w8<>(SB), Y6
+// dotQ8_0ActAVX2 for 18-byte Q4_0 blocks: each block's nibbles widened and centred (q−8).
+TEXT ·dotQ4_0ActAVX2(SB), NOSPLIT, $128-64
+	MOVQ w+0(FP), R12
+	MOVQ stride+8(FP), R10
+	XORQ R13, R13
+	LO4W
+	W8W
 
-q40row:
-	ROWSTART
+q40a4:
+	R4LEFT(q40a1, q40done)
+	R4START
 
-q40loop:
+q40a4loop:
+	PFLIN9
+	SCALE4(18)
+	Q40R4(0, 0, 0)
+	Q40R4(18, 64, 4)
+	Q40R4(36, 128, 8)
+	Q40R4(54, 192, 12)
+	Q40R4(72, 256, 16)
+	Q40R4(90, 320, 20)
+	Q40R4(108, 384, 24)
+	Q40R4(126, 448, 28)
+	R4ADVANCE(144)
+	ADDQ $512, DI
+	ADDQ $32, DX
+	DECQ CX
+	JNE  q40a4loop
+	R4END
+	JMP  q40a4
+
+q40a1:
+	R1START
+
+q40a1loop:
 	PREFETCHT0 4096(SI)
 	PREFETCHT0 4160(SI)
 	PREFETCHT0 4224(SI)
-	Q40BLK(0, 0, Y8)
-	Q40BLK(18, 64, Y9)
-	Q40BLK(36, 128, Y10)
-	Q40BLK(54, 192, Y11)
-	Q40BLK(72, 256, Y12)
-	Q40BLK(90, 320, Y13)
-	Q40BLK(108, 384, Y14)
-	Q40BLK(126, 448, Y15)
-	TREE8
-	GATHERD8(18)
-	VMULPS      (DX), Y3, Y3
-	VCVTDQ2PS   Y1, Y1
-	VFMADD231PS Y3, Y1, Y0
-	ADDQ        $144, SI
-	ADDQ        $512, DI
-	ADDQ        $32, DX
-	DECQ        CX
-	JNE         q40loop
-	ROWEND(q40row)
+	GATHERD8(18, SI)
+	VMULPS  (DX), Y3, Y3
+	VMOVUPS Y3, (SP)
+	Q40W(0)
+	QTOK(0(DI), 32(DI), 0(SP), Y8)
+	Q40W(18)
+	QTOK(64(DI), 96(DI), 4(SP), Y8)
+	Q40W(36)
+	QTOK(128(DI), 160(DI), 8(SP), Y8)
+	Q40W(54)
+	QTOK(192(DI), 224(DI), 12(SP), Y8)
+	Q40W(72)
+	QTOK(256(DI), 288(DI), 16(SP), Y8)
+	Q40W(90)
+	QTOK(320(DI), 352(DI), 20(SP), Y8)
+	Q40W(108)
+	QTOK(384(DI), 416(DI), 24(SP), Y8)
+	Q40W(126)
+	QTOK(448(DI), 480(DI), 28(SP), Y8)
+	ADDQ $144, SI
+	ADDQ $512, DI
+	ADDQ $32, DX
+	DECQ CX
+	JNE  q40a1loop
+	R1END
+	CMPQ R13, rows+16(FP)
+	JLT  q40a1
 
-// Q4KCHUNK: 32 bytes of Q4_K quants at byte qoff of SI hold sub-block 2c in their low nibbles and
-// sub-block 2c+1 in their high ones; their activations start at byte xoff of DI (64 bytes per
-// sub-block). Y5 holds 0x000F per 16-bit lane.
-#define Q4KCHUNK(qoff, xoff, s0, s1) \
-	VPMOVZXBW qoff(SI), Y1 \
-	VPMOVZXBW qoff+16(SI), Y2 \
-	VPAND     Y5, Y1, Y3 \
-	VPAND     Y5, Y2, Y4 \
-	VPSRLW    $4, Y1, Y1 \
-	VPSRLW    $4, Y2, Y2 \
-	VPMADDWD  xoff(DI), Y3, Y3 \
-	VPMADDWD  xoff+32(DI), Y4, Y4 \
-	VPMADDWD  xoff+64(DI), Y1, Y1 \
-	VPMADDWD  xoff+96(DI), Y2, Y2 \
-	VPADDD    Y4, Y3, s0 \
-	VPADDD    Y2, Y1, s1
+q40done:
+	VZEROUPPER
+	RET
 
 // Q4KSCALES unpacks the twelve bytes of 6-bit scales and minimums at 4(SI) into eight scale bytes
 // (R11) and eight minimum bytes (R9), with u0, u1, u2 the three 32-bit words:
@@ -321,133 +285,96 @@ q40loop:
 	ORQ  R10, R9
 
 // func dotQ4_KActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
-// Per 256-value super-block: eight sub-block integer sums (TREE8), then in float, eight lanes at
-// once: acc += d · (Σq·a · scale_j · s_j) − dmin · (min_j · Σa_j).
-TEXT ·dotQ4_KActAVX2(SB), NOSPLIT, $0-64
-	MOVQ    w+0(FP), R12
-	XORQ    R13, R13
-	VMOVDQU lo4w<>(SB), Y5
+// Four rows at a time (then one), a 256-value super-block per step: each row's scales unpacked
+// with vector instructions (Q4KSC) and its minimums' term subtracted at once; then, a pair of
+// sub-blocks at a time, the activations loaded once for the four rows and each row's nibbles
+// widened, multiplied and added with weight c_j (dotq_amd64.h).
+TEXT ·dotQ4_KActAVX2(SB), NOSPLIT, $128-64
+	MOVQ w+0(FP), R12
+	MOVQ stride+8(FP), R10
+	XORQ R13, R13
+	LO4W
 
-q4krow:
-	ROWSTART
+q4k4:
+	R4LEFT(q4k1, q4kdone)
+	R4START
 	MOVQ sum+40(FP), R8
 
-q4kloop:
+q4k4loop:
+	PFLIN9
+	Q4KR4SC(SI, 0, Y8)
+	Q4KR4SC(R14, 32, Y9)
+	Q4KR4SC(BX, 64, Y10)
+	Q4KR4SC(R9, 96, Y11)
+	Q4KR4CHUNK(0)
+	Q4KR4CHUNK(1)
+	Q4KR4CHUNK(2)
+	Q4KR4CHUNK(3)
+	R4ADVANCE(144)
+	ADDQ $512, DI
+	ADDQ $32, DX
+	ADDQ $32, R8
+	DECQ CX
+	JNE  q4k4loop
+	R4END
+	JMP  q4k4
+
+q4k1:
+	R1START
+	MOVQ sum+40(FP), R8
+
+q4k1loop:
 	PREFETCHT0 4096(SI)
 	PREFETCHT0 4160(SI)
 	PREFETCHT0 4224(SI)
-	Q4KCHUNK(16, 0, Y8, Y9)
-	Q4KCHUNK(48, 128, Y10, Y11)
-	Q4KCHUNK(80, 256, Y12, Y13)
-	Q4KCHUNK(112, 384, Y14, Y15)
-	TREE8
-	Q4KSCALES
-	VMOVQ         R11, X2
-	VPMOVZXBD    X2, Y2
-	VCVTDQ2PS    Y2, Y2           // scales
-	VMOVQ         R9, X3
-	VPMOVZXBD    X3, Y3
-	VCVTDQ2PS    Y3, Y3           // minimums
-	MOVL         (SI), AX
-	VMOVQ         AX, X4
-	VCVTPH2PS    X4, X4           // d, dmin
-	VBROADCASTSS X4, Y6
-	VMOVSHDUP    X4, X4
-	VBROADCASTSS X4, Y7
-	VCVTDQ2PS    Y1, Y1
-	VMULPS       Y2, Y1, Y1
-	VMULPS       (DX), Y1, Y1
-	VFMADD231PS  Y6, Y1, Y0
-	VMULPS       (R8), Y3, Y3
-	VFNMADD231PS Y7, Y3, Y0
-	ADDQ         $144, SI
-	ADDQ         $512, DI
-	ADDQ         $32, DX
-	ADDQ         $32, R8
-	DECQ         CX
-	JNE          q4kloop
-	ROWEND(q4krow)
+	Q4KSC(SI)
+	VFNMADD231PS (R8), Y4, Y8
+	VMULPS       (DX), Y3, Y3
+	VMOVUPS      Y3, (SP)
+	Q4KLO(16, SI)
+	QTOK(0(DI), 32(DI), 0(SP), Y8)
+	Q4KHI
+	QTOK(64(DI), 96(DI), 4(SP), Y8)
+	Q4KLO(48, SI)
+	QTOK(128(DI), 160(DI), 8(SP), Y8)
+	Q4KHI
+	QTOK(192(DI), 224(DI), 12(SP), Y8)
+	Q4KLO(80, SI)
+	QTOK(256(DI), 288(DI), 16(SP), Y8)
+	Q4KHI
+	QTOK(320(DI), 352(DI), 20(SP), Y8)
+	Q4KLO(112, SI)
+	QTOK(384(DI), 416(DI), 24(SP), Y8)
+	Q4KHI
+	QTOK(448(DI), 480(DI), 28(SP), Y8)
+	ADDQ $144, SI
+	ADDQ $512, DI
+	ADDQ $32, DX
+	ADDQ $32, R8
+	DECQ CX
+	JNE  q4k1loop
+	R1END
+	CMPQ R13, rows+16(FP)
+	JLT  q4k1
 
-// Q6KHALF processes one half (128 values) of a Q6_K block: ql at qoff, qh at hoff, int8 scales
-// at soff, activations from DI (their scales from DX, their 16-value sums from R8); it adds its
-// part to Y0 (Y6 holds d). In 16-bit lanes, quant l+32k takes its low 4 bits from ql[l+32(k%2)]
-// (low nibble for k < 2, high for k >= 2) and bits 4-5 from qh[l] >> 2k. The quants are multiplied
-// uncentred (0..63) and the centring is applied to the sums: Σ(q−32)·a = Σq·a − 32·Σa, with Σa
-// over each 16-value group from the Act. Groups are summed in Y8..Y11 and folded into Y12 (groups
-// 0-3) and Y13 (4-7).
+q4kdone:
+	VZEROUPPER
+	RET
+
+// Q6KHALF(qoff, hoff, soff): one half of the super-block at SI for the token (activations at DI,
+// scales at DX, 16-value sums at R8), added to Y0 with d from the frame.
 #define Q6KHALF(qoff, hoff, soff) \
-	VPMOVZXBW qoff(SI), Y1 \
-	VPMOVZXBW qoff+16(SI), Y2 \
-	VPMOVZXBW qoff+32(SI), Y3 \
-	VPMOVZXBW qoff+48(SI), Y4 \
-	VPMOVZXBW hoff(SI), Y5 \
-	VPMOVZXBW hoff+16(SI), Y7 \
-	VPAND    lo4w<>(SB), Y1, Y14 \
-	VPSLLW   $4, Y5, Y15 \
-	VPAND    hi2w<>(SB), Y15, Y15 \
-	VPOR     Y15, Y14, Y14 \
-	VPMADDWD 0(DI), Y14, Y8 \
-	VPAND    lo4w<>(SB), Y2, Y14 \
-	VPSLLW   $4, Y7, Y15 \
-	VPAND    hi2w<>(SB), Y15, Y15 \
-	VPOR     Y15, Y14, Y14 \
-	VPMADDWD 32(DI), Y14, Y9 \
-	VPAND    lo4w<>(SB), Y3, Y14 \
-	VPSLLW   $2, Y5, Y15 \
-	VPAND    hi2w<>(SB), Y15, Y15 \
-	VPOR     Y15, Y14, Y14 \
-	VPMADDWD 64(DI), Y14, Y10 \
-	VPAND    lo4w<>(SB), Y4, Y14 \
-	VPSLLW   $2, Y7, Y15 \
-	VPAND    hi2w<>(SB), Y15, Y15 \
-	VPOR     Y15, Y14, Y14 \
-	VPMADDWD 96(DI), Y14, Y11 \
-	VPHADDD  Y9, Y8, Y8 \
-	VPHADDD  Y11, Y10, Y10 \
-	VPHADDD  Y10, Y8, Y12 \
-	VPSRLW   $4, Y1, Y14 \
-	VPAND    hi2w<>(SB), Y5, Y15 \
-	VPOR     Y15, Y14, Y14 \
-	VPMADDWD 128(DI), Y14, Y8 \
-	VPSRLW   $4, Y2, Y14 \
-	VPAND    hi2w<>(SB), Y7, Y15 \
-	VPOR     Y15, Y14, Y14 \
-	VPMADDWD 160(DI), Y14, Y9 \
-	VPSRLW   $4, Y3, Y14 \
-	VPSRLW   $2, Y5, Y15 \
-	VPAND    hi2w<>(SB), Y15, Y15 \
-	VPOR     Y15, Y14, Y14 \
-	VPMADDWD 192(DI), Y14, Y10 \
-	VPSRLW   $4, Y4, Y14 \
-	VPSRLW   $2, Y7, Y15 \
-	VPAND    hi2w<>(SB), Y15, Y15 \
-	VPOR     Y15, Y14, Y14 \
-	VPMADDWD 224(DI), Y14, Y11 \
-	VPHADDD  Y9, Y8, Y8 \
-	VPHADDD  Y11, Y10, Y10 \
-	VPHADDD  Y10, Y8, Y13 \
-	VPERM2I128 $0x20, Y13, Y12, Y1 \
-	VPERM2I128 $0x31, Y13, Y12, Y2 \
-	VPADDD   Y2, Y1, Y1 \
-	VMOVDQU  (R8), Y2 \
-	VPSLLD   $5, Y2, Y2 \
-	VPSUBD   Y2, Y1, Y1 \
-	VCVTDQ2PS Y1, Y1 \
-	VPMOVSXBD soff(SI), Y2 \
-	VCVTDQ2PS Y2, Y2 \
-	VMULPS   Y2, Y1, Y1 \
-	VMOVUPS  (DX), X2 \
-	VUNPCKLPS X2, X2, X3 \
-	VUNPCKHPS X2, X2, X4 \
-	VINSERTF128 $1, X4, Y3, Y3 \
-	VMULPS   Y3, Y1, Y1 \
-	VFMADD231PS Y6, Y1, Y0
+	Q6KW(qoff, hoff) \
+	VPMOVSXBD   soff(SI), Y7 \
+	VCVTDQ2PS   Y7, Y7 \
+	Q6KSUM(DI, DX, R8) \
+	VFMADD231PS (SP), Y1, Y0
 
 // func dotQ6_KActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
-// Per half of a 210-byte super-block: eight 16-value group sums, then in float:
-// acc += d · (Σ(q−32)·a · scale_g · s_b(g)). Group g of a half belongs to activation block g/2.
-// sum points to the Act's Sum16 (int32 sums of 16 activations), not to its Sum.
-TEXT ·dotQ6_KActAVX2(SB), NOSPLIT, $0-64
+// Per half of a 210-byte super-block: the quants widened into eight registers, the eight 16-value
+// group sums in the lanes of one vector, then in float: acc += d·(Σ(q−32)·a · scale_g · s_b(g))
+// (dotq_amd64.h). sum points to the Act's Sum16 (int32 sums of 16 activations), not to its Sum.
+TEXT ·dotQ6_KActAVX2(SB), NOSPLIT, $32-64
 	MOVQ w+0(FP), R12
 	XORQ R13, R13
 
@@ -456,14 +383,15 @@ q6krow:
 	MOVQ sum+40(FP), R8
 
 q6kloop:
-	PREFETCHT0 4096(SI)
-	PREFETCHT0 4160(SI)
-	PREFETCHT0 4224(SI)
-	PREFETCHT0 4288(SI)
+	PREFETCHT0   4096(SI)
+	PREFETCHT0   4160(SI)
+	PREFETCHT0   4224(SI)
+	PREFETCHT0   4288(SI)
 	MOVWLZX      208(SI), AX
-	VMOVQ         AX, X6
-	VCVTPH2PS    X6, X6
-	VBROADCASTSS X6, Y6
+	VMOVQ        AX, X1
+	VCVTPH2PS    X1, X1
+	VBROADCASTSS X1, Y1
+	VMOVUPS      Y1, (SP)
 	Q6KHALF(0, 128, 192)
 	ADDQ $256, DI
 	ADDQ $16, DX

@@ -16,19 +16,20 @@ func TestTile(t *testing.T) {
 			PackRow(pack, i, rows[i])
 		}
 		x := randX(r, (TileTokens-1)*stride+k)
-		var fast, plain, avx2 [TileTokens * TileRows]float32
-		Tile(pack, x, stride, k, &fast)
-		tileGeneric(pack, x, stride, k, &plain)
-		if useAVX2 && k > 0 {
-			tileAVX2(pack, x, stride, k, &avx2)
-		} else {
-			avx2 = plain
+		outs := map[string]*[TileTokens * TileRows]float32{"tileGeneric": new([TileTokens * TileRows]float32)}
+		tileGeneric(pack, x, stride, k, outs["tileGeneric"])
+		for l := Generic; l <= Supported(); l++ { // every level's form of Tile (AVX-512 machines run AVX2's too)
+			out := new([TileTokens * TileRows]float32)
+			restore := Limit(l)
+			Tile(pack, x, stride, k, out)
+			restore()
+			outs["Tile at "+l.String()] = out
 		}
 		for tok := 0; tok < TileTokens; tok++ {
 			for i := 0; i < TileRows; i++ {
 				want, abs := refDot(rows[i], x[tok*stride:tok*stride+k])
-				for name, got := range map[string]float32{"Tile": fast[tok*TileRows+i], "generic": plain[tok*TileRows+i], "AVX2": avx2[tok*TileRows+i]} {
-					if !closeTo(got, want, abs, k) {
+				for name, out := range outs {
+					if got := out[tok*TileRows+i]; !closeTo(got, want, abs, k) {
 						t.Fatalf("k=%d token %d row %d: %s %v, float64 %v", k, tok, i, name, got, want)
 					}
 				}

@@ -30,6 +30,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/qwen3go/qwen3go/qwen3"
 	"github.com/qwen3go/qwen3go/scripts/bench/internal/ints"
 )
 
@@ -213,6 +214,9 @@ func runTool(verbose bool, name string, args ...string) ([]byte, int64, error) {
 	var rss int64
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		rss = ru.Maxrss * 1024 // kilobytes on Linux
+		if runtime.GOOS == "darwin" {
+			rss = ru.Maxrss // bytes on macOS
+		}
 	}
 	return out.Bytes(), rss, nil
 }
@@ -522,7 +526,21 @@ func (r *results) keys(weights string) []key {
 
 func machine() string {
 	name := "unknown CPU"
-	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+	if runtime.GOOS == "darwin" { // an Apple M-series Mac: the chip's name and memory from sysctl
+		if b, err := exec.Command("sysctl", "-n", "machdep.cpu.brand_string").Output(); err == nil {
+			name = strings.TrimSpace(string(b))
+		}
+		mem := ""
+		if b, err := exec.Command("sysctl", "-n", "hw.memsize").Output(); err == nil {
+			if n, err := strconv.ParseFloat(strings.TrimSpace(string(b)), 64); err == nil {
+				mem = fmt.Sprintf(", %.0f GiB", n/(1<<30))
+			}
+		}
+		return fmt.Sprintf("%s, %d cores%s; qwen3 kernels %s", name, runtime.NumCPU(), mem, qwen3.Kernels())
+	}
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil && runtime.GOARCH == "arm64" {
+		name = "arm64 CPU" // Linux on arm64 names no model; the kernels' level says what it has
+	} else if err == nil {
 		for _, line := range strings.Split(string(b), "\n") {
 			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
 				name = strings.TrimSpace(v)
@@ -552,7 +570,7 @@ func machine() string {
 			mem = fmt.Sprintf(", %.0f GiB", kb/(1<<20))
 		}
 	}
-	return fmt.Sprintf("%s, %d cores%s", name, runtime.NumCPU(), mem)
+	return fmt.Sprintf("%s, %d cores%s; qwen3 kernels %s", name, runtime.NumCPU(), mem, qwen3.Kernels())
 }
 
 func fmtStats(s stats, prec int) string {

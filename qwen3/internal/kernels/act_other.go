@@ -1,0 +1,6 @@
+//go:build !arm64
+
+package kernels
+
+// actArch is empty where no kernel keeps anything beside an Act's values (see dispatch_arm64.go).
+type actArch struct{}

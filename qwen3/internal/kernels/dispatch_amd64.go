@@ -1,0 +1,381 @@
+package kernels
+
+import "unsafe"
+
+// The amd64 side of the dispatch: each portable kernel (dot.go, quant.go, ...) checks its
+// arguments, then asks its hook here whether an assembly form takes the work. A hook returns
+// false (or 0 values done) when the active level has no form for the case, and the portable code
+// runs the plain Go form. Every architecture has one file of hooks with the same signatures
+// (dispatch_other.go: none taken).
+
+func dotF32RowsArch(out, w []float32, cols int, x []float32) bool {
+	if !useAVX2 || len(out) == 0 || cols < 8 {
+		return false
+	}
+	n := cols &^ 7
+	dotF32AVX2(unsafe.SliceData(w), 4*cols, len(out), unsafe.SliceData(x), n, unsafe.SliceData(out))
+	finishRows(out, cols, n, func(r int) float32 { return dotF32Generic(w[r*cols+n:(r+1)*cols], x[n:cols]) })
+	return true
+}
+
+func dotBF16RowsArch(out []float32, w []uint16, cols int, x []float32) bool {
+	if !useAVX2 || len(out) == 0 || cols < 8 {
+		return false
+	}
+	n := cols &^ 7
+	dotBF16AVX2(unsafe.SliceData(w), 2*cols, len(out), unsafe.SliceData(x), n, unsafe.SliceData(out))
+	finishRows(out, cols, n, func(r int) float32 { return dotBF16Generic(w[r*cols+n:(r+1)*cols], x[n:cols]) })
+	return true
+}
+
+func dotF16RowsArch(out []float32, w []uint16, cols int, x []float32) bool {
+	if !useAVX2 || len(out) == 0 || cols < 8 {
+		return false
+	}
+	n := cols &^ 7
+	dotF16AVX2(unsafe.SliceData(w), 2*cols, len(out), unsafe.SliceData(x), n, unsafe.SliceData(out))
+	finishRows(out, cols, n, func(r int) float32 { return dotF16Generic(w[r*cols+n:(r+1)*cols], x[n:cols]) })
+	return true
+}
+
+func dotQ8_0Arch(w []byte, x []float32, nb int) (float32, bool) {
+	switch {
+	case nb == 0:
+		return 0, false
+	case useAVX512:
+		return dotQ8_0AVX512(unsafe.SliceData(w), unsafe.SliceData(x), nb, &f16Table), true
+	case useAVX2:
+		return dotQ8_0AVX2(unsafe.SliceData(w), unsafe.SliceData(x), nb, &f16Table), true
+	}
+	return 0, false
+}
+
+func axpyArch(y []float32, a float32, x []float32) (done int) {
+	if !useAVX2 || len(y) < 8 {
+		return 0
+	}
+	n := len(y) &^ 7
+	axpyAVX2(unsafe.SliceData(y), a, unsafe.SliceData(x), n)
+	return n
+}
+
+func quantizeActArch(a *Act, x []float32) bool {
+	if !useAVX2 || len(x) == 0 {
+		return false
+	}
+	quantizeActAVX2(unsafe.SliceData(a.Q), unsafe.SliceData(a.Scale), unsafe.SliceData(a.Sum), unsafe.SliceData(a.Sum16), unsafe.SliceData(x), len(x)/ActBlock)
+	return true
+}
+
+// dotActRowsArch returns the blocks of every row it did (the portable code does the rest).
+func dotActRowsArch(k actKind, out []float32, w []byte, rowBytes, nb int, a *Act) (done int) {
+	kk := actKinds[k]
+	if !useAVX2 || nb < kk.group {
+		return 0
+	}
+	n := nb / kk.group
+	w0, q, sc, sum, o := unsafe.SliceData(w), unsafe.SliceData(a.Q), unsafe.SliceData(a.Scale), unsafe.SliceData(a.Sum), unsafe.SliceData(out)
+	rows := len(out)
+	switch k {
+	case q8_0:
+		dotQ8_0ActAVX2(w0, rowBytes, rows, q, sc, sum, n, o)
+	case q4_0:
+		dotQ4_0ActAVX2(w0, rowBytes, rows, q, sc, sum, n, o)
+	case q4_K:
+		dotQ4_KActAVX2(w0, rowBytes, rows, q, sc, sum, n, o)
+	case q6_K:
+		dotQ6_KActAVX2(w0, rowBytes, rows, q, sc, (*float32)(unsafe.Pointer(unsafe.SliceData(a.Sum16))), n, o)
+	}
+	return n * kk.group
+}
+
+func decodeQ4_0Arch(dst []float32, src []byte, nb int) bool {
+	if !useAVX2 || nb == 0 {
+		return false
+	}
+	decodeQ4_0AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), nb, &f16Table)
+	return true
+}
+
+func decodeQ4_KArch(dst []float32, src []byte, nb int) bool {
+	if !useAVX2 || nb == 0 {
+		return false
+	}
+	decodeQ4_KAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), nb, &f16Table)
+	return true
+}
+
+func decodeQ6_KArch(dst []float32, src []byte, nb int) bool {
+	if !useAVX2 || nb == 0 {
+		return false
+	}
+	decodeQ6_KAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), nb, &f16Table)
+	return true
+}
+
+func decodeQ8_0Arch(dst []float32, src []byte, nb int) bool {
+	if !useAVX2 || nb == 0 {
+		return false
+	}
+	decodeQ8_0AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), nb, &f16Table)
+	return true
+}
+
+// transpose8Arch returns the columns it did.
+func transpose8Arch(dst []float32, dstStride int, src []float32, srcStride, k int) (done int) {
+	if !useAVX2 || k < 8 {
+		return 0
+	}
+	n := k &^ 7
+	transpose8AVX2(unsafe.SliceData(dst), dstStride, unsafe.SliceData(src), srcStride, n)
+	return n
+}
+
+func widenBF16Arch(dst []float32, src []uint16) (done int) {
+	n := len(src) &^ 7
+	if !useAVX2 || n == 0 {
+		return 0
+	}
+	widenBF16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	return n
+}
+
+func widenF16Arch(dst []float32, src []uint16) (done int) {
+	n := len(src) &^ 7
+	if !useAVX2 || n == 0 {
+		return 0
+	}
+	widenF16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	return n
+}
+
+func tileArch(pack, x []float32, xStride, k int, out *[TileTokens * TileRows]float32) bool {
+	switch {
+	case useAVX512:
+		tile32x12AVX512(unsafe.SliceData(pack), unsafe.SliceData(x), xStride, k, &out[0])
+	case useAVX2:
+		for _, q := range [4][2]int{{0, 0}, {16, 0}, {0, 6}, {16, 6}} { // rows from q[0], tokens from q[1]
+			tile16x6AVX2(&pack[q[0]], &x[q[1]*xStride], xStride, k, &out[q[1]*TileRows+q[0]], TileRows, TileRows, 0)
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// widenBytesArch writes dst[j] = int8(src[j]) for j < len(dst) (32 values).
+func widenBytesArch(dst []int16, src []byte) bool {
+	if !useAVX2 {
+		return false
+	}
+	widenBytesAVX2(&dst[0], &src[0], len(dst))
+	return true
+}
+
+// widenNibblesArch writes lo[j] = src[j]&15 − bias, hi[j] = src[j]>>4 − bias for j < len(lo).
+func widenNibblesArch(lo, hi []int16, src []byte, bias int) bool {
+	if !useAVX2 {
+		return false
+	}
+	widenNibblesAVX2(&lo[0], &hi[0], &src[0], len(lo), bias)
+	return true
+}
+
+// widenQ6Arch writes the 128 centred 6-bit quants of one half of a Q6_K block.
+func widenQ6Arch(y []int16, ql, qh []byte) bool {
+	if !useAVX2 {
+		return false
+	}
+	widenQ6AVX2(&y[0], &ql[0], &qh[0])
+	return true
+}
+
+func tileQArch(p *QPack, x []int16, k, nb int, xs, xsum []float32, out *[TileTokens * TileRows]float32) bool {
+	if !useAVX2 {
+		return false
+	}
+	h, kernel := p.Kind.halves(), tileQ16x6NoMinAVX2
+	if p.Kind == QQ4_K {
+		kernel = tileQ16x6AVX2
+	}
+	for _, q := range [4][2]int{{0, 0}, {16, 0}, {0, 6}, {16, 6}} { // rows from q[0], tokens from q[1]
+		kernel(&p.Q[2*q[0]], &x[q[1]*k], k, nb, h, &p.S[q[0]], &xs[q[1]*nb], &xsum[q[1]*nb], nb, &out[q[1]*TileRows+q[0]], TileRows)
+	}
+	return true
+}
+
+func attnTileArch(rows int, pack []float32, packStride int, x []float32, xStride, k int, out []float32, outStride int, acc bool) bool {
+	if !useAVX2 || k == 0 {
+		return false
+	}
+	a := 0
+	if acc {
+		a = 1
+	}
+	if rows == 2 {
+		tile16x2AVX2(&pack[0], &x[0], xStride, k, &out[0], packStride, outStride, a)
+	} else {
+		tile16x6AVX2(&pack[0], &x[0], xStride, k, &out[0], packStride, outStride, a)
+	}
+	return true
+}
+
+func attnTileF16Arch(rows int, pack []uint16, packStride int, x []float32, xStride, k int, out []float32, outStride int, acc bool) bool {
+	if !useAVX2 || k == 0 {
+		return false
+	}
+	a := 0
+	if acc {
+		a = 1
+	}
+	if rows == 2 {
+		tile16x2F16AVX2(&pack[0], &x[0], xStride, k, &out[0], packStride, outStride, a)
+	} else {
+		tile16x6F16AVX2(&pack[0], &x[0], xStride, k, &out[0], packStride, outStride, a)
+	}
+	return true
+}
+
+func narrowF16Arch(dst []uint16, src []float32) (done int) {
+	n := len(src) &^ 7
+	if !useAVX2 || n == 0 {
+		return 0
+	}
+	narrowF16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	return n
+}
+
+func expSubArch(x []float32, m float32) (sum float32, done int) {
+	n := len(x) &^ 7
+	if !useAVX2 || n == 0 {
+		return 0, 0
+	}
+	return expSubAVX2(unsafe.SliceData(x), n, m), n
+}
+
+func maxArch(x []float32) (m float32, done int) {
+	n := len(x) &^ 7
+	if !useAVX2 || n == 0 {
+		return 0, 0
+	}
+	return maxAVX2(unsafe.SliceData(x), n), n
+}
+
+func scaleArch(dst, x []float32, a float32) (done int) {
+	n := len(dst) &^ 7
+	if !useAVX2 || n == 0 {
+		return 0
+	}
+	scaleAVX2(unsafe.SliceData(dst), unsafe.SliceData(x), a, n)
+	return n
+}
+
+func siluMulArch(dst, gate, up []float32) (done int) {
+	n := len(dst) &^ 7
+	if !useAVX2 || n == 0 {
+		return 0
+	}
+	siluMulAVX2(unsafe.SliceData(dst), unsafe.SliceData(gate), unsafe.SliceData(up), n)
+	return n
+}
+
+// The batched kernels (multi.go) return the number of tokens, from the first, they did; the
+// portable code does the others one token at a time.
+
+func dotF32RowsNArch(out []float32, outStride, rows int, w []float32, cols int, x []float32, xStride, tokens int) int {
+	if !useAVX2 || rows == 0 || cols == 0 || cols%8 != 0 {
+		return 0
+	}
+	return floatRowsN(unsafe.Pointer(unsafe.SliceData(w)), 4*cols, rows, cols, out, outStride, x, xStride, tokens, &f32KernelsN)
+}
+
+func dotBF16RowsNArch(out []float32, outStride, rows int, w []uint16, cols int, x []float32, xStride, tokens int) int {
+	if !useAVX2 || rows == 0 || cols == 0 || cols%8 != 0 {
+		return 0
+	}
+	return floatRowsN(unsafe.Pointer(unsafe.SliceData(w)), 2*cols, rows, cols, out, outStride, x, xStride, tokens, &bf16KernelsN)
+}
+
+func dotF16RowsNArch(out []float32, outStride, rows int, w []uint16, cols int, x []float32, xStride, tokens int) int {
+	if !useAVX2 || rows == 0 || cols == 0 || cols%8 != 0 {
+		return 0
+	}
+	return floatRowsN(unsafe.Pointer(unsafe.SliceData(w)), 2*cols, rows, cols, out, outStride, x, xStride, tokens, &f16KernelsN)
+}
+
+// floatKernelsN are a float type's batched kernels for 8, 4 and 2 tokens (their weights' type
+// is the kernel's, hence the untyped pointer).
+type floatKernelsN [3]func(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)
+
+var (
+	f32KernelsN  = floatKernelsN{dotF32N8AVX2, dotF32N4AVX2, dotF32N2AVX2}
+	bf16KernelsN = floatKernelsN{dotBF16N8AVX2, dotBF16N4AVX2, dotBF16N2AVX2}
+	f16KernelsN  = floatKernelsN{dotF16N8AVX2, dotF16N4AVX2, dotF16N2AVX2}
+)
+
+// floatRowsN runs a float type's batched kernels over the tokens, eight, four or two at a time,
+// and returns how many tokens they did.
+func floatRowsN(w unsafe.Pointer, stride, rows, cols int, out []float32, outStride int, x []float32, xStride, tokens int, kn *floatKernelsN) int {
+	t := 0
+	for tokens-t >= 2 {
+		xt, o := &x[t*xStride], &out[t*outStride]
+		switch {
+		case tokens-t >= 8:
+			kn[0](w, stride, rows, xt, xStride, cols, o, outStride)
+			t += 8
+		case tokens-t >= 4:
+			kn[1](w, stride, rows, xt, xStride, cols, o, outStride)
+			t += 4
+		default:
+			kn[2](w, stride, rows, xt, xStride, cols, o, outStride)
+			t += 2
+		}
+	}
+	return t
+}
+
+// actKernelsN are the batched assembly kernels of each type for 8, 4 and 2 tokens (nil: none yet).
+var actKernelsN = [len(actKinds)][3]func(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32, outStride, cols int){
+	q8_0: {dotQ8_0ActN8AVX2, dotQ8_0ActN4AVX2, dotQ8_0ActN2AVX2},
+	q4_0: {dotQ4_0ActN8AVX2, dotQ4_0ActN4AVX2, dotQ4_0ActN2AVX2},
+	q4_K: {dotQ4_KActN8AVX2, dotQ4_KActN4AVX2, dotQ4_KActN2AVX2},
+}
+
+func dotActRowsNArch(k actKind, out []float32, outStride, rows int, w []byte, rowBytes int, a *Act, cols, tokens int) int {
+	kk, kn := actKinds[k], actKernelsN[k]
+	nb := rowBytes / kk.blockBytes
+	if !useAVX2 || rows == 0 || nb == 0 || nb%kk.group != 0 {
+		return 0
+	}
+	n, w0 := nb/kk.group, unsafe.SliceData(w)
+	t := 0
+	if k == q6_K { // one kernel for 2..8 tokens
+		for ; tokens-t >= 2; t += 8 {
+			tt := min(8, tokens-t)
+			sum16 := (*float32)(unsafe.Pointer(&a.Sum16[t*cols/16]))
+			dotQ6_KActNAVX2(w0, rowBytes, rows, &a.Q[t*cols], &a.Scale[t*cols/ActBlock], sum16, n, &out[t*outStride], outStride, cols, tt)
+			if tt < 8 {
+				return t + tt
+			}
+		}
+		return t
+	}
+	if kn[0] == nil {
+		return 0
+	}
+	for tokens-t >= 2 {
+		q, sc, sum, o := &a.Q[t*cols], &a.Scale[t*cols/ActBlock], &a.Sum[t*cols/ActBlock], &out[t*outStride]
+		switch {
+		case tokens-t >= 8:
+			kn[0](w0, rowBytes, rows, q, sc, sum, n, o, outStride, cols)
+			t += 8
+		case tokens-t >= 4:
+			kn[1](w0, rowBytes, rows, q, sc, sum, n, o, outStride, cols)
+			t += 4
+		default:
+			kn[2](w0, rowBytes, rows, q, sc, sum, n, o, outStride, cols)
+			t += 2
+		}
+	}
+	return t
+}
