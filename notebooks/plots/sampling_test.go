@@ -31,6 +31,18 @@ func TestWarped(t *testing.T) {
 	if w.Kept != 5000 || math.Abs(w.RawMass-1) > 1e-12 || math.Abs(w.First-e/(e+4999)) > 1e-12 || math.Abs(w.Tail-4999/(e+4999)) > 1e-12 {
 		t.Errorf("no filter: %+v", w)
 	}
+	// A raw tail token that a filter keeps: after top-k 2, token 1 (raw p 2e-4) is drawn 1/(e^3+1) of the time.
+	long[0] = 3
+	for i := 1; i < len(long); i++ {
+		long[i] = -1e-6 * float64(i)
+	}
+	w, err = Warped(long, sampling.Settings{Temperature: 1, TopK: 2, TopP: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 1 / (math.Exp(3) + math.Exp(-1e-6)) * math.Exp(-1e-6); w.Kept != 2 || math.Abs(w.Tail-want) > 1e-12 {
+		t.Errorf("top-k 2 over a long tail: %+v, want 2 kept and a tail share of %.6f", w, want)
+	}
 	if _, err := Warped(z, sampling.Settings{}); err == nil {
 		t.Error("zero Settings (top_p 0): no error")
 	}
