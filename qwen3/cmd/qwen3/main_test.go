@@ -252,7 +252,7 @@ func TestInspect(t *testing.T) {
 	if r.e != nil {
 		t.Fatal(r.e)
 	}
-	for _, want := range []string{"GGUF v3", "qwen3.attention.head_count_kv", "blk.2.ffn_down.weight", "BF16", "35 tensors"} {
+	for _, want := range []string{"GGUF v3", "qwen3.attention.head_count_kv", "blk.2.ffn_down.weight", "BF16", "68 tensors"} {
 		if !strings.Contains(r.out, want) {
 			t.Errorf("inspect output lacks %q", want)
 		}
