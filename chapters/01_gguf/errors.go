@@ -19,10 +19,10 @@ var ErrNotFound = errors.New("not found")
 //
 //	var fe *gguf.FormatError
 //	if errors.As(err, &fe) {
-//		fmt.Println(fe.File, fe.Field, fe.Offset) // model.gguf  tensor "blk.3.attn_q.weight"  5934912
+//		fmt.Println(fe.File, fe.Field, fe.Offset) // model.gguf  tensor "blk.3.attn_q.weight"  5936864
 //	}
 //
-// Its message reads "gguf: model.gguf: tensor "blk.3.attn_q.weight" at byte 5934912: data ends at
+// Its message reads "gguf: model.gguf: tensor "blk.3.attn_q.weight" at byte 5936864: data ends at
 // byte 9123456, beyond the file's 9000000".
 type FormatError struct {
 	Format string // "gguf", "safetensors" or "config.json"

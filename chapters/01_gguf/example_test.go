@@ -77,8 +77,8 @@ func ExampleConfigFromGGUF() {
 	tokens, _ := f.Strings("tokenizer.ggml.tokens")
 	fmt.Printf("token 9707 is %q; the tensor data starts at byte %d\n", tokens[9707], f.DataOffset)
 	// Output:
-	// 3 layers, hidden 32, 4/2 heads of 16, vocab 151936, theta 1e+06, eps 1e-06, tied true
-	// token 9707 is "Hello"; the tensor data starts at byte 5934912
+	// 6 layers, hidden 64, 4/2 heads of 32, vocab 151936, theta 1e+06, eps 1e-06, tied true
+	// token 9707 is "Hello"; the tensor data starts at byte 5936864
 }
 
 // Where Qwen3-0.6B's 596 million parameters are, and what they cost in each ggml type.

@@ -9,8 +9,8 @@ import (
 )
 
 // Load the tiny reference model from its GGUF file and score the next token after
-// "The capital of France is". The tiny model has random weights, so its favourite next token is
-// not " Paris"; transformers picks the same id (see the golden test).
+// "The capital of France is". The tiny model knows only Go's source, so its favourite next token
+// is not " Paris" (id 537 is " not"); transformers picks the same id (see the golden test).
 func ExampleModel_Forward() {
 	m, err := forward.Load(reference.TinyGGUF())
 	if err != nil {
@@ -33,7 +33,7 @@ func ExampleModel_Forward() {
 	fmt.Printf("next token id %d (logit %.2f)\n", best, last[best])
 	// Output:
 	// logits 5 x 151936, tied head true
-	// next token id 49715 (logit 16.93)
+	// next token id 537 (logit 8.13)
 }
 
 // Compare a forward pass with transformers' trace, stage by stage.
@@ -55,5 +55,5 @@ func ExampleFirstDivergence() {
 	fmt.Println(forward.FirstDivergence(got, want, 1e-5))
 	// Output:
 	// every stage agrees (tolerance 1e-05)
-	// layer 2 differs by 1.74 (tolerance 1e-05): check its attention (Q/K/V, QK-norm, RoPE, GQA), its MLP and the two residual adds
+	// layer 2 differs by 22.5 (tolerance 1e-05): check its attention (Q/K/V, QK-norm, RoPE, GQA), its MLP and the two residual adds
 }

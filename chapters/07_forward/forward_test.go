@@ -166,21 +166,21 @@ func TestLoadErrors(t *testing.T) {
 		cfg  func(*gguf.Config)
 		want string
 	}{
-		{"transposed q_proj", source{shapes: map[string][]int{"model.layers.1.self_attn.q_proj.weight": {32, 64}}}, nil,
-			`tensor "model.layers.1.self_attn.q_proj.weight" has shape [32 64], config wants [64 32]`},
-		{"short norm", source{shapes: map[string][]int{"model.norm.weight": {31}}}, nil,
-			`tensor "model.norm.weight" has shape [31], config wants [32]`},
+		{"transposed q_proj", source{shapes: map[string][]int{"model.layers.1.self_attn.q_proj.weight": {64, 128}}}, nil,
+			`tensor "model.layers.1.self_attn.q_proj.weight" has shape [64 128], config wants [128 64]`},
+		{"short norm", source{shapes: map[string][]int{"model.norm.weight": {63}}}, nil,
+			`tensor "model.norm.weight" has shape [63], config wants [64]`},
 		{"missing k_norm", source{missing: "model.layers.2.self_attn.k_norm.weight"}, nil,
 			`tensor "model.layers.2.self_attn.k_norm.weight" is missing`},
-		{"layer beyond the config", source{extra: "model.layers.3.mlp.up_proj.weight"}, nil,
-			`belongs to layer 3, but the config has num_hidden_layers 3`},
+		{"layer beyond the config", source{extra: "model.layers.6.mlp.up_proj.weight"}, nil,
+			`belongs to layer 6, but the config has num_hidden_layers 6`},
 		{"heads not a multiple of kv heads", source{}, func(c *gguf.Config) { c.NumKeyValueHeads = 3 },
 			"num_attention_heads: 4 is not a multiple of num_key_value_heads 3"},
 		{"odd head_dim", source{}, func(c *gguf.Config) { c.HeadDim = 15 }, "head_dim: 15 is odd"},
 		{"yarn", source{}, func(c *gguf.Config) { c.RopeType = "yarn" }, `rope_type: "yarn" is not supported`},
 		{"untied without a head", source{}, func(c *gguf.Config) { c.TieWordEmbeddings = false }, `tensor "lm_head.weight" is missing`},
 		{"config head_dim disagrees with the file", source{}, func(c *gguf.Config) { c.HeadDim = 8 },
-			`tensor "model.layers.0.self_attn.q_proj.weight" has shape [64 32], config wants [32 32]`},
+			`tensor "model.layers.0.self_attn.q_proj.weight" has shape [128 64], config wants [32 64]`},
 	} {
 		s := c.src
 		s.TensorSource = src

@@ -37,8 +37,8 @@ func ExampleCache_Step() {
 	fmt.Println("generated:", out)
 	fmt.Println("cached tokens:", c.Len(), "rows projected:", c.ProjectedRows())
 	// Output:
-	// generated: [49715 124089 105031 105031 112157 23680 139678 106162]
-	// cached tokens: 13 rows projected: 39
+	// generated: [537 387 1483 311 198 197 322 279]
+	// cached tokens: 13 rows projected: 78
 }
 
 func argmax(v []float64) int {

@@ -114,14 +114,14 @@ func ExampleCache() {
 	}
 	report()
 	// Output:
-	// width 5, next positions [5 1 4], weight passes 3
-	// greedy tokens: [49715 96513 126956]
-	// width 6, next positions [6 2 5], weight passes 6
+	// width 5, next positions [5 1 4], weight passes 6
+	// greedy tokens: [537 198 624]
+	// width 6, next positions [6 2 5], weight passes 12
 }
 
-// Greedy generation for three prompts at once. The tiny random model never says <|im_end|>, so
-// the stop token here is one it does say: 139678 is the 7th token after "The capital of France
-// is". That sequence stops after 6 tokens and leaves the batch; the other two run to the budget.
+// Greedy generation for three prompts at once. The tiny model completes Go and never says
+// <|im_end|>, so the stop token here is one it does say: 311 is the 4th token after the first
+// prompt. That sequence stops after 3 tokens and leaves the batch; the other two run to the budget.
 // Each list is exactly what chapter 09's Generate gives for the prompt alone.
 func ExampleGenerate() {
 	m, err := forward.Load(reference.TinyGGUF())
@@ -130,7 +130,7 @@ func ExampleGenerate() {
 	}
 	prompts := [][]int{{785, 6722, 315, 9625, 374}, {13048}, {12522, 5193, 264, 882}}
 	opts := batching.Options{
-		GenerateOptions: sampling.GenerateOptions{Settings: sampling.Greedy(), MaxNewTokens: 8, StopTokens: []int{139678}},
+		GenerateOptions: sampling.GenerateOptions{Settings: sampling.Greedy(), MaxNewTokens: 8, StopTokens: []int{311}},
 		Pad:             batching.PadToken,
 	}
 	out, err := batching.Generate(context.Background(), m, prompts, opts, nil)
@@ -141,7 +141,7 @@ func ExampleGenerate() {
 		fmt.Println(b, ids)
 	}
 	// Output:
-	// 0 [49715 124089 105031 105031 112157 23680]
-	// 1 [96513 26503 15612 9728 96813 62765 117132 27201]
-	// 2 [126956 11834 137516 44782 20040 4171 63164 146526]
+	// 0 [537 387 1483]
+	// 1 [198 197 197 322 279 897 315 279]
+	// 2 [624 197 322 1416 279 1465 374 264]
 }

@@ -50,8 +50,12 @@ func runBatch(t *testing.T, m *forward.Model, batch *Batch, feeds [][]int) run {
 	return r
 }
 
-// greedyFeeds returns the first n greedy tokens of every golden prompt (alone), as steps x B.
+// greedyFeeds returns the first n greedy tokens of every golden prompt (alone), as steps x B, or
+// fewer when a prompt stopped sooner (the shortest stops after 3).
 func greedyFeeds(g *golden, n int) [][]int {
+	for _, p := range g.Prompts {
+		n = min(n, len(p.AloneNewIDs))
+	}
 	feeds := make([][]int, n)
 	for s := range feeds {
 		for _, p := range g.Prompts {

@@ -100,35 +100,3 @@ func AttentionHeads(title string, maps [][]*mat.Dense, tokens []string, picks []
 		Swatches: []Swatch{{Color: MaskColor, Label: "masked"}},
 	}
 }
-
-// HeadScores measures two patterns of trained attention heads on maps[l][h] (as in
-// AttentionGrid), averaged over the query tokens 2 .. seq-1 (token 0 can only see itself and
-// token 1 only tokens 0 and 1, so they say nothing):
-//
-//	sink[l][h] = mean_r P[r][0]      the first-token "sink": attention parked on token 0
-//	prev[l][h] = mean_r P[r][r-1]    a previous-token head: each token reads the one before it
-//
-// Both are layers x heads matrices of values in 0 .. 1. A prompt of fewer than 3 tokens is an error.
-func HeadScores(maps [][]*mat.Dense) (sink, prev *mat.Dense, err error) {
-	if len(maps) == 0 || len(maps[0]) == 0 {
-		return nil, nil, fmt.Errorf("plots: no attention maps")
-	}
-	sink = mat.NewDense(len(maps), len(maps[0]), nil)
-	prev = mat.NewDense(len(maps), len(maps[0]), nil)
-	for l := range maps {
-		for h, p := range maps[l] {
-			seq, _ := p.Dims()
-			if seq < 3 {
-				return nil, nil, fmt.Errorf("plots: layer %d head %d: %d tokens, need at least 3", l, h, seq)
-			}
-			var s, v float64
-			for r := 2; r < seq; r++ {
-				s += p.At(r, 0)
-				v += p.At(r, r-1)
-			}
-			sink.Set(l, h, s/float64(seq-2))
-			prev.Set(l, h, v/float64(seq-2))
-		}
-	}
-	return sink, prev, nil
-}

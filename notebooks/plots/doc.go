@@ -18,8 +18,10 @@
 //     on the data area (gonum alone shrinks such plots).
 //   - AttentionGrid and AttentionHeads draw a model's attention probabilities (chapter 07's
 //     Trace.Attn), layers x heads, with the prompt's tokens on both axes (TokenLabels makes
-//     them printable in the plot font); HeadScores measures two patterns trained heads show: a
-//     first-token sink and previous-token attention.
+//     them printable in the plot font); chapter 07's ScoreHeads names the heads (previous-token,
+//     first-token, induction) and Model.LogitLens reads every layer's prediction.
+//   - PickModel chooses the model a notebook draws behaviour from: Qwen3-0.6B when QWEN3_MODEL is
+//     set, the course's tiny model trained on Go otherwise, and says which.
 //   - TinyTokenizer and GoldenAttentionLayer load reference data that notebooks use; LoadBench
 //     reads notebooks/data/bench.json (measured speeds), ReadGoBench and Medians the output of
 //     `go test -bench`; TopIndices ranks a vector.

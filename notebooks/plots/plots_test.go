@@ -379,41 +379,6 @@ func TestTokenLabels(t *testing.T) {
 	}
 }
 
-// TestHeadScores on hand-made maps: a head that always reads token 0, one that always reads the
-// previous token, and a uniform one.
-func TestHeadScores(t *testing.T) {
-	const seq = 5
-	sinkHead, prevHead, uniform := mat.NewDense(seq, seq, nil), mat.NewDense(seq, seq, nil), mat.NewDense(seq, seq, nil)
-	for r := range seq {
-		sinkHead.Set(r, 0, 1)
-		prevHead.Set(r, max(r-1, 0), 1)
-		for c := 0; c <= r; c++ {
-			uniform.Set(r, c, 1/float64(r+1))
-		}
-	}
-	sink, prev, err := HeadScores([][]*mat.Dense{{sinkHead, prevHead, uniform}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Queries 2, 3, 4 of the uniform head give 1/3, 1/4, 1/5 to token 0 and to the previous one.
-	u := (1.0/3 + 1.0/4 + 1.0/5) / 3
-	for _, c := range []struct {
-		name      string
-		got, want float64
-	}{
-		{"sink of the sink head", sink.At(0, 0), 1}, {"prev of the sink head", prev.At(0, 0), 0},
-		{"sink of the previous-token head", sink.At(0, 1), 0}, {"prev of the previous-token head", prev.At(0, 1), 1},
-		{"sink of the uniform head", sink.At(0, 2), u}, {"prev of the uniform head", prev.At(0, 2), u},
-	} {
-		if math.Abs(c.got-c.want) > 1e-12 {
-			t.Errorf("%s: %g, want %g", c.name, c.got, c.want)
-		}
-	}
-	if _, _, err := HeadScores([][]*mat.Dense{{mat.NewDense(2, 2, nil)}}); err == nil {
-		t.Error("a 2-token prompt gave no error")
-	}
-}
-
 // TestAttentionGrid draws a 2-layer x 3-head grid with token labels.
 func TestAttentionGrid(t *testing.T) {
 	maps := make([][]*mat.Dense, 2)

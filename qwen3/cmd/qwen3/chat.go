@@ -50,6 +50,9 @@ func chatCmd(args []string, e *env) error {
 		in = lr
 	}
 	s := &chatSession{e: e, c: &c, m: m, chat: chat, meter: meter}
+	if c.model == "" {
+		fmt.Fprintln(e.stderr, builtinChatNote)
+	}
 	fmt.Fprintf(e.stderr, "chatting with %s (%s, %d layers, %v weights, %d-token context); thinking %v. /help lists the commands; Ctrl-C stops a reply, Ctrl-D or /bye leaves.\n",
 		filepath.Base(c.path), m.Source, m.Config.NumHiddenLayers, m.Type, c.ctxTokens, c.think)
 	return s.loop(in)

@@ -71,6 +71,9 @@ func TestChatPiped(t *testing.T) {
 	if strings.Contains(r.err, "never read") || strings.Contains(r.out, "never read") {
 		t.Error("input after /bye was read")
 	}
+	if strings.Contains(r.err, "chat template") {
+		t.Errorf("with -model, the chat warns about the built-in model: %q", r.err)
+	}
 }
 
 // TestChatMultiLine: a """ block is sent as one message with its lines, without the quotes.
@@ -107,6 +110,12 @@ func TestChatLongLine(t *testing.T) {
 	}
 	if strings.Count(r.err, "finish:") != 2 || !strings.Contains(r.err, "over 16 MB: skipped") {
 		t.Errorf("stdout %q\nstderr %q", r.out, r.err)
+	}
+	// No -model: the chat says what the built-in model is and where the real one is.
+	for _, want := range []string{"completes Go code", "never trained on the chat template", "Using the real Qwen3-0.6B"} {
+		if !strings.Contains(r.err, want) {
+			t.Errorf("chat on the built-in model: stderr lacks %q:\n%s", want, r.err)
+		}
 	}
 }
 

@@ -133,6 +133,12 @@ func (c *common) sampling() qwen3.Sampling {
 	return s
 }
 
+// builtinNote says what the built-in checkpoint is, when no -model is given.
+const builtinNote = "note: no -model given, using the built-in tiny reference checkpoint: a 6-layer Qwen3 trained on Go's standard library (reference/README.md); it completes Go code"
+
+// builtinChatNote adds what chatting with it means.
+const builtinChatNote = "note: this tiny model completes Go code and was never trained on the chat template, so its replies are Go-shaped text, not answers; to chat, use the real Qwen3-0.6B with -model (README: \"Using the real Qwen3-0.6B\")"
+
 // load opens the model (the built-in tiny checkpoint without -model), with a progress line on a
 // terminal for big files, and checks -ctx against the model's context.
 func (c *common) load(e *env) (*qwen3.Model, error) {
@@ -142,7 +148,7 @@ func (c *common) load(e *env) (*qwen3.Model, error) {
 		if _, err := os.Stat(path); err != nil {
 			return nil, fmt.Errorf("the built-in tiny checkpoint is missing (%v); pass -model", err)
 		}
-		fmt.Fprintln(e.stderr, "note: no -model given, using the built-in tiny reference checkpoint: random weights, its text is meaningless")
+		fmt.Fprintln(e.stderr, builtinNote)
 	}
 	kv, _ := qwen3.ParseKVCache(c.kvCache) // checked by check
 	opts := []qwen3.Option{qwen3.WithThreads(c.threads), qwen3.WithKVCache(kv)}

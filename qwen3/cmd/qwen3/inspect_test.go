@@ -22,7 +22,7 @@ func TestInspectAllKinds(t *testing.T) {
 		want []string
 	}{
 		{reference.TinyGGUF(), []string{"GGUF v3", "CONFIG (from the qwen3.* metadata", "rope_theta               1e+06",
-			"tie_word_embeddings      true", "qwen3.attention.head_count_kv", "blk.2.ffn_down.weight", "35 tensors", "BF16 9816064 bytes, F32 1280 bytes"}},
+			"tie_word_embeddings      true", "qwen3.attention.head_count_kv", "blk.2.ffn_down.weight", "68 tensors", "BF16 20185088 bytes, F32 4864 bytes"}},
 		{filepath.Join(reference.TinySavedDir(), "model.safetensors"), []string{"safetensors file", "__metadata__ format = \"pt\"",
 			"lm_head.weight", "[2112 32]", "2576..137744", "25 tensors, 315840 bytes of data (BF16 315840 bytes)",
 			"-model " + reference.TinySavedDir()}},

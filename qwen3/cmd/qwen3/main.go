@@ -1,12 +1,13 @@
 // Command qwen3 runs Qwen3 models: a prompt, an interactive chat, or a look inside a model file.
 //
-//	qwen3 run "The capital of France is"                 complete a prompt (the built-in tiny model unless -model)
+//	qwen3 run 'func main() {'                            complete a prompt (the built-in tiny model unless -model)
 //	echo "What is 2+2?" | qwen3 run -chat -think=false   the prompt from standard input, as one chat turn
 //	qwen3 chat -model Qwen3-0.6B-Q8_0.gguf               talk: line editing, history, /help; Ctrl-C stops a reply
 //	qwen3 inspect FILE|DIR                               what a GGUF file, a safetensors file or an HF directory holds
 //
 // -model takes a GGUF file or a Hugging Face directory. Without it, run and chat use the course's
-// tiny reference checkpoint (reference/tiny-qwen3.gguf): random weights, so its text is meaningless.
+// tiny reference checkpoint (reference/tiny-qwen3.gguf): a 6-layer Qwen3 trained on Go's standard
+// library, which completes Go code and nothing else (it was never trained on the chat template).
 // Exit status: 0 done, 1 error, 2 bad command line, 130 interrupted (Ctrl-C).
 package main
 

@@ -41,14 +41,14 @@ func runArgs(t *testing.T, stdin string, args ...string) result {
 }
 
 func TestRunTiny(t *testing.T) {
-	r := runArgs(t, "", "run", "-prompt", "The capital of France is", "-max-tokens", "8", "-temperature", "0", "-stats")
+	r := runArgs(t, "", "run", "-prompt", "func main() {", "-max-tokens", "8", "-temperature", "0", "-stats")
 	if r.e != nil {
 		t.Fatal(r.e)
 	}
-	if !strings.HasPrefix(r.out, "The capital of France is") || len(r.out) <= len("The capital of France is\n") {
+	if !strings.HasPrefix(r.out, "func main() {") || len(r.out) <= len("func main() {\n") {
 		t.Errorf("output %q", r.out)
 	}
-	for _, want := range []string{"tiny reference checkpoint", "meaningless", "5 prompt tokens", "8 new tokens", "finish: length", "tok/s", "peak memory"} {
+	for _, want := range []string{"tiny reference checkpoint", "trained on Go", "completes Go code", "4 prompt tokens", "8 new tokens", "finish: length", "tok/s", "peak memory"} {
 		if !strings.Contains(r.err, want) {
 			t.Errorf("stderr lacks %q: %q", want, r.err)
 		}
@@ -252,7 +252,7 @@ func TestInspect(t *testing.T) {
 	if r.e != nil {
 		t.Fatal(r.e)
 	}
-	for _, want := range []string{"GGUF v3", "qwen3.attention.head_count_kv", "blk.2.ffn_down.weight", "BF16", "35 tensors"} {
+	for _, want := range []string{"GGUF v3", "qwen3.attention.head_count_kv", "blk.2.ffn_down.weight", "BF16", "68 tensors"} {
 		if !strings.Contains(r.out, want) {
 			t.Errorf("inspect output lacks %q", want)
 		}

@@ -1,0 +1,62 @@
+package plots
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+)
+
+// Training is notebooks/data/tiny_training.json, written by scripts/train_tiny.py while it trained
+// the course's tiny Qwen3 on Go's standard library: the loss curve and what the run measured.
+type Training struct {
+	About    string          `json:"about"`
+	Training map[string]any  `json:"training"` // steps, batch, seq, lr, seconds, cpu, ...
+	Result   map[string]any  `json:"result"`   // train_loss, heldout_loss_*, outside_mass_*
+	Points   []TrainingPoint `json:"points"`
+}
+
+// TrainingPoint is one evaluation during training. Train is the mean training loss (nats per
+// token) over the steps since the previous point, nil at step 0 (nothing trained yet); HeldOut is
+// the loss on held-out Go files that the model never trains on.
+type TrainingPoint struct {
+	Step    int      `json:"step"`
+	Tokens  int64    `json:"tokens"`
+	Seconds float64  `json:"seconds"`
+	Train   *float64 `json:"train"`
+	HeldOut float64  `json:"heldout"`
+}
+
+// LoadTraining reads and checks a tiny_training.json file: at least two points, steps, tokens
+// and seconds that never go back, and positive losses.
+func LoadTraining(path string) (*Training, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("plots: %w", err)
+	}
+	var t Training
+	if err := json.Unmarshal(data, &t); err != nil {
+		return nil, fmt.Errorf("plots: %s: %w", path, err)
+	}
+	if len(t.Points) < 2 {
+		return nil, fmt.Errorf("plots: %s: %d points, want a curve of at least 2", path, len(t.Points))
+	}
+	for i, p := range t.Points {
+		if !(p.HeldOut > 0) || (p.Train != nil && !(*p.Train > 0)) {
+			return nil, fmt.Errorf("plots: %s: point %d (step %d): losses must be positive", path, i, p.Step)
+		}
+		if i > 0 {
+			q := t.Points[i-1]
+			if p.Step <= q.Step || p.Tokens < q.Tokens || p.Seconds < q.Seconds {
+				return nil, fmt.Errorf("plots: %s: point %d (step %d) goes back from step %d", path, i, p.Step, q.Step)
+			}
+		}
+	}
+	return &t, nil
+}
+
+// Number returns a numeric field of a JSON object such as Training.Result, and whether it is
+// there.
+func Number(fields map[string]any, key string) (float64, bool) {
+	v, ok := fields[key].(float64)
+	return v, ok
+}

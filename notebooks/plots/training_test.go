@@ -1,0 +1,49 @@
+package plots
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestLoadTraining(t *testing.T) {
+	dir := t.TempDir()
+	write := func(s string) string {
+		p := filepath.Join(dir, "t.json")
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := `{"about": "x", "result": {"heldout_loss_full_bf16": 1.5}, "points": [
+		{"step": 0, "tokens": 0, "seconds": 0, "heldout": 11.9, "train": null},
+		{"step": 100, "tokens": 204800, "seconds": 60, "heldout": 4.1, "train": 5.2}]}`
+	tr, err := LoadTraining(write(good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Points) != 2 || tr.Points[0].Train != nil || *tr.Points[1].Train != 5.2 || tr.Points[1].HeldOut != 4.1 {
+		t.Errorf("points %+v", tr.Points)
+	}
+	if v, ok := Number(tr.Result, "heldout_loss_full_bf16"); !ok || v != 1.5 {
+		t.Errorf("Number = %v, %v; want 1.5, true", v, ok)
+	}
+	if _, ok := Number(tr.Result, "missing"); ok {
+		t.Error("Number of a missing key: ok")
+	}
+	for _, tc := range []struct{ json, want string }{
+		{`{"points": [{"step": 0, "heldout": 1}]}`, "1 points"},
+		{`{"points": [{"step": 0, "heldout": 1}, {"step": 0, "heldout": 1}]}`, "goes back"},
+		{`{"points": [{"step": 0, "heldout": 1}, {"step": 5, "heldout": 0}]}`, "positive"},
+		{`{"points": [{"step": 0, "heldout": 1}, {"step": 5, "heldout": 1, "train": -2}]}`, "positive"},
+		{`{"points": [`, "unexpected"},
+	} {
+		if _, err := LoadTraining(write(tc.json)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.json, err, tc.want)
+		}
+	}
+	if _, err := LoadTraining(filepath.Join(dir, "none.json")); err == nil {
+		t.Error("a missing file: no error")
+	}
+}
