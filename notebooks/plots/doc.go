@@ -22,11 +22,19 @@
 //     first-token, induction) and Model.LogitLens reads every layer's prediction.
 //   - PickModel chooses the model a notebook draws behaviour from: Qwen3-0.6B when QWEN3_MODEL is
 //     set, the course's tiny model trained on Go otherwise, and says which.
+//   - NameHeads, Strongest and NamedAttentionHeads title each head by its measured pattern
+//     (heads.go); LensHeat draws the logit lens, Warped measures what a sampling filter keeps
+//     (sampling.go); LoadTraining reads the tiny model's loss curve (training.go); Saturation and
+//     Wirings compute the whys of chapters 05 and 07 (whys.go).
+//   - Topic helpers of single notebooks: ByHandTokenizer, Spell, MergeAll and TokenCells (bpe.go,
+//     notebook 02); Surface and Diverging (surface.go); ProjectedCells (kvcache.go, notebook 08);
+//     MaskKinds (batching.go, notebook 10); LogLogSlope, TokenFLOPs and RoundBlocks (powerlaw.go
+//     and roofline.go, notebook 12).
 //   - TinyTokenizer and GoldenAttentionLayer load reference data that notebooks use; LoadBench
 //     reads notebooks/data/bench.json (measured speeds), ReadGoBench and Medians the output of
 //     `go test -bench`; TopIndices ranks a vector.
 //
-// Everything here is tested in plots_test.go: the PNGs decode, masked cells get the mask colour,
+// Everything here is tested (plots_test.go and a test file per topic): the PNGs decode, masked cells get the mask colour,
 // cell labels are drawn in the readable colour and inside their cells, the cyclic palette closes,
 // ticks and labels are what the axes need.
 package plots
