@@ -63,11 +63,11 @@
 //
 // # Shapes (Qwen3-0.6B; the tiny reference model in parentheses)
 //
-//	Embedding, LMHead   vocab x hidden          151936 x 1024   (151936 x 32)
-//	layers              28                                      (3)
-//	q_proj / o_proj     2048 x 1024 / 1024 x 2048               (64 x 32 / 32 x 64)
-//	k_proj, v_proj      1024 x 1024  (8 KV heads of 128)        (32 x 32: 2 KV heads of 16)
-//	gate, up / down     3072 x 1024 / 1024 x 3072               (96 x 32 / 32 x 96)
+//	Embedding, LMHead   vocab x hidden          151936 x 1024   (151936 x 64)
+//	layers              28                                      (6)
+//	q_proj / o_proj     2048 x 1024 / 1024 x 2048               (128 x 64 / 64 x 128)
+//	k_proj, v_proj      1024 x 1024  (8 KV heads of 128)        (64 x 64: 2 KV heads of 32)
+//	gate, up / down     3072 x 1024 / 1024 x 3072               (192 x 64 / 64 x 192)
 //
 // In float64 Qwen3-0.6B takes 4.8 GB; this chapter is for understanding and checking, the
 // course's qwen3 package is the fast float32 engine.
@@ -97,7 +97,7 @@
 // tensor's shape is compared with the one the configuration implies before its data is read, so
 // a wrong file fails with the tensor's name, its shape and the expected shape, for example
 //
-//	forward: tensor "model.layers.1.self_attn.q_proj.weight" has shape [32 64], config wants [64 32]
+//	forward: tensor "model.layers.1.self_attn.q_proj.weight" has shape [64 128], config wants [128 64]
 //
 // # Debugging a forward pass
 //

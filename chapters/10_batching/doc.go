@@ -119,10 +119,9 @@
 //   - Right padding generates garbage with no error; only the last column being a pad gives it away.
 //   - Qwen3's pad token <|endoftext|> is also a stop token. transformers infers the attention
 //     mask from the pad id only when the pad is not a stop token, so generate(input_ids) on a
-//     padded Qwen3 batch without attention_mask warns and attends to the padding (on the tiny
-//     model, "Hi" left-padded next to "The capital of France is" then continues with 149420
-//     instead of 96513). Always pass the mask; here it is Batch.Real, and the pad id itself does
-//     not matter.
+//     padded Qwen3 batch without attention_mask warns and attends to the padding, so a short
+//     left-padded prompt can continue differently from the same prompt alone. Always pass the
+//     mask; here it is Batch.Real, and the pad id itself does not matter.
 //   - A padding query that sees nothing needs a rule (its own key here), or NaN reaches real tokens
 //     through 0 × NaN.
 //   - Positions counted from the column are a uniform shift per sequence: invisible in the logits,
