@@ -25,14 +25,17 @@ type Bench struct {
 }
 
 // BenchRow is one measurement. Tokens is the prompt length for "prefill" and the number of
-// generated tokens for "decode"; Depth is the number of tokens already in the context. Zero
-// BytesPerToken or PeakRSSMiB means not measured.
+// generated tokens for "decode"; Depth is the number of tokens already in the context. Batch is
+// the number of sequences run together (notebooks/data/bench_batched.json: TokS is then the
+// aggregate of all of them), 0 in bench.json, whose rows run one sequence. Zero BytesPerToken or
+// PeakRSSMiB means not measured.
 type BenchRow struct {
 	Engine        string  `json:"engine"`  // "qwen3", "llama.cpp", "pytorch"
 	Weights       string  `json:"weights"` // "F32", "BF16", "Q8_0", "Q4_K_M", ...
 	Test          string  `json:"test"`    // "prefill" or "decode"
 	Tokens        int     `json:"tokens"`
 	Depth         int     `json:"depth"`
+	Batch         int     `json:"batch,omitempty"`
 	TokS          float64 `json:"tok_s"`
 	BytesPerToken int64   `json:"bytes_per_token"` // weight bytes streamed per decoded token
 	PeakRSSMiB    float64 `json:"peak_rss_mib"`
@@ -65,8 +68,8 @@ func LoadBench(path string) (*Bench, error) {
 			return nil, fmt.Errorf("plots: %s: row %d: test %q, want \"prefill\" or \"decode\"", path, i, r.Test)
 		case !(r.TokS > 0):
 			return nil, fmt.Errorf("plots: %s: row %d: tok_s %g, want a positive speed", path, i, r.TokS)
-		case r.Tokens < 0 || r.Depth < 0 || r.BytesPerToken < 0:
-			return nil, fmt.Errorf("plots: %s: row %d: negative tokens, depth or bytes_per_token", path, i)
+		case r.Tokens < 0 || r.Depth < 0 || r.Batch < 0 || r.BytesPerToken < 0:
+			return nil, fmt.Errorf("plots: %s: row %d: negative tokens, depth, batch or bytes_per_token", path, i)
 		}
 	}
 	return &b, nil
@@ -78,6 +81,17 @@ func (b *Bench) Find(engine, weights, test string, tokens, depth int) (BenchRow,
 	for _, r := range b.Rows {
 		if r.Engine == engine && r.Weights == weights && r.Test == test && r.Depth == depth &&
 			(tokens == 0 || r.Tokens == tokens) {
+			return r, true
+		}
+	}
+	return BenchRow{}, false
+}
+
+// FindBatch returns the row of engine, weights and test run with batch sequences together (the
+// rows of bench_batched.json), and whether there is one.
+func (b *Bench) FindBatch(engine, weights, test string, batch int) (BenchRow, bool) {
+	for _, r := range b.Rows {
+		if r.Engine == engine && r.Weights == weights && r.Test == test && r.Batch == batch {
 			return r, true
 		}
 	}

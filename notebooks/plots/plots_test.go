@@ -428,7 +428,8 @@ func TestLoadBench(t *testing.T) {
 		"peers": {"llama.cpp": "abc"},
 		"rows": [{"engine": "qwen3", "weights": "BF16", "test": "decode", "tokens": 64, "depth": 0, "tok_s": 10,
 		          "bytes_per_token": 1000000000, "peak_rss_mib": 1200},
-		         {"engine": "qwen3", "weights": "BF16", "test": "prefill", "tokens": 128, "depth": 0, "tok_s": 90}]}`
+		         {"engine": "qwen3", "weights": "BF16", "test": "prefill", "tokens": 128, "depth": 0, "tok_s": 90},
+		         {"engine": "qwen3", "weights": "BF16", "test": "decode", "tokens": 64, "depth": 0, "batch": 8, "tok_s": 60}]}`
 	b, err := LoadBench(write(good))
 	if err != nil {
 		t.Fatal(err)
@@ -443,17 +444,25 @@ func TestLoadBench(t *testing.T) {
 	if _, ok := b.Find("qwen3", "F32", "decode", 0, 0); ok {
 		t.Error("found a row that is not there")
 	}
+	if r, ok := b.FindBatch("qwen3", "BF16", "decode", 8); !ok || r.TokS != 60 {
+		t.Errorf("FindBatch(8): %+v %v, want the batch-8 row", r, ok)
+	}
+	if _, ok := b.FindBatch("qwen3", "BF16", "decode", 4); ok {
+		t.Error("FindBatch(4) found a row that is not there")
+	}
 	for _, c := range []struct{ edit, want string }{
 		{`"read_bandwidth_gbs": 20`, "read_bandwidth_gbs"},
 		{`"test": "decode"`, `test "decod"`},
 		{`"tok_s": 10`, "tok_s 0"},
 		{`"threads": 2`, "unknown field"},
+		{`"batch": 8`, "negative"},
 	} {
 		bad := strings.Replace(good, c.edit, map[string]string{
 			`"read_bandwidth_gbs": 20`: `"read_bandwidth_gbs": 0`,
 			`"test": "decode"`:         `"test": "decod"`,
 			`"tok_s": 10`:              `"tok_s": 0`,
 			`"threads": 2`:             `"thread": 2`,
+			`"batch": 8`:               `"batch": -8`,
 		}[c.edit], 1)
 		if _, err := LoadBench(write(bad)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("after %s: error %v, want one mentioning %q", c.edit, err, c.want)
@@ -461,14 +470,22 @@ func TestLoadBench(t *testing.T) {
 	}
 }
 
-// TestCommittedBench checks the file the notebooks draw.
+// TestCommittedBench checks the files the notebooks draw: one sequence at a time (bench.json) and
+// batched (bench_batched.json, whose every row names its batch size).
 func TestCommittedBench(t *testing.T) {
-	b, err := LoadBench(filepath.Join("..", "data", "bench.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b.Source == "" || b.Machine == "" || b.Date == "" {
-		t.Errorf("bench.json must say where its numbers come from: machine %q, date %q, source %q", b.Machine, b.Date, b.Source)
+	for _, name := range []string{"bench.json", "bench_batched.json"} {
+		b, err := LoadBench(filepath.Join("..", "data", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Source == "" || b.Machine == "" || b.Date == "" {
+			t.Errorf("%s must say where its numbers come from: machine %q, date %q, source %q", name, b.Machine, b.Date, b.Source)
+		}
+		for i, r := range b.Rows {
+			if batched := name == "bench_batched.json"; batched != (r.Batch > 0) {
+				t.Errorf("%s row %d: batch %d (batched rows belong in bench_batched.json, and only there)", name, i, r.Batch)
+			}
+		}
 	}
 }
 

@@ -26,10 +26,15 @@ const (
 
 var levelNames = []string{"generic", "avx2", "avx512"}
 
-// useAVX2 and useAVX512 select the assembly kernels (set once at start; Limit changes them in tests).
-var useAVX2, useAVX512 bool
+// useAVX2 and useAVX512 select the assembly kernels (set once at start; Limit changes them in
+// tests). useVNNI adds, at the AVX512 level, the kernels that need AVX-512 VNNI (VPDPWSSD: Intel
+// since Ice Lake, AMD since Zen 4); without it those kernels run their AVX2 form.
+var useAVX2, useAVX512, useVNNI bool
 
-func archSetLevel(l Level) { useAVX2, useAVX512 = l >= AVX2, l >= AVX512 }
+func archSetLevel(l Level) {
+	useAVX2, useAVX512 = l >= AVX2, l >= AVX512
+	useVNNI = useAVX512 && cpu.X86.HasAVX512VNNI
+}
 
 // x86HasF16C reports F16C (CPUID.1:ECX bit 29), which x/sys/cpu does not expose.
 func x86HasF16C() bool {
@@ -125,6 +130,12 @@ func scaleAVX2(dst, x *float32, a float32, n int)
 
 //go:noescape
 func tileQ16x6AVX2(pack, x *int16, xstride, nb, halves int, s, xs, xsum *float32, xsStride int, out *float32, outStride int)
+
+//go:noescape
+func tileQ32x12VNNI(pack, x *int16, xstride, nb, halves int, s, xs, xsum *float32, xsStride int, out *float32)
+
+//go:noescape
+func tileQ32x12NoMinVNNI(pack, x *int16, xstride, nb, halves int, s, xs, xsum *float32, xsStride int, out *float32)
 
 //go:noescape
 func tileQ16x6NoMinAVX2(pack, x *int16, xstride, nb, halves int, s, xs, xsum *float32, xsStride int, out *float32, outStride int)

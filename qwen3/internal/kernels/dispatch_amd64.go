@@ -194,6 +194,14 @@ func tileQArch(p *QPack, x []int16, k, nb int, xs, xsum []float32, out *[TileTok
 	if !useAVX2 {
 		return false
 	}
+	if useVNNI { // the whole tile in one call: 32 rows x 12 tokens
+		kernel := tileQ32x12NoMinVNNI
+		if p.Kind == QQ4_K {
+			kernel = tileQ32x12VNNI
+		}
+		kernel(&p.Q[0], &x[0], k, nb, p.Kind.halves(), &p.S[0], &xs[0], &xsum[0], nb, &out[0])
+		return true
+	}
 	h, kernel := p.Kind.halves(), tileQ16x6NoMinAVX2
 	if p.Kind == QQ4_K {
 		kernel = tileQ16x6AVX2

@@ -95,13 +95,14 @@ func (p *QPack) Pack(kind QKind, k int, raw []byte, rowBytes, rows int) {
 	}
 }
 
-// decodeQRow writes one row's integers into q and its scales into s (s[f*64], s[f*64+32]).
+// decodeQRow writes one row's integers into q and its scales into s (s[f*64], s[f*64+32]); the
+// half-precision scales are looked up in f16Table (chapter 01's conversion, made once).
 func decodeQRow(kind QKind, q []int16, s []float32, raw []byte) {
 	switch kind {
 	case QQ8_0:
 		for b := range len(q) / Q8BlockSize {
 			blk := raw[b*Q8BlockBytes : (b+1)*Q8BlockBytes]
-			s[b*64] = f16(le16(blk))
+			s[b*64] = f16Table[le16(blk)]
 			y := q[b*Q8BlockSize : (b+1)*Q8BlockSize]
 			if widenBytesArch(y, blk[2:]) {
 				continue
@@ -113,7 +114,7 @@ func decodeQRow(kind QKind, q []int16, s []float32, raw []byte) {
 	case QQ4_0:
 		for b := range len(q) / Q4BlockSize {
 			blk := raw[b*Q4BlockBytes : (b+1)*Q4BlockBytes]
-			s[b*64] = f16(le16(blk))
+			s[b*64] = f16Table[le16(blk)]
 			lo, hi := q[b*Q4BlockSize:b*Q4BlockSize+16], q[b*Q4BlockSize+16:b*Q4BlockSize+32]
 			if widenNibblesArch(lo, hi, blk[2:], 8) {
 				continue
@@ -125,7 +126,7 @@ func decodeQRow(kind QKind, q []int16, s []float32, raw []byte) {
 	case QQ4_K:
 		for i := range len(q) / QKSize {
 			blk := raw[i*Q4KBytes : (i+1)*Q4KBytes]
-			d, dmin := f16(le16(blk)), f16(le16(blk[2:]))
+			d, dmin := f16Table[le16(blk)], f16Table[le16(blk[2:])]
 			for j := 0; j < 8; j++ {
 				sc, m := q4KScaleMin(j, blk[4:16])
 				f := i*8 + j
@@ -145,7 +146,7 @@ func decodeQRow(kind QKind, q []int16, s []float32, raw []byte) {
 	case QQ6_K:
 		for i := range len(q) / QKSize {
 			blk := raw[i*Q6KBytes : (i+1)*Q6KBytes]
-			d := f16(le16(blk[208:]))
+			d := f16Table[le16(blk[208:])]
 			for half := 0; half < 2; half++ {
 				ql, qh, sc := blk[64*half:], blk[128+32*half:], blk[192+8*half:]
 				y := q[i*QKSize+128*half : i*QKSize+128*half+128]

@@ -1,0 +1,194 @@
+#include "textflag.h"
+
+// func tileQ32x12VNNI(pack, x *int16, xstride, nb, halves int, s, xs, xsum *float32, xsStride int, out *float32)
+//
+// TileQ whole, 32 rows x 12 tokens in one call, with AVX-512 VNNI: VPDPWSSD multiplies the int16
+// pairs of 16 rows by one token's pair, broadcast from memory ({1to16}), and adds both products
+// into each row's int32 lane: 32 products per instruction with the add fused, against VPMADDWD's
+// 16 and a separate VPADDD in the AVX2 kernel. The 24 int32 accumulators (Z0..Z23: token t's rows
+// 0-15 in Z(2t), rows 16-31 in Z(2t+1)) stay in registers over a scale block; per column pair the
+// kernel loads 128 bytes of the pack and does 24 VPDPWSSD. The integer sums are the AVX2
+// kernel's, exactly, and each block's flush does the same float operations in the same order
+// (out += (S·s)·float(sum), then out −= M·Sum), so the two give the same float32 bits.
+//
+// Token t's inputs are at DI + t·R8, reached from four bases: DI (tokens 0, 1, 2, 4, 8),
+// R9 = DI+3·R8 (3, 5, 7, 11), R10 = DI+6·R8 (6), R11 = DI+9·R8 (9, 10).
+#define VTOK(off) \
+	VPDPWSSD.BCST off(DI), Z24, Z0 \
+	VPDPWSSD.BCST off(DI), Z25, Z1 \
+	VPDPWSSD.BCST off(DI)(R8*1), Z24, Z2 \
+	VPDPWSSD.BCST off(DI)(R8*1), Z25, Z3 \
+	VPDPWSSD.BCST off(DI)(R8*2), Z24, Z4 \
+	VPDPWSSD.BCST off(DI)(R8*2), Z25, Z5 \
+	VPDPWSSD.BCST off(R9), Z24, Z6 \
+	VPDPWSSD.BCST off(R9), Z25, Z7 \
+	VPDPWSSD.BCST off(DI)(R8*4), Z24, Z8 \
+	VPDPWSSD.BCST off(DI)(R8*4), Z25, Z9 \
+	VPDPWSSD.BCST off(R9)(R8*2), Z24, Z10 \
+	VPDPWSSD.BCST off(R9)(R8*2), Z25, Z11 \
+	VPDPWSSD.BCST off(R10), Z24, Z12 \
+	VPDPWSSD.BCST off(R10), Z25, Z13 \
+	VPDPWSSD.BCST off(R9)(R8*4), Z24, Z14 \
+	VPDPWSSD.BCST off(R9)(R8*4), Z25, Z15 \
+	VPDPWSSD.BCST off(DI)(R8*8), Z24, Z16 \
+	VPDPWSSD.BCST off(DI)(R8*8), Z25, Z17 \
+	VPDPWSSD.BCST off(R11), Z24, Z18 \
+	VPDPWSSD.BCST off(R11), Z25, Z19 \
+	VPDPWSSD.BCST off(R11)(R8*1), Z24, Z20 \
+	VPDPWSSD.BCST off(R11)(R8*1), Z25, Z21 \
+	VPDPWSSD.BCST off(R9)(R8*8), Z24, Z22 \
+	VPDPWSSD.BCST off(R9)(R8*8), Z25, Z23
+
+// ZFLUSH adds one token's scaled block sums to out (AX: the token's 32 floats) and clears them:
+// BX points at the token's activation scale, DX at its activation sum, R12 at the weight scales
+// (rows 0-15, 16-31) and min terms (+128, +192).
+#define ZFLUSH(acc0, acc1) \
+	VBROADCASTSS (BX), Z26 \
+	VMULPS       (R12), Z26, Z27 \
+	VMULPS       64(R12), Z26, Z28 \
+	VBROADCASTSS (DX), Z26 \
+	VCVTDQ2PS    acc0, acc0 \
+	VCVTDQ2PS    acc1, acc1 \
+	VMOVUPS      (AX), Z29 \
+	VFMADD231PS  Z27, acc0, Z29 \
+	VFNMADD231PS 128(R12), Z26, Z29 \
+	VMOVUPS      Z29, (AX) \
+	VMOVUPS      64(AX), Z30 \
+	VFMADD231PS  Z28, acc1, Z30 \
+	VFNMADD231PS 192(R12), Z26, Z30 \
+	VMOVUPS      Z30, 64(AX) \
+	VPXORD       acc0, acc0, acc0 \
+	VPXORD       acc1, acc1, acc1 \
+	ADDQ         $128, AX \
+	ADDQ         R14, BX \
+	ADDQ         R14, DX
+
+// ZFLUSH0 is ZFLUSH for the types without a minimum term (Q8_0, Q4_0, Q6_K: M = 0).
+#define ZFLUSH0(acc0, acc1) \
+	VBROADCASTSS (BX), Z26 \
+	VMULPS       (R12), Z26, Z27 \
+	VMULPS       64(R12), Z26, Z28 \
+	VCVTDQ2PS    acc0, acc0 \
+	VCVTDQ2PS    acc1, acc1 \
+	VMOVUPS      (AX), Z29 \
+	VFMADD231PS  Z27, acc0, Z29 \
+	VMOVUPS      Z29, (AX) \
+	VMOVUPS      64(AX), Z30 \
+	VFMADD231PS  Z28, acc1, Z30 \
+	VMOVUPS      Z30, 64(AX) \
+	VPXORD       acc0, acc0, acc0 \
+	VPXORD       acc1, acc1, acc1 \
+	ADDQ         $128, AX \
+	ADDQ         R14, BX \
+	ADDQ         R14, DX
+
+// TILEQVNNI(F) is the kernel with F its flush. The frame holds the pairs per scale block (16, or
+// 8 with two halves; always even: the pair loop takes two at a time) and the halves left.
+#define TILEQVNNI(F) \
+	MOVQ pack+0(FP), SI \
+	MOVQ x+8(FP), DI \
+	MOVQ xstride+16(FP), R8 \
+	SHLQ $1, R8 \
+	MOVQ nb+24(FP), CX \
+	MOVQ s+40(FP), R12 \
+	MOVQ xs+48(FP), R13 \
+	MOVQ xsStride+64(FP), R14 \
+	SHLQ $2, R14 \
+	LEAQ (DI)(R8*2), R9 \
+	ADDQ R8, R9 \
+	LEAQ (R9)(R8*2), R10 \
+	ADDQ R8, R10 \
+	LEAQ (R10)(R8*2), R11 \
+	ADDQ R8, R11 \
+	VPXORD Z0, Z0, Z0 \
+	VPXORD Z1, Z1, Z1 \
+	VPXORD Z2, Z2, Z2 \
+	VPXORD Z3, Z3, Z3 \
+	VPXORD Z4, Z4, Z4 \
+	VPXORD Z5, Z5, Z5 \
+	VPXORD Z6, Z6, Z6 \
+	VPXORD Z7, Z7, Z7 \
+	VPXORD Z8, Z8, Z8 \
+	VPXORD Z9, Z9, Z9 \
+	VPXORD Z10, Z10, Z10 \
+	VPXORD Z11, Z11, Z11 \
+	VPXORD Z12, Z12, Z12 \
+	VPXORD Z13, Z13, Z13 \
+	VPXORD Z14, Z14, Z14 \
+	VPXORD Z15, Z15, Z15 \
+	VPXORD Z16, Z16, Z16 \
+	VPXORD Z17, Z17, Z17 \
+	VPXORD Z18, Z18, Z18 \
+	VPXORD Z19, Z19, Z19 \
+	VPXORD Z20, Z20, Z20 \
+	VPXORD Z21, Z21, Z21 \
+	VPXORD Z22, Z22, Z22 \
+	VPXORD Z23, Z23, Z23 \
+	MOVQ out+72(FP), AX \
+	MOVQ $12, BX \
+vzero: \
+	VMOVUPS Z0, (AX) \
+	VMOVUPS Z0, 64(AX) \
+	ADDQ    $128, AX \
+	DECQ    BX \
+	JNE     vzero \
+	MOVQ    $8, AX \
+	CMPQ    halves+32(FP), $1 \
+	JEQ     vpairs \
+	MOVQ    $4, AX \
+vpairs: \
+	MOVQ  AX, p-16(SP) \
+	TESTQ CX, CX \
+	JEQ   vdone \
+vblock: \
+	MOVQ halves+32(FP), AX \
+	MOVQ AX, h-8(SP) \
+vhalf: \
+	MOVQ p-16(SP), BX \
+vpair: \
+	VMOVDQU32 (SI), Z24 \
+	VMOVDQU32 64(SI), Z25 \
+	VTOK(0) \
+	VMOVDQU32 128(SI), Z24 \
+	VMOVDQU32 192(SI), Z25 \
+	VTOK(4) \
+	ADDQ $256, SI \
+	ADDQ $8, DI \
+	ADDQ $8, R9 \
+	ADDQ $8, R10 \
+	ADDQ $8, R11 \
+	DECQ BX \
+	JNE  vpair \
+	MOVQ out+72(FP), AX \
+	MOVQ R13, BX \
+	MOVQ R13, DX \
+	SUBQ xs+48(FP), DX \
+	ADDQ xsum+56(FP), DX \
+	F(Z0, Z1) \
+	F(Z2, Z3) \
+	F(Z4, Z5) \
+	F(Z6, Z7) \
+	F(Z8, Z9) \
+	F(Z10, Z11) \
+	F(Z12, Z13) \
+	F(Z14, Z15) \
+	F(Z16, Z17) \
+	F(Z18, Z19) \
+	F(Z20, Z21) \
+	F(Z22, Z23) \
+	ADDQ $256, R12 \
+	DECQ h-8(SP) \
+	JNE  vhalf \
+	ADDQ $4, R13 \
+	DECQ CX \
+	JNE  vblock \
+vdone: \
+	VZEROUPPER \
+	RET
+
+TEXT ·tileQ32x12VNNI(SB), NOSPLIT, $16-80
+	TILEQVNNI(ZFLUSH)
+
+// func tileQ32x12NoMinVNNI(...): tileQ32x12VNNI for types without minimums (xsum is not read).
+TEXT ·tileQ32x12NoMinVNNI(SB), NOSPLIT, $16-80
+	TILEQVNNI(ZFLUSH0)
