@@ -36,10 +36,11 @@
 // Each function has a plain Go version (the specification) and, on amd64 with AVX2, FMA and F16C,
 // an assembly version; a few also have an AVX-512 one: the float Tile (32 rows x 12 tokens in
 // 16-lane registers) and, where the CPU has AVX-512 VNNI (Intel since Ice Lake, AMD since Zen 4),
-// TileQ (tileq_vnni_amd64.s: VPDPWSSD, 32 int16 products and their sum in one instruction; the
-// same integer sums and float flushes as the AVX2 kernel, so the same bits, and 2.0 times its
-// multiply-adds per ns in cache on the AVX-512 AMD EPYC of 2026-11-27: 208 against 102). Limit (and QWEN3_KERNELS at start) lowers
-// the level the dispatch uses, so tests run every path a machine has. The tests and fuzz targets
+// TileQ (tileq_vnni_amd64.s: VPDPWSSD, 32 int16 products and their sum in one instruction; the same
+// integer sums and float flushes as the AVX2 kernel, so the same bits, and 2.0 times its
+// multiply-adds per ns in cache on the AVX-512 AMD EPYC of 2026-11-27: 208 against 102). Limit (and
+// QWEN3_KERNELS at start) lowers the level the dispatch uses, so tests run every path a machine
+// has. The tests and fuzz targets
 // check every path against chapter 01's dequantizers, in float64.
 //
 // Files: the portable files (dot.go, quant.go, tile.go, tileq.go, attn.go, convert.go) hold each
