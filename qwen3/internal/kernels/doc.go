@@ -40,8 +40,7 @@
 // integer sums and float flushes as the AVX2 kernel, so the same bits, and 2.0 times its
 // multiply-adds per ns in cache on the AVX-512 AMD EPYC of 2026-11-27: 208 against 102). Limit (and
 // QWEN3_KERNELS at start) lowers the level the dispatch uses, so tests run every path a machine
-// has. The tests and fuzz targets
-// check every path against chapter 01's dequantizers, in float64.
+// has. The tests and fuzz targets check every path against chapter 01's dequantizers, in float64.
 //
 // Files: the portable files (dot.go, quant.go, tile.go, tileq.go, attn.go, convert.go) hold each
 // kernel's argument checks and plain Go form, and ask an architecture's hook (a function named
