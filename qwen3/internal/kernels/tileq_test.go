@@ -1,7 +1,6 @@
 package kernels
 
 import (
-	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -55,41 +54,6 @@ func TestTileQ(t *testing.T) {
 			}
 		}
 	})
-}
-
-// TestTileQLevelsAgree: the TileQ of each assembly level above the first gives the float32 bits
-// of the level below it (amd64: the AVX-512 VNNI kernel against AVX2's; arm64: dotprod against
-// neon), for every type, a Q4_K pack's minimum terms included: their integer sums are exact and
-// each scale block's flush does the same float operations in the same order. (Generic orders its
-// float sums differently and is held to TestTileQ's tolerance.)
-func TestTileQLevelsAgree(t *testing.T) {
-	r := rand.New(rand.NewPCG(63, 64))
-	const k = 1024
-	for l := Level(2); l <= Supported(); l++ {
-		for typ, kind := range qKinds {
-			b := blockOf[typ]
-			w := randBlocks(r, typ, TileRows*k/b.size)
-			a := NewAct((TileTokens + 5) * k)
-			x := randX(r, (TileTokens+5)*k)
-			x[k*7+3] = -60 // a block with one large value
-			a.Quantize(x)
-			var outs [2][TileTokens * TileRows]float32
-			for i, level := range []Level{l - 1, l} {
-				func() {
-					defer Limit(level)()
-					p := NewQPack(k)
-					p.Pack(kind, k, w, k/b.size*b.bytes, TileRows-3)
-					TileQ(p, a, 5, &outs[i])
-				}()
-			}
-			for j := range outs[0] {
-				if math.Float32bits(outs[0][j]) != math.Float32bits(outs[1][j]) {
-					t.Fatalf("%v: TileQ at %v gives %v for token %d row %d, at %v %v: the levels must agree bit for bit",
-						typ, l, outs[1][j], j/TileRows, j%TileRows, l-1, outs[0][j])
-				}
-			}
-		}
-	}
 }
 
 func TestTileQPanics(t *testing.T) {
