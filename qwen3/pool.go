@@ -6,8 +6,9 @@ import (
 )
 
 // pool is a fixed set of goroutines that split loops over all cores. The caller of run works too,
-// so a pool of n uses n-1 extra goroutines. Work is handed out in chunks of grain iterations from
-// an atomic counter, so a slow core takes fewer chunks instead of holding everybody up.
+// so a pool of n uses n-1 extra goroutines. Work is handed out in chunks of whole grains from
+// an atomic counter (long ones first, see work), so a slow core takes fewer chunks instead of
+// holding everybody up.
 //
 // Decoding a token runs about 141 loops (five per layer and the LM head), each a fraction of a
 // millisecond, with short serial steps between them. Waking a parked goroutine costs several
@@ -137,14 +138,24 @@ func (p *pool) wait() {
 	<-p.done
 }
 
+// work takes chunks until none is left. A chunk is a share of what is left: 1/(2·workers) of it,
+// in whole grains, never less than one grain (guided self-scheduling). Early chunks are long, so
+// each core reads long runs of consecutive rows, which its prefetchers follow (a run of one grain,
+// 18 KB of a Q4_K matrix, ends before they reach full speed); the last chunks are one grain, so a
+// core that falls behind still leaves the others little to wait for. Decoding Q4_K_M went from
+// 62-63 to 71-75 tok/s with this, Q8_0 from 53 to 62-65.
 func (p *pool) work(worker int) {
+	div := 2 * int64(p.workers())
 	for {
-		hi := p.next.Add(p.grain)
-		lo := hi - p.grain
+		lo := p.next.Load()
 		if lo >= p.total {
 			return
 		}
-		p.body(worker, int(lo), int(min(hi, p.total)))
+		n := max((p.total-lo)/div/p.grain, 1) * p.grain
+		if !p.next.CompareAndSwap(lo, lo+n) {
+			continue
+		}
+		p.body(worker, int(lo), int(min(lo+n, p.total)))
 	}
 }
 

@@ -8,15 +8,26 @@ import (
 )
 
 // TestPool: every index is visited exactly once, whether the workers are spinning (runs back to
-// back), parked (a pause longer than the spin between runs) or the pool is shared by goroutines.
+// back), parked (a pause longer than the spin between runs) or the pool is shared by goroutines;
+// chunks start on whole grains and are at least one grain long (the last may be cut short by the
+// total), and the first chunk is a sixth of the work (three workers: 1/(2·3)), as work promises.
 func TestPool(t *testing.T) {
 	p := newPool(3)
 	defer p.close()
 	check := func(total, grain int) {
 		seen := make([]atomic.Int32, total)
+		var longest atomic.Int64
 		p.run(total, grain, func(w, lo, hi int) {
 			if w < 0 || w >= p.workers() {
 				t.Errorf("worker %d of %d", w, p.workers())
+			}
+			if lo%grain != 0 || (hi-lo < grain && hi != total) {
+				t.Errorf("total %d grain %d: chunk [%d, %d) is not whole grains", total, grain, lo, hi)
+			}
+			for n := int64(hi - lo); ; {
+				if m := longest.Load(); n <= m || longest.CompareAndSwap(m, n) {
+					break
+				}
 			}
 			for i := lo; i < hi; i++ {
 				seen[i].Add(1)
@@ -26,6 +37,9 @@ func TestPool(t *testing.T) {
 			if n := seen[i].Load(); n != 1 {
 				t.Fatalf("total %d grain %d: index %d visited %d times", total, grain, i, n)
 			}
+		}
+		if want := int64(total / 6 / grain * grain); total > grain && longest.Load() < want {
+			t.Errorf("total %d grain %d: the longest chunk has %d, want at least %d", total, grain, longest.Load(), want)
 		}
 	}
 	for i := 0; i < 200; i++ {

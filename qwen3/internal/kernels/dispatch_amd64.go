@@ -82,9 +82,24 @@ func dotActRowsArch(k actKind, out []float32, w []byte, rowBytes, nb int, a *Act
 	case q4_0:
 		dotQ4_0ActAVX2(w0, rowBytes, rows, q, sc, sum, n, o)
 	case q4_K:
+		if r4 := rows &^ 3; useVNNI && r4 > 0 { // four rows at a time in 512-bit registers, the rest below
+			dotQ4_KActVNNI(w0, rowBytes, r4, q, sc, sum, n, o)
+			if rows == r4 {
+				break
+			}
+			w0, o, rows = &w[r4*rowBytes], &out[r4], rows-r4
+		}
 		dotQ4_KActAVX2(w0, rowBytes, rows, q, sc, sum, n, o)
 	case q6_K:
-		dotQ6_KActAVX2(w0, rowBytes, rows, q, sc, (*float32)(unsafe.Pointer(unsafe.SliceData(a.Sum16))), n, o)
+		sum16 := (*float32)(unsafe.Pointer(unsafe.SliceData(a.Sum16)))
+		if r2 := rows &^ 1; useVNNI && r2 > 0 { // two rows at a time in 512-bit registers
+			dotQ6_KActVNNI(w0, rowBytes, r2, q, sc, sum16, n, o)
+			if rows == r2 {
+				break
+			}
+			w0, o, rows = &w[r2*rowBytes], &out[r2], rows-r2
+		}
+		dotQ6_KActAVX2(w0, rowBytes, rows, q, sc, sum16, n, o)
 	}
 	return n * kk.group
 }

@@ -60,3 +60,39 @@ func TestVNNIChosen(t *testing.T) {
 		t.Error("Limit(AVX2) left the VNNI kernels on")
 	}
 }
+
+// TestDotActVNNIMatchesAVX2: the one-token dots in 512-bit registers (quantdot_vnni_amd64.s) give
+// the AVX2 kernels' float32 bits, row by row, so a decode step does not depend on which of the two
+// ran, and the batched kernels (AVX2 at every level) still give each token what Step gives it.
+// Eleven rows: two groups of four in the 512-bit kernel, three left to the AVX2 one.
+func TestDotActVNNIMatchesAVX2(t *testing.T) {
+	if Supported() < AVX512 || !cpu.X86.HasAVX512VNNI {
+		t.Skipf("this CPU has no AVX-512 VNNI (%v): the VNNI dots cannot run here", Supported())
+	}
+	r := rand.New(rand.NewPCG(65, 66))
+	const rows = 11
+	for typ, dot := range rowsKernels {
+		b := blockOf[typ]
+		for _, nb := range []int{8, 16, 24, 40} {
+			rowBytes := nb * b.bytes
+			w := randBlocks(r, typ, rows*nb)
+			x := randX(r, nb*b.size)
+			x[5] = 70 // a block with one large value
+			a := NewAct(nb * b.size)
+			a.Quantize(x)
+			var outs [2][rows]float32
+			for i, level := range []Level{AVX2, AVX512} {
+				func() {
+					defer Limit(level)()
+					dot(outs[i][:], w, rowBytes, a)
+				}()
+			}
+			for j := range rows {
+				if math.Float32bits(outs[0][j]) != math.Float32bits(outs[1][j]) {
+					t.Fatalf("%v, %d blocks: row %d is %v at AVX512, %v at AVX2: they must agree bit for bit",
+						typ, nb, j, outs[1][j], outs[0][j])
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,387 @@
+#include "textflag.h"
+#include "dotq_amd64.h"
+
+// The one-token dots of quant_amd64.s in 512-bit registers, two rows to a register, for the
+// AVX512 level with VNNI. Every lane does what the AVX2 kernel's lane does, in the same order:
+// the low 256 bits of an accumulator are one row's eight lanes, the high 256 bits the next row's;
+// the integer products of a block are the same exact int32 sums (VPDPWSSD adds the second half's
+// pairs where the AVX2 kernel used VPMADDWD then VPADDD), and each float step (the scale c, the
+// fused multiply-add, the sum at the end with HSUM) is the AVX2 kernel's step on each half. So
+// these kernels give the AVX2 kernels' float32 bits, and the batched kernels' (multi_amd64.s),
+// which TestDotActVNNIMatchesAVX2 checks. What they save is instructions: a 512-bit instruction
+// does the work of two 256-bit ones, and one-token decoding of the 4- and 6-bit types was bound by
+// instructions, not by memory.
+
+// perm<>: eight index vectors for VPERMPS; vector j is [j ×8, 8+j ×8], which takes c_j of the row
+// in the low half and c_j of the row in the high half of a register of two rows' eight scales.
+#define PERMJ(j) \
+	DATA perm<>+64*j+0(SB)/8, $(j | j<<32) \
+	DATA perm<>+64*j+8(SB)/8, $(j | j<<32) \
+	DATA perm<>+64*j+16(SB)/8, $(j | j<<32) \
+	DATA perm<>+64*j+24(SB)/8, $(j | j<<32) \
+	DATA perm<>+64*j+32(SB)/8, $((8+j) | (8+j)<<32) \
+	DATA perm<>+64*j+40(SB)/8, $((8+j) | (8+j)<<32) \
+	DATA perm<>+64*j+48(SB)/8, $((8+j) | (8+j)<<32) \
+	DATA perm<>+64*j+56(SB)/8, $((8+j) | (8+j)<<32)
+
+PERMJ(0)
+PERMJ(1)
+PERMJ(2)
+PERMJ(3)
+PERMJ(4)
+PERMJ(5)
+PERMJ(6)
+PERMJ(7)
+GLOBL perm<>(SB), RODATA|NOPTR, $512
+
+// LOADPERM puts the eight index vectors in Z20..Z27.
+#define LOADPERM \
+	VMOVDQU32 perm<>+0(SB), Z20 \
+	VMOVDQU32 perm<>+64(SB), Z21 \
+	VMOVDQU32 perm<>+128(SB), Z22 \
+	VMOVDQU32 perm<>+192(SB), Z23 \
+	VMOVDQU32 perm<>+256(SB), Z24 \
+	VMOVDQU32 perm<>+320(SB), Z25 \
+	VMOVDQU32 perm<>+384(SB), Z26 \
+	VMOVDQU32 perm<>+448(SB), Z27
+
+// LO4Z sets Z0 to 0x000F in every 16-bit lane.
+#define LO4Z \
+	VPTERNLOGD $0xff, Z0, Z0, Z0 \
+	VPSRLW     $12, Z0, Z0
+
+// ZHALVES(z, y, x, lo, hi) stores the two rows' sums of accumulator z (y, x: its low 256 and 128
+// bits) at lo(AX) and hi(AX), each half summed as HSUM sums; X12 and X1 are clobbered.
+#define ZHALVES(z, y, x, lo, hi) \
+	VEXTRACTF64X4 $1, z, Y12 \
+	HSUM(y, x) \
+	VMOVSS        x, lo(AX) \
+	HSUM(Y12, X12) \
+	VMOVSS        X12, hi(AX)
+
+// The 512-bit forms of dotq_amd64.h's q4kshift, q4kmask1 and q4kmask2: one copy per 128-bit lane,
+// one lane per row.
+#define Q4KCONST(name, lo, hi) \
+	DATA name+0(SB)/8, $lo \
+	DATA name+8(SB)/8, $hi \
+	DATA name+16(SB)/8, $lo \
+	DATA name+24(SB)/8, $hi \
+	DATA name+32(SB)/8, $lo \
+	DATA name+40(SB)/8, $hi \
+	DATA name+48(SB)/8, $lo \
+	DATA name+56(SB)/8, $hi \
+	GLOBL name(SB), RODATA|NOPTR, $64
+
+Q4KCONST(q4kshiftz<>, 0, 0x0000000400000000)
+Q4KCONST(q4kmask1z<>, 0x0f0f0f0f3f3f3f3f, 0x0f0f0f0f3f3f3f3f)
+Q4KCONST(q4kmask2z<>, 0x3030303000000000, 0x3030303000000000)
+
+// Q4KSC4 unpacks the super-block scales of the four rows at SI, R14, BX, R9 at once, each row in
+// one 128-bit lane doing what Q4KSC does, subtracts the minimums' terms from Z8 and Z9 and leaves
+// c_j = (d·scale_j)·s_j in Z28 (rows 0, 1) and Z29 (rows 2, 3). The d and dmin of the four rows
+// are converted together (Z5: d0 dmin0 d2 dmin2 at 0-3, d1 dmin1 d3 dmin3 at 8-11) and spread over
+// the halves by the index vectors Z20..Z23. Z1, Z2, Z5..Z7, Z16..Z18 are clobbered.
+#define Q4KSC4 \
+	VMOVDQU         4(SI), X5 \
+	VINSERTI32X4    $1, 4(R14), Z5, Z5 \
+	VINSERTI32X4    $2, 4(BX), Z5, Z5 \
+	VINSERTI32X4    $3, 4(R9), Z5, Z5 \
+	VPSHUFD         $0x98, Z5, Z6 \
+	VPSRLVD         q4kshiftz<>(SB), Z6, Z6 \
+	VPANDD          q4kmask1z<>(SB), Z6, Z6 \
+	VPSHUFD         $0x50, Z5, Z1 \
+	VPSRLD          $2, Z1, Z1 \
+	VPANDD          q4kmask2z<>(SB), Z1, Z1 \
+	VPORD           Z1, Z6, Z6 \
+	VMOVD           (SI), X5 \
+	VPINSRD         $1, (BX), X5, X5 \
+	VMOVD           (R14), X7 \
+	VPINSRD         $1, (R9), X7, X7 \
+	VINSERTI128     $1, X7, Y5, Y5 \
+	VCVTPH2PS       Y5, Z5 \
+	VPERMQ          $0xd8, Z6, Z7 \
+	VPMOVZXBD       X7, Z1 \
+	VCVTDQ2PS       Z1, Z1 \
+	VPERMPS         Z5, Z20, Z2 \
+	VMULPS          Z1, Z2, Z28 \
+	VEXTRACTI128    $1, Y7, X1 \
+	VPMOVZXBD       X1, Z1 \
+	VCVTDQ2PS       Z1, Z1 \
+	VPERMPS         Z5, Z21, Z2 \
+	VMULPS          Z1, Z2, Z16 \
+	VEXTRACTI64X4   $1, Z7, Y7 \
+	VPMOVZXBD       X7, Z1 \
+	VCVTDQ2PS       Z1, Z1 \
+	VPERMPS         Z5, Z22, Z2 \
+	VMULPS          Z1, Z2, Z29 \
+	VEXTRACTI128    $1, Y7, X1 \
+	VPMOVZXBD       X1, Z1 \
+	VCVTDQ2PS       Z1, Z1 \
+	VPERMPS         Z5, Z23, Z2 \
+	VMULPS          Z1, Z2, Z17 \
+	VBROADCASTF64X4 (R8), Z18 \
+	VFNMADD231PS    Z18, Z16, Z8 \
+	VFNMADD231PS    Z18, Z17, Z9 \
+	VBROADCASTF64X4 (DX), Z18 \
+	VMULPS          Z18, Z28, Z28 \
+	VMULPS          Z18, Z29, Z29
+
+// Q4KPAIR(q, p1, p2, c, i0, i1, acc): sub-blocks 2c and 2c+1 (quant bytes at q) of rows p1 and p2
+// with the activations in Z1, Z2 (sub-block 2c: values 0-15, 16-31, in both halves) and Z12, Z13
+// (2c+1). Z5 holds values 0-15 of both rows and Z6 values 16-31, as the AVX2 kernel's Y5 and Y6.
+#define Q4KPAIR(q, p1, p2, c, i0, i1, acc) \
+	VMOVDQU     q(p1), X14 \
+	VINSERTI128 $1, q(p2), Y14, Y14 \
+	VMOVDQU     q+16(p1), X15 \
+	VINSERTI128 $1, q+16(p2), Y15, Y15 \
+	VPMOVZXBW   Y14, Z5 \
+	VPMOVZXBW   Y15, Z6 \
+	VPANDD      Z0, Z5, Z3 \
+	VPANDD      Z0, Z6, Z4 \
+	VPMADDWD    Z1, Z3, Z3 \
+	VPDPWSSD    Z2, Z4, Z3 \
+	VCVTDQ2PS   Z3, Z3 \
+	VPERMPS     c, i0, Z4 \
+	VFMADD231PS Z4, Z3, acc \
+	VPSRLW      $4, Z5, Z5 \
+	VPSRLW      $4, Z6, Z6 \
+	VPMADDWD    Z12, Z5, Z5 \
+	VPDPWSSD    Z13, Z6, Z5 \
+	VCVTDQ2PS   Z5, Z5 \
+	VPERMPS     c, i1, Z6 \
+	VFMADD231PS Z6, Z5, acc
+
+// Q4KZCHUNK(c, i0, i1): chunk c (sub-blocks 2c, 2c+1) of the four rows.
+#define Q4KZCHUNK(c, i0, i1) \
+	VBROADCASTI64X4 128*c(DI), Z1 \
+	VBROADCASTI64X4 128*c+32(DI), Z2 \
+	VBROADCASTI64X4 128*c+64(DI), Z12 \
+	VBROADCASTI64X4 128*c+96(DI), Z13 \
+	Q4KPAIR(16+32*c, SI, R14, Z28, i0, i1, Z8) \
+	Q4KPAIR(16+32*c, BX, R9, Z29, i0, i1, Z9)
+
+// func dotQ4_KActVNNI(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
+// dotQ4_KActAVX2's four-row loop (rows a multiple of 4), rows 0 and 1 in Z8, rows 2 and 3 in Z9.
+TEXT ·dotQ4_KActVNNI(SB), NOSPLIT, $0-64
+	MOVQ w+0(FP), R12
+	MOVQ stride+8(FP), R10
+	XORQ R13, R13
+	LO4Z
+	LOADPERM
+
+q4kz:
+	MOVQ rows+16(FP), AX
+	CMPQ R13, AX
+	JGE  q4kzdone
+	R4START
+	MOVQ sum+40(FP), R8
+
+q4kzloop:
+	PFLIN9
+	Q4KSC4
+	Q4KZCHUNK(0, Z20, Z21)
+	Q4KZCHUNK(1, Z22, Z23)
+	Q4KZCHUNK(2, Z24, Z25)
+	Q4KZCHUNK(3, Z26, Z27)
+	R4ADVANCE(144)
+	ADDQ $512, DI
+	ADDQ $32, DX
+	ADDQ $32, R8
+	DECQ CX
+	JNE  q4kzloop
+	MOVQ out+56(FP), AX
+	LEAQ (AX)(R13*4), AX
+	ZHALVES(Z8, Y8, X8, 0, 4)
+	ZHALVES(Z9, Y9, X9, 8, 12)
+	LEAQ (R12)(R10*4), R12
+	ADDQ $4, R13
+	JMP  q4kz
+
+q4kzdone:
+	VZEROUPPER
+	RET
+
+// Q6_K, two rows at a time (SI, R14). Within a half, the AVX2 kernel's eight group sums of a row
+// are two 128-bit lanes (groups 0-3, 4-7); here a 512-bit register holds them for both rows as
+// [row 1 groups 0-3, row 2 groups 0-3, row 1 groups 4-7, row 2 groups 4-7] (the order the last
+// integer step leaves them in), and every other vector (scales, sums, d, the accumulator Z0) uses
+// the same order; the end puts each row's lanes back together before HSUM.
+
+// q6dperm spreads the two rows' d (floats 0 and 1) over the lanes: row 1's lanes take 0, row 2's 1.
+DATA q6dperm<>+0(SB)/8, $0
+DATA q6dperm<>+8(SB)/8, $0
+DATA q6dperm<>+16(SB)/8, $0x0000000100000001
+DATA q6dperm<>+24(SB)/8, $0x0000000100000001
+DATA q6dperm<>+32(SB)/8, $0
+DATA q6dperm<>+40(SB)/8, $0
+DATA q6dperm<>+48(SB)/8, $0x0000000100000001
+DATA q6dperm<>+56(SB)/8, $0x0000000100000001
+GLOBL q6dperm<>(SB), RODATA|NOPTR, $64
+
+// Z2ROWS(off, x, y, z) widens the 16 bytes at off of both rows into z: row 1's in the low 256 bits,
+// row 2's in the high ones.
+#define Z2ROWS(off, x, y, z) \
+	VMOVDQU     off(SI), x \
+	VINSERTI128 $1, off(R14), y, y \
+	VPMOVZXBW   y, z
+
+// Q6KWZ(qoff, hoff) is Q6KW for both rows: the quants of a half, uncentred, in Z8..Z15 (Z30 and
+// Z31 hold q6lo4 and q6hi2).
+#define Q6KWZ(qoff, hoff) \
+	Z2ROWS(qoff, X1, Y1, Z1) \
+	Z2ROWS(qoff+16, X2, Y2, Z2) \
+	Z2ROWS(qoff+32, X3, Y3, Z3) \
+	Z2ROWS(qoff+48, X4, Y4, Z4) \
+	Z2ROWS(hoff, X5, Y5, Z5) \
+	Z2ROWS(hoff+16, X7, Y7, Z7) \
+	VPANDD    Z30, Z1, Z8 \
+	VPSLLW    $4, Z5, Z6 \
+	VPANDD    Z31, Z6, Z6 \
+	VPORD     Z6, Z8, Z8 \
+	VPANDD    Z30, Z2, Z9 \
+	VPSLLW    $4, Z7, Z6 \
+	VPANDD    Z31, Z6, Z6 \
+	VPORD     Z6, Z9, Z9 \
+	VPANDD    Z30, Z3, Z10 \
+	VPSLLW    $2, Z5, Z6 \
+	VPANDD    Z31, Z6, Z6 \
+	VPORD     Z6, Z10, Z10 \
+	VPANDD    Z30, Z4, Z11 \
+	VPSLLW    $2, Z7, Z6 \
+	VPANDD    Z31, Z6, Z6 \
+	VPORD     Z6, Z11, Z11 \
+	VPSRLW    $4, Z1, Z12 \
+	VPANDD    Z31, Z5, Z6 \
+	VPORD     Z6, Z12, Z12 \
+	VPSRLW    $4, Z2, Z13 \
+	VPANDD    Z31, Z7, Z6 \
+	VPORD     Z6, Z13, Z13 \
+	VPSRLW    $4, Z3, Z14 \
+	VPSRLW    $2, Z5, Z6 \
+	VPANDD    Z31, Z6, Z6 \
+	VPORD     Z6, Z14, Z14 \
+	VPSRLW    $4, Z4, Z15 \
+	VPSRLW    $2, Z7, Z6 \
+	VPANDD    Z31, Z6, Z6 \
+	VPORD     Z6, Z15, Z15
+
+// Q6KPAIRZ(qa, qb, out) sums in pairs the products of quant registers qa, qb with the 32
+// activations at 0(DI) offsets, and adds the two results' neighbouring lanes (Q6KSUM's first step).
+#define Q6KMADDZ(off, q, z) \
+	VBROADCASTI64X4 off(DI), z \
+	VPMADDWD        z, q, z
+
+// Q6KSUMZ is Q6KSUM for both rows (activations at DI, scales at DX, 16-value sums at R8, the
+// rows' group scales as floats in Z7): Z1 = float(Σ(q−32)·a)·scale_g·s_b(g), in the order above.
+#define Q6KSUMZ \
+	Q6KMADDZ(0, Z8, Z1) \
+	Q6KMADDZ(32, Z9, Z2) \
+	VPUNPCKLDQ  Z2, Z1, Z3 \
+	VPUNPCKHDQ  Z2, Z1, Z4 \
+	VPADDD      Z4, Z3, Z1 \
+	Q6KMADDZ(64, Z10, Z2) \
+	Q6KMADDZ(96, Z11, Z3) \
+	VPUNPCKLDQ  Z3, Z2, Z4 \
+	VPUNPCKHDQ  Z3, Z2, Z5 \
+	VPADDD      Z5, Z4, Z2 \
+	VPUNPCKLQDQ Z2, Z1, Z3 \
+	VPUNPCKHQDQ Z2, Z1, Z4 \
+	VPADDD      Z4, Z3, Z1 \
+	Q6KMADDZ(128, Z12, Z2) \
+	Q6KMADDZ(160, Z13, Z3) \
+	VPUNPCKLDQ  Z3, Z2, Z4 \
+	VPUNPCKHDQ  Z3, Z2, Z5 \
+	VPADDD      Z5, Z4, Z2 \
+	Q6KMADDZ(192, Z14, Z3) \
+	Q6KMADDZ(224, Z15, Z4) \
+	VPUNPCKLDQ  Z4, Z3, Z5 \
+	VPUNPCKHDQ  Z4, Z3, Z6 \
+	VPADDD      Z6, Z5, Z3 \
+	VPUNPCKLQDQ Z3, Z2, Z4 \
+	VPUNPCKHQDQ Z3, Z2, Z5 \
+	VPADDD      Z5, Z4, Z2 \
+	VSHUFI64X2  $0x88, Z2, Z1, Z3 \
+	VSHUFI64X2  $0xdd, Z2, Z1, Z4 \
+	VPADDD      Z4, Z3, Z1 \
+	VMOVDQU     (R8), Y2 \
+	VSHUFI64X2  $0x50, Z2, Z2, Z2 \
+	VPSLLD      $5, Z2, Z2 \
+	VPSUBD      Z2, Z1, Z1 \
+	VCVTDQ2PS   Z1, Z1 \
+	VMULPS      Z7, Z1, Z1 \
+	VMOVUPS     (DX), X2 \
+	VUNPCKLPS   X2, X2, X3 \
+	VUNPCKHPS   X2, X2, X4 \
+	VINSERTF128 $1, X4, Y3, Y3 \
+	VSHUFF64X2  $0x50, Z3, Z3, Z3 \
+	VMULPS      Z3, Z1, Z1
+
+// Q6KHALFZ(qoff, hoff, soff): one half of both rows' super-blocks, added to Z0 with d from Z16.
+#define Q6KHALFZ(qoff, hoff, soff) \
+	Q6KWZ(qoff, hoff) \
+	VMOVQ       soff(SI), X7 \
+	VPINSRQ     $1, soff(R14), X7, X7 \
+	VPSHUFD     $0xd8, X7, X7 \
+	VPMOVSXBD   X7, Z7 \
+	VCVTDQ2PS   Z7, Z7 \
+	Q6KSUMZ \
+	VFMADD231PS Z16, Z1, Z0
+
+// func dotQ6_KActVNNI(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
+// dotQ6_KActAVX2 two rows at a time (rows even). sum points to the Act's Sum16.
+TEXT ·dotQ6_KActVNNI(SB), NOSPLIT, $0-64
+	MOVQ   w+0(FP), R12
+	MOVQ   stride+8(FP), R10
+	XORQ   R13, R13
+	VPBROADCASTW q6lo4<>(SB), Z30
+	VPBROADCASTW q6hi2<>(SB), Z31
+	VMOVDQU32  q6dperm<>(SB), Z17
+
+q6kz:
+	CMPQ R13, rows+16(FP)
+	JGE  q6kzdone
+	MOVQ R12, SI
+	LEAQ (R12)(R10*1), R14
+	MOVQ q+24(FP), DI
+	MOVQ scale+32(FP), DX
+	MOVQ sum+40(FP), R8
+	MOVQ n+48(FP), CX
+	VPXORD Z0, Z0, Z0
+
+q6kzloop:
+	PREFETCHT0   4096(SI)
+	PREFETCHT0   4160(SI)
+	PREFETCHT0   4224(SI)
+	PREFETCHT0   4288(SI)
+	PREFETCHT0   4096(R14)
+	PREFETCHT0   4160(R14)
+	PREFETCHT0   4224(R14)
+	PREFETCHT0   4288(R14)
+	MOVWLZX      208(SI), AX
+	VMOVD        AX, X1
+	VPINSRW      $1, 208(R14), X1, X1
+	VCVTPH2PS    X1, X1
+	VPERMPS      Z1, Z17, Z16
+	Q6KHALFZ(0, 128, 192)
+	ADDQ $256, DI
+	ADDQ $16, DX
+	ADDQ $32, R8
+	Q6KHALFZ(64, 160, 200)
+	ADDQ $256, DI
+	ADDQ $16, DX
+	ADDQ $32, R8
+	ADDQ $210, SI
+	ADDQ $210, R14
+	DECQ CX
+	JNE  q6kzloop
+	VSHUFF64X2 $0xd8, Z0, Z0, Z0
+	MOVQ out+56(FP), AX
+	LEAQ (AX)(R13*4), AX
+	ZHALVES(Z0, Y0, X0, 0, 4)
+	LEAQ (R12)(R10*2), R12
+	ADDQ $2, R13
+	JMP  q6kz
+
+q6kzdone:
+	VZEROUPPER
+	RET
