@@ -205,6 +205,24 @@ func widenQ6Arch(y []int16, ql, qh []byte) bool {
 	return true
 }
 
+// packQArch fills a QPack from 32 whole rows at the AVX512 level: 16 rows per call, each call
+// writing TileQ's layout directly (the values decodeQRow and the pairing give, bit for bit).
+// Fewer rows (a matrix's last block) take the portable path with its zero rows.
+func packQArch(p *QPack, kind QKind, k int, raw []byte, rowBytes, rows int) bool {
+	if !useAVX512 || rows != TileRows {
+		return false
+	}
+	kernel, nb := qPackersAVX512[kind], k/kind.blockSize()
+	for h := 0; h < TileRows; h += 16 { // rows h..h+15: words 2h.. of each column pair, S from h
+		kernel(&p.Q[2*h], &p.S[h], &raw[h*rowBytes], rowBytes, nb, &f16Table)
+	}
+	return true
+}
+
+var qPackersAVX512 = [...]func(q *int16, s *float32, raw *byte, rowBytes, nb int, f16 *[65536]float32){
+	QQ8_0: packQ8_0AVX512, QQ4_0: packQ4_0AVX512, QQ4_K: packQ4_KAVX512, QQ6_K: packQ6_KAVX512,
+}
+
 func tileQArch(p *QPack, x []int16, k, nb int, xs, xsum []float32, out *[TileTokens * TileRows]float32) bool {
 	if !useAVX2 {
 		return false

@@ -186,6 +186,9 @@ func widenQ6Arch(y []int16, ql, qh []byte) bool {
 	return true
 }
 
+// packQArch: arm64 decodes a QPack's rows with the portable code (and its widening hooks).
+func packQArch(p *QPack, kind QKind, k int, raw []byte, rowBytes, rows int) bool { return false }
+
 // tileQArch covers the 32 x 12 tile in eight 8-row, 6-token parts.
 func tileQArch(p *QPack, x []int16, k, nb int, xs, xsum []float32, out *[TileTokens * TileRows]float32) bool {
 	if !useNEON {

@@ -22,9 +22,10 @@ func widenF16Arch(dst []float32, src []uint16) (done int)                       
 func tileArch(pack, x []float32, xStride, k int, out *[TileTokens * TileRows]float32) bool {
 	return false
 }
-func widenBytesArch(dst []int16, src []byte) bool                { return false }
-func widenNibblesArch(lo, hi []int16, src []byte, bias int) bool { return false }
-func widenQ6Arch(y []int16, ql, qh []byte) bool                  { return false }
+func widenBytesArch(dst []int16, src []byte) bool                                { return false }
+func widenNibblesArch(lo, hi []int16, src []byte, bias int) bool                 { return false }
+func widenQ6Arch(y []int16, ql, qh []byte) bool                                  { return false }
+func packQArch(p *QPack, kind QKind, k int, raw []byte, rowBytes, rows int) bool { return false }
 func tileQArch(p *QPack, x []int16, k, nb int, xs, xsum []float32, out *[TileTokens * TileRows]float32) bool {
 	return false
 }

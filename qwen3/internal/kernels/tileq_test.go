@@ -92,15 +92,22 @@ func BenchmarkTileQ(b *testing.B) {
 	b.ReportMetric(float64(k*TileRows*TileTokens)/(float64(b.Elapsed().Nanoseconds())/float64(b.N)), "MAC/ns")
 }
 
-// BenchmarkQPack: decoding and pairing 32 rows of 1024 Q4_K weights, once per prompt chunk.
+// BenchmarkQPack: decoding and pairing 32 rows of 1024 weights of each type, once per prompt
+// chunk; ns/op against BenchmarkTileQ's times the chunk's tiles (11 for 128 tokens) is the
+// packing's share of a prompt's matrix passes.
 func BenchmarkQPack(b *testing.B) {
-	r := rand.New(rand.NewPCG(1, 1))
-	const k = 1024
-	w := randBlocks(r, gguf.TypeQ4_K, TileRows*k/QKSize)
-	p := NewQPack(k)
-	b.SetBytes(int64(len(w)))
-	for b.Loop() {
-		p.Pack(QQ4_K, k, w, k/QKSize*Q4KBytes, TileRows)
+	for _, typ := range []gguf.GGMLType{gguf.TypeQ8_0, gguf.TypeQ4_0, gguf.TypeQ4_K, gguf.TypeQ6_K} {
+		b.Run(typ.String(), func(b *testing.B) {
+			r := rand.New(rand.NewPCG(1, 1))
+			const k = 1024
+			bl := blockOf[typ]
+			w := randBlocks(r, typ, TileRows*k/bl.size)
+			p := NewQPack(k)
+			b.SetBytes(int64(len(w)))
+			for b.Loop() {
+				p.Pack(qKinds[typ], k, w, k/bl.size*bl.bytes, TileRows)
+			}
+		})
 	}
 }
 
