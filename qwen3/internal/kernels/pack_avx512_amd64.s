@@ -69,6 +69,16 @@ DATA k4top<>+48(SB)/8, $0x0000003000000030
 DATA k4top<>+56(SB)/8, $0x0000003000000030
 GLOBL k4top<>(SB), RODATA|NOPTR, $64
 
+// How far ahead in its row each decoder asks for the bytes it will read (PREFETCHT0): the 16
+// rows are 16 streams at once, more than the hardware prefetchers follow, and a pack reads its
+// rows from memory once per prompt chunk. Q8ROW and Q4ROW ask once per block, a line ahead of
+// where they read; the scales of Q4_K and Q6_K, read once per block of 256 columns, ask for the
+// whole block (3 and 4 lines) some blocks ahead.
+#define PFQ8 512
+#define PFQ4 512
+#define PFK4 576
+#define PFQ6 630
+
 // TRANSPOSE16 turns the 16 x 16 dwords of Z0-Z15 (Zr: row r) around (Zc: column c), through
 // Z16-Z31, in four rounds of 16 shuffles: dwords of row pairs interleaved, then quadwords of
 // row quads (Z(4g+c) holds, in 128-bit lane L, column 4L+c of rows 4g..4g+3), then lanes
@@ -185,6 +195,7 @@ GLOBL k4top<>(SB), RODATA|NOPTR, $64
 	MOVL (R9)(BX*4), BX \
 	MOVL BX, soff(DX) \
 	VPMOVSXBW 2(AX), Z \
+	PREFETCHT0 PFQ8(AX) \
 	ADDQ R8, AX
 
 // Q4ROW: a Q4_0 block's scale to s, its 16 bytes in both halves of Y, widened, shifted by
@@ -199,6 +210,7 @@ GLOBL k4top<>(SB), RODATA|NOPTR, $64
 	VPSRLVW Z16, Z, Z \
 	VPANDD Z17, Z, Z \
 	VPSUBW Z18, Z, Z \
+	PREFETCHT0 PFQ4(AX) \
 	ADDQ R8, AX
 
 // K4SCALES: a Q4_K block's eight scales and minimums (q4KScaleMin) as 16 floats, d·scale in
@@ -222,6 +234,9 @@ GLOBL k4top<>(SB), RODATA|NOPTR, $64
 	MOVWLZX 2(AX), BX \
 	VBROADCASTSS (R9)(BX*4), K1, Z \
 	VMULPS Z20, Z, Z \
+	PREFETCHT0 PFK4+0(AX) \
+	PREFETCHT0 PFK4+64(AX) \
+	PREFETCHT0 PFK4+128(AX) \
 	ADDQ R8, AX
 
 // K4LO and K4HI: the low and high nibbles of a Q4_K block's 32 bytes at o1(AX) (two
@@ -243,6 +258,10 @@ GLOBL k4top<>(SB), RODATA|NOPTR, $64
 	MOVWLZX 208(AX), BX \
 	VBROADCASTSS (R9)(BX*4), Z19 \
 	VMULPS Z19, Z, Z \
+	PREFETCHT0 PFQ6+0(AX) \
+	PREFETCHT0 PFQ6+64(AX) \
+	PREFETCHT0 PFQ6+128(AX) \
+	PREFETCHT0 PFQ6+192(AX) \
 	ADDQ R8, AX
 
 // Q6S0 .. Q6S3: the four 32-column spans of one half of a Q6_K block (widenQ6): ql's low
