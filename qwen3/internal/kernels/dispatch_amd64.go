@@ -253,9 +253,14 @@ func attnTileArch(rows int, pack []float32, packStride int, x []float32, xStride
 	if acc {
 		a = 1
 	}
-	if rows == 2 {
+	switch {
+	case useAVX512 && rows == 2: // the AVX2 kernels' bits in 512-bit registers
+		tile16x2AVX512(&pack[0], &x[0], xStride, k, &out[0], packStride, outStride, a)
+	case useAVX512:
+		tile16x6AVX512(&pack[0], &x[0], xStride, k, &out[0], packStride, outStride, a)
+	case rows == 2:
 		tile16x2AVX2(&pack[0], &x[0], xStride, k, &out[0], packStride, outStride, a)
-	} else {
+	default:
 		tile16x6AVX2(&pack[0], &x[0], xStride, k, &out[0], packStride, outStride, a)
 	}
 	return true
@@ -269,9 +274,14 @@ func attnTileF16Arch(rows int, pack []uint16, packStride int, x []float32, xStri
 	if acc {
 		a = 1
 	}
-	if rows == 2 {
+	switch {
+	case useAVX512 && rows == 2: // the AVX2 kernels' bits in 512-bit registers
+		tile16x2F16AVX512(&pack[0], &x[0], xStride, k, &out[0], packStride, outStride, a)
+	case useAVX512:
+		tile16x6F16AVX512(&pack[0], &x[0], xStride, k, &out[0], packStride, outStride, a)
+	case rows == 2:
 		tile16x2F16AVX2(&pack[0], &x[0], xStride, k, &out[0], packStride, outStride, a)
-	} else {
+	default:
 		tile16x6F16AVX2(&pack[0], &x[0], xStride, k, &out[0], packStride, outStride, a)
 	}
 	return true
