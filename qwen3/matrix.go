@@ -338,10 +338,14 @@ func (m *Matrix) Row(r int, dst []float32) {
 // packRows decodes rows r0 .. r0+rows-1 (rows <= kernels.TileRows = 32) into pack in the order
 // the Tile kernel reads, column by column: pack[j*32+i] = W[r0+i][j], zeros for missing rows. The
 // rows are decoded into staging (32 x Cols) and transposed eight at a time; a full block of F32
-// rows is transposed straight from the file.
+// rows is transposed straight from the file, and one of BF16 rows goes through kernels.PackBF16.
 func (m *Matrix) packRows(r0, rows int, pack, staging []float32) {
 	const R = kernels.TileRows
 	c := m.Cols
+	if m.Type == BF16 && rows == R { // widened and transposed in one pass (AVX-512), no staging
+		kernels.PackBF16(pack, m.u16[r0*c:(r0+R)*c], c, staging)
+		return
+	}
 	var src []float32
 	if m.Type == F32 && rows == R {
 		src = m.f32[r0*c : (r0+R)*c]

@@ -164,6 +164,18 @@ func widenF16Arch(dst []float32, src []uint16) (done int) {
 	return n
 }
 
+// packBF16Arch returns the columns it packed: a multiple of 16, at the AVX512 level.
+func packBF16Arch(pack []float32, w []uint16, k int) (done int) {
+	n := k &^ 15
+	if !useAVX512 || n == 0 {
+		return 0
+	}
+	for h := 0; h < TileRows; h += 16 { // rows h..h+15: lanes h.. of each column
+		packBF16AVX512(&pack[h], &w[h*k], 2*k, n)
+	}
+	return n
+}
+
 func tileArch(pack, x []float32, xStride, k int, out *[TileTokens * TileRows]float32) bool {
 	switch {
 	case useAVX512:

@@ -148,6 +148,10 @@ func widenF16Arch(dst []float32, src []uint16) (done int) {
 	return n
 }
 
+// packBF16Arch: arm64 packs bfloat16 rows by widening and transposing (PackBF16's portable form,
+// with its NEON kernels).
+func packBF16Arch(pack []float32, w []uint16, k int) (done int) { return 0 }
+
 // tileArch covers the 32 x 12 tile in four 16-row, 6-token quarters.
 func tileArch(pack, x []float32, xStride, k int, out *[TileTokens * TileRows]float32) bool {
 	if !useNEON {

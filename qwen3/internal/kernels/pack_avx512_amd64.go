@@ -14,3 +14,6 @@ func packQ4_KAVX512(q *int16, s *float32, raw *byte, rowBytes, nb int, f16 *[655
 
 //go:noescape
 func packQ6_KAVX512(q *int16, s *float32, raw *byte, rowBytes, nb int, f16 *[65536]float32)
+
+//go:noescape
+func packBF16AVX512(pack *float32, w *uint16, rowBytes, n int)

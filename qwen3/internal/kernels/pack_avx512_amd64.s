@@ -71,9 +71,9 @@ GLOBL k4top<>(SB), RODATA|NOPTR, $64
 
 // How far ahead in its row each decoder asks for the bytes it will read (PREFETCHT0): the 16
 // rows are 16 streams at once, more than the hardware prefetchers follow, and a pack reads its
-// rows from memory once per prompt chunk. Q8ROW and Q4ROW ask once per block, a line ahead of
-// where they read; the scales of Q4_K and Q6_K, read once per block of 256 columns, ask for the
-// whole block (3 and 4 lines) some blocks ahead.
+// rows from memory once per prompt chunk. Q8ROW, Q4ROW and BF16ROW ask once per step, lines
+// ahead of where they read; the scales of Q4_K and Q6_K, read once per block of 256 columns, ask
+// for the whole block (3 and 4 lines) some blocks ahead.
 #define PFQ8 512
 #define PFQ4 512
 #define PFK4 576
@@ -262,6 +262,14 @@ GLOBL k4top<>(SB), RODATA|NOPTR, $64
 	PREFETCHT0 PFQ6+64(AX) \
 	PREFETCHT0 PFQ6+128(AX) \
 	PREFETCHT0 PFQ6+192(AX) \
+	ADDQ R8, AX
+
+// BF16ROW: 16 bfloat16 weights widened to float32 (the 16 bits on top of zeros, exactly as
+// WidenBF16), for packBF16AVX512.
+#define BF16ROW(Z, Y, soff, o1, o2) \
+	VPMOVZXWD (AX), Z \
+	VPSLLD $16, Z, Z \
+	PREFETCHT0 PFQ8(AX) \
 	ADDQ R8, AX
 
 // Q6S0 .. Q6S3: the four 32-column spans of one half of a Q6_K block (widenQ6): ql's low
@@ -544,5 +552,30 @@ q6block:
 	ADDQ $4096, DX
 	DECQ CX
 	JNE q6block
+	VZEROUPPER
+	RET
+
+// func packBF16AVX512(pack *float32, w *uint16, rowBytes, n int)
+//
+// Tile's float pack (pack[j*32 + i] = row i's value j) of 16 bfloat16 rows, rowBytes apart, for
+// n columns (a multiple of 16): per step 16 columns of the 16 rows, widened into Z0-Z15 and
+// turned around by TRANSPOSE16, so that Zc is column c's 16 rows, stored 128 bytes apart as
+// STOREQ stores column pairs. Registers: DI pack, SI w (the current columns of row 0), R8
+// rowBytes, CX steps left, AX the row being read.
+TEXT ·packBF16AVX512(SB), NOSPLIT, $0-32
+	MOVQ pack+0(FP), DI
+	MOVQ w+8(FP), SI
+	MOVQ rowBytes+16(FP), R8
+	MOVQ n+24(FP), CX
+	SHRQ $4, CX
+
+bfstep:
+	ROWS16(BF16ROW, 0, 0)
+	TRANSPOSE16
+	STOREQ(0)
+	ADDQ $2048, DI
+	ADDQ $32, SI
+	DECQ CX
+	JNE  bfstep
 	VZEROUPPER
 	RET

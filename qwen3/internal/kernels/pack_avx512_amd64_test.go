@@ -55,3 +55,35 @@ func TestQPackAVX512MatchesGeneric(t *testing.T) {
 		}
 	}
 }
+
+// TestPackBF16AVX512MatchesAVX2: the AVX-512 bfloat16 packer writes the pack that widening and
+// Transpose8 write (AVX2 and plain Go), bit for bit: widths that are and are not multiples of its
+// 16-column step, and bfloat16 bits of every kind (NaNs, infinities, subnormals).
+func TestPackBF16AVX512MatchesAVX2(t *testing.T) {
+	if Supported() < AVX512 {
+		t.Skipf("this CPU has no AVX-512 F and BW (%v): the AVX-512 packer cannot run here", Supported())
+	}
+	r := rand.New(rand.NewPCG(69, 70))
+	for _, k := range []int{16, 1024, 1040, 1030, 7} {
+		w := make([]uint16, TileRows*k)
+		for i := range w {
+			w[i] = uint16(r.Uint32())
+		}
+		var packs [3][]float32
+		for i, level := range []Level{Generic, AVX2, AVX512} {
+			func() {
+				defer Limit(level)()
+				packs[i] = make([]float32, TileRows*k)
+				PackBF16(packs[i], w, k, make([]float32, TileRows*k))
+			}()
+		}
+		for i, level := range []Level{Generic, AVX2} {
+			for j, v := range packs[i] {
+				if got := packs[2][j]; math.Float32bits(got) != math.Float32bits(v) {
+					t.Fatalf("k=%d: pack[%d] (column %d, row %d) is %#x from the AVX-512 packer, %#x at %v",
+						k, j, j/TileRows, j%TileRows, math.Float32bits(got), math.Float32bits(v), level)
+				}
+			}
+		}
+	}
+}
