@@ -58,9 +58,12 @@ func (s *Session) quantizeChunk(a *kernels.Act, x []float32, width int) {
 // it (WithExactActivations) they take the float tile.
 func (s *Session) blockTimes(sc *tileScratch, w *Matrix, r0 int, in []float32, width int, a *kernels.Act, out []float32) {
 	k := w.Cols
+	rb := w.Type.rowBytes(k)
+	// The next block's rows (the worker's next block, as the pool hands out runs of blocks) come
+	// from memory while this block's tiles compute, so that packing them finds them in cache.
+	kernels.Prefetch(w.raw[min(r0+kernels.TileRows, w.Rows)*rb : min(r0+2*kernels.TileRows, w.Rows)*rb])
 	if kind, ok := w.Type.qKind(); ok && a != nil {
 		rows := min(kernels.TileRows, w.Rows-r0)
-		rb := w.Type.rowBytes(k)
 		sc.qpack.Pack(kind, k, w.raw[r0*rb:(r0+rows)*rb], rb, rows)
 		for t0 := 0; t0 < s.n; t0 += kernels.TileTokens {
 			kernels.TileQ(sc.qpack, a, t0, &sc.tile)

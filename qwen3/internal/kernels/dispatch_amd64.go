@@ -176,6 +176,13 @@ func packBF16Arch(pack []float32, w []uint16, k int) (done int) {
 	return n
 }
 
+// prefetchArch asks for b's lines into the level-2 cache (plain x86-64, at every assembly level).
+func prefetchArch(b []byte) {
+	if useAVX2 {
+		prefetchL2(&b[0], len(b))
+	}
+}
+
 func tileArch(pack, x []float32, xStride, k int, out *[TileTokens * TileRows]float32) bool {
 	switch {
 	case useAVX512:

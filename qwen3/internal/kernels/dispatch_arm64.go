@@ -148,6 +148,9 @@ func widenF16Arch(dst []float32, src []uint16) (done int) {
 	return n
 }
 
+// prefetchArch: arm64 has no prefetching form yet.
+func prefetchArch(b []byte) {}
+
 // packBF16Arch: arm64 packs bfloat16 rows by widening and transposing (PackBF16's portable form,
 // with its NEON kernels).
 func packBF16Arch(pack []float32, w []uint16, k int) (done int) { return 0 }

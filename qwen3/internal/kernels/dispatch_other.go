@@ -20,6 +20,7 @@ func transpose8Arch(dst []float32, dstStride int, src []float32, srcStride, k in
 func widenBF16Arch(dst []float32, src []uint16) (done int)                             { return 0 }
 func widenF16Arch(dst []float32, src []uint16) (done int)                              { return 0 }
 func packBF16Arch(pack []float32, w []uint16, k int) (done int)                        { return 0 }
+func prefetchArch(b []byte)                                                            {}
 func tileArch(pack, x []float32, xStride, k int, out *[TileTokens * TileRows]float32) bool {
 	return false
 }

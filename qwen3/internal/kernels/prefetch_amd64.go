@@ -1,0 +1,4 @@
+package kernels
+
+//go:noescape
+func prefetchL2(p *byte, n int)
