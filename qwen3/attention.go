@@ -12,7 +12,9 @@ import (
 // The cache keeps each key/value head's positions together: keys packed sixteen positions at a
 // time, dimension-major (block b holds keys[16b+i][j] at j*16+i), so that the scores of sixteen
 // keys for several query rows are one kernels.AttnTile; values row by row (position-major), so
-// that value sums are AttnTiles too. A work item is one key/value head and up to six query rows
+// that value sums are AttnTiles too. Tiles go two at a time where they can (kernels.AttnTile32:
+// two key blocks, or 32 value dimensions, for the same rows; the same bits as two AttnTiles, and
+// on AVX-512 each input is loaded once for both). A work item is one key/value head and up to six query rows
 // (tokens x the query heads that share it) in tiles of six, up to attnTiles tiles; it walks the
 // keys in blocks of attnKeys with an online softmax: per row a running maximum m and sum l, the
 // output o rescaled by e^(m_old−m_new) whenever the maximum grows, and divided by l at the end. No
@@ -163,14 +165,24 @@ func (s *Session) attend(worker, lo, hi int) {
 		}
 		for k0 := 0; k0 < maxKeys; k0 += attnKeys {
 			kn := min(attnKeys, maxKeys-k0)
-			for b := 0; b < kn; b += L { // scores of 16 keys for every row
-				at := (k0 + b) / L * d * L
+			for b := 0; b < kn; { // scores of 32 keys (two blocks: AttnTile32), or of the last 16, for every row
+				at, two := (k0+b)/L*d*L, b+L < kn
 				for tl := 0; tl < used; tl++ {
-					if keysH != nil {
-						kernels.AttnTileF16(rows, keysH[at:], L, sc.q[tl*rows*d:], d, d, sc.s[tl*rows*attnKeys+b:], attnKeys, false)
-					} else {
-						kernels.AttnTile(rows, keys[at:], L, sc.q[tl*rows*d:], d, d, sc.s[tl*rows*attnKeys+b:], attnKeys, false)
+					q, out := sc.q[tl*rows*d:], sc.s[tl*rows*attnKeys+b:]
+					switch {
+					case keysH != nil && two:
+						kernels.AttnTile32F16(rows, keysH[at:], d*L, L, q, d, d, out, attnKeys, false)
+					case keysH != nil:
+						kernels.AttnTileF16(rows, keysH[at:], L, q, d, d, out, attnKeys, false)
+					case two:
+						kernels.AttnTile32(rows, keys[at:], d*L, L, q, d, d, out, attnKeys, false)
+					default:
+						kernels.AttnTile(rows, keys[at:], L, q, d, d, out, attnKeys, false)
 					}
+				}
+				b += L
+				if two {
+					b += L
 				}
 			}
 			for r := 0; r < used*rows; r++ { // online softmax
@@ -192,13 +204,24 @@ func (s *Session) attend(worker, lo, hi int) {
 				sc.l[r] += kernels.ExpSub(w[:valid], sc.m[r])
 				clear(w[valid:])
 			}
-			for d0 := 0; d0 < d; d0 += L { // o += weights · values
+			for d0 := 0; d0 < d; { // o += weights · values, 32 dimensions at a time (the last 16 alone)
+				two := d0+2*L <= d
 				for tl := 0; tl < used; tl++ {
-					if valuesH != nil {
-						kernels.AttnTileF16(rows, valuesH[k0*d+d0:], d, sc.s[tl*rows*attnKeys:], attnKeys, kn, sc.o[tl*rows*d+d0:], d, true)
-					} else {
-						kernels.AttnTile(rows, values[k0*d+d0:], d, sc.s[tl*rows*attnKeys:], attnKeys, kn, sc.o[tl*rows*d+d0:], d, true)
+					w, out := sc.s[tl*rows*attnKeys:], sc.o[tl*rows*d+d0:]
+					switch {
+					case valuesH != nil && two:
+						kernels.AttnTile32F16(rows, valuesH[k0*d+d0:], L, d, w, attnKeys, kn, out, d, true)
+					case valuesH != nil:
+						kernels.AttnTileF16(rows, valuesH[k0*d+d0:], d, w, attnKeys, kn, out, d, true)
+					case two:
+						kernels.AttnTile32(rows, values[k0*d+d0:], L, d, w, attnKeys, kn, out, d, true)
+					default:
+						kernels.AttnTile(rows, values[k0*d+d0:], d, w, attnKeys, kn, out, d, true)
 					}
+				}
+				d0 += L
+				if two {
+					d0 += L
 				}
 			}
 		}

@@ -37,6 +37,40 @@ func AttnTile(rows int, pack []float32, packStride int, x []float32, xStride, k 
 	attnTileGeneric(rows, pack, packStride, x, xStride, k, out, outStride, acc)
 }
 
+// AttnTile32 is two AttnTiles side by side in one call: lanes 0-15 of each row from pack, as
+// AttnTile reads them, and lanes 16-31 from pack[second:] (the same packStride), into
+// out[t*outStride+i] for i < 32. Scores take two blocks of sixteen keys (second: the distance
+// from one block to the next), value sums 32 adjacent dimensions (second = 16). Every lane is
+// computed as AttnTile computes it, so the results are the two AttnTiles' bits; the AVX-512 form
+// loads each input once for both halves, and its twelve sums per k step keep the FMA units busy
+// where one tile's six wait on each other.
+func AttnTile32(rows int, pack []float32, second, packStride int, x []float32, xStride, k int, out []float32, outStride int, acc bool) {
+	if rows != 2 && rows != AttnRows || k < 0 || second < 0 || k > 0 && len(pack) < second+(k-1)*packStride+AttnLanes ||
+		len(x) < (rows-1)*xStride+k || len(out) < (rows-1)*outStride+2*AttnLanes {
+		panic(fmt.Sprintf("kernels: AttnTile32 of %d rows, k %d: %d packed (second %d, stride %d), %d inputs (stride %d), %d outputs (stride %d)",
+			rows, k, len(pack), second, packStride, len(x), xStride, len(out), outStride))
+	}
+	if attnTile32Arch(rows, pack, second, packStride, x, xStride, k, out, outStride, acc) {
+		return
+	}
+	AttnTile(rows, pack, packStride, x, xStride, k, out, outStride, acc)
+	AttnTile(rows, pack[min(second, len(pack)):], packStride, x, xStride, k, out[AttnLanes:], outStride, acc)
+}
+
+// AttnTile32F16 is AttnTile32 over a float16 KV cache: two AttnTileF16s side by side.
+func AttnTile32F16(rows int, pack []uint16, second, packStride int, x []float32, xStride, k int, out []float32, outStride int, acc bool) {
+	if rows != 2 && rows != AttnRows || k < 0 || second < 0 || k > 0 && len(pack) < second+(k-1)*packStride+AttnLanes ||
+		len(x) < (rows-1)*xStride+k || len(out) < (rows-1)*outStride+2*AttnLanes {
+		panic(fmt.Sprintf("kernels: AttnTile32F16 of %d rows, k %d: %d packed (second %d, stride %d), %d inputs (stride %d), %d outputs (stride %d)",
+			rows, k, len(pack), second, packStride, len(x), xStride, len(out), outStride))
+	}
+	if attnTile32F16Arch(rows, pack, second, packStride, x, xStride, k, out, outStride, acc) {
+		return
+	}
+	AttnTileF16(rows, pack, packStride, x, xStride, k, out, outStride, acc)
+	AttnTileF16(rows, pack[min(second, len(pack)):], packStride, x, xStride, k, out[AttnLanes:], outStride, acc)
+}
+
 // attnTileGeneric is AttnTile in plain Go, blocked for registers as tileGeneric is: eight sums,
 // 2 rows by 4 lanes, stay in registers while j walks k; each step loads 4 adjacent packed values
 // and 2 inputs for 8 multiply-adds.

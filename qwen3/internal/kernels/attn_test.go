@@ -221,3 +221,76 @@ func BenchmarkExpSub(b *testing.B) {
 		ExpSub(x, 0)
 	}
 }
+
+// TestAttnTile32: AttnTile32 and AttnTile32F16 give, lane for lane, the float32 bits of two
+// AttnTiles (AttnTileF16s) at every level: their AVX-512 forms do each lane's operations in the
+// one-tile order. Both row counts, k odd and even, with and without acc, the second half near
+// (value sums: 16) and far (scores: the next key block) from the first.
+func TestAttnTile32(t *testing.T) {
+	r := rand.New(rand.NewPCG(75, 76))
+	eachLevel(t, func(t *testing.T) {
+		for _, rows := range []int{2, AttnRows} {
+			for _, k := range []int{0, 1, 2, 3, 16, 64, 127, 128} {
+				for _, far := range []bool{false, true} {
+					packStride, xStride, outStride := 32+r.IntN(8), k+r.IntN(5), 32+r.IntN(9)
+					second := 16
+					if far {
+						second = max(k, 1)*packStride + r.IntN(40)
+					}
+					pack := randX(r, second+max(0, (k-1)*packStride+AttnLanes))
+					half := make([]uint16, len(pack))
+					for i, v := range pack {
+						half[i] = gguf.F32ToF16(v)
+					}
+					x := randX(r, (rows-1)*xStride+k)
+					for _, acc := range []bool{false, true} {
+						start := randX(r, (rows-1)*outStride+2*AttnLanes)
+						var got, want [2][]float32 // [f16]
+						for f := range got {
+							got[f], want[f] = append([]float32(nil), start...), append([]float32(nil), start...)
+						}
+						AttnTile32(rows, pack, second, packStride, x, xStride, k, got[0], outStride, acc)
+						AttnTile(rows, pack, packStride, x, xStride, k, want[0], outStride, acc)
+						AttnTile(rows, pack[second:], packStride, x, xStride, k, want[0][AttnLanes:], outStride, acc)
+						AttnTile32F16(rows, half, second, packStride, x, xStride, k, got[1], outStride, acc)
+						AttnTileF16(rows, half, packStride, x, xStride, k, want[1], outStride, acc)
+						AttnTileF16(rows, half[second:], packStride, x, xStride, k, want[1][AttnLanes:], outStride, acc)
+						for f, name := range []string{"AttnTile32", "AttnTile32F16"} {
+							for j, v := range want[f] {
+								if g := got[f][j]; math.Float32bits(g) != math.Float32bits(v) {
+									t.Fatalf("%s rows %d k %d second %d acc %v: out[%d] (row %d, lane %d) is %v, two tiles give %v",
+										name, rows, k, second, acc, j, j/outStride, j%outStride, g, v)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+}
+
+// BenchmarkAttnTile32: a value sum of 64 keys for six rows over 32 dimensions, as two AttnTiles
+// and as one AttnTile32 (the same bits); FMA/ns counts the multiply-adds.
+func BenchmarkAttnTile32(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 1))
+	const k, d = 64, 128
+	pack, x, out := randX(r, k*d), randX(r, AttnRows*k), make([]float32, AttnRows*d)
+	for _, c := range []struct {
+		name string
+		f    func()
+	}{
+		{"two", func() {
+			AttnTile(AttnRows, pack, d, x, k, k, out, d, true)
+			AttnTile(AttnRows, pack[16:], d, x, k, k, out[16:], d, true)
+		}},
+		{"one", func() { AttnTile32(AttnRows, pack, 16, d, x, k, k, out, d, true) }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				c.f()
+			}
+			b.ReportMetric(float64(32*AttnRows*k)/(float64(b.Elapsed().Nanoseconds())/float64(b.N)), "FMA/ns")
+		})
+	}
+}

@@ -285,6 +285,39 @@ func attnTileArch(rows int, pack []float32, packStride int, x []float32, xStride
 	return true
 }
 
+// attnTile32Arch runs AttnTile32 at the AVX512 level (below it, two AttnTiles do).
+func attnTile32Arch(rows int, pack []float32, second, packStride int, x []float32, xStride, k int, out []float32, outStride int, acc bool) bool {
+	if !useAVX512 || k == 0 {
+		return false
+	}
+	a := 0
+	if acc {
+		a = 1
+	}
+	if rows == 2 {
+		tile32x2AVX512(&pack[0], second, &x[0], xStride, k, &out[0], packStride, outStride, a)
+	} else {
+		tile32x6AVX512(&pack[0], second, &x[0], xStride, k, &out[0], packStride, outStride, a)
+	}
+	return true
+}
+
+func attnTile32F16Arch(rows int, pack []uint16, second, packStride int, x []float32, xStride, k int, out []float32, outStride int, acc bool) bool {
+	if !useAVX512 || k == 0 {
+		return false
+	}
+	a := 0
+	if acc {
+		a = 1
+	}
+	if rows == 2 {
+		tile32x2F16AVX512(&pack[0], second, &x[0], xStride, k, &out[0], packStride, outStride, a)
+	} else {
+		tile32x6F16AVX512(&pack[0], second, &x[0], xStride, k, &out[0], packStride, outStride, a)
+	}
+	return true
+}
+
 func attnTileF16Arch(rows int, pack []uint16, packStride int, x []float32, xStride, k int, out []float32, outStride int, acc bool) bool {
 	if !useAVX2 || k == 0 {
 		return false

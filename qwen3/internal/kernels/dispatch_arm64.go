@@ -210,6 +210,15 @@ func tileQArch(p *QPack, x []int16, k, nb int, xs, xsum []float32, out *[TileTok
 	return true
 }
 
+// attnTile32Arch and attnTile32F16Arch: arm64 runs two AttnTiles (its NEON kernels).
+func attnTile32Arch(rows int, pack []float32, second, packStride int, x []float32, xStride, k int, out []float32, outStride int, acc bool) bool {
+	return false
+}
+
+func attnTile32F16Arch(rows int, pack []uint16, second, packStride int, x []float32, xStride, k int, out []float32, outStride int, acc bool) bool {
+	return false
+}
+
 func attnTileArch(rows int, pack []float32, packStride int, x []float32, xStride, k int, out []float32, outStride int, acc bool) bool {
 	if !useNEON || k == 0 {
 		return false

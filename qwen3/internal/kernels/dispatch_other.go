@@ -31,6 +31,12 @@ func packQArch(p *QPack, kind QKind, k int, raw []byte, rowBytes, rows int) bool
 func tileQArch(p *QPack, x []int16, k, nb int, xs, xsum []float32, out *[TileTokens * TileRows]float32) bool {
 	return false
 }
+func attnTile32Arch(rows int, pack []float32, second, packStride int, x []float32, xStride, k int, out []float32, outStride int, acc bool) bool {
+	return false
+}
+func attnTile32F16Arch(rows int, pack []uint16, second, packStride int, x []float32, xStride, k int, out []float32, outStride int, acc bool) bool {
+	return false
+}
 func attnTileArch(rows int, pack []float32, packStride int, x []float32, xStride, k int, out []float32, outStride int, acc bool) bool {
 	return false
 }
