@@ -66,19 +66,24 @@ func keyBlocks(maxLen int) int { return (maxLen + kernels.AttnLanes - 1) / kerne
 // storeKV appends the chunk's keys and values (after QK-norm and RoPE) to the current layer's
 // cache, in the layouts above; a float16 cache gets them rounded to the nearest half
 // (kernels.NarrowF16), the only rounding it adds.
-func (s *Session) storeKV() {
+func (s *Session) storeKV() { s.storeKVTokens(0, s.n, s.kh) }
+
+// storeKVTokens stores tokens [lo, hi) of the chunk, with kh as room for one head's keys on their
+// way into a float16 cache (each token has its own positions: the ranges of several workers, each
+// with its own kh, never write the same value).
+func (s *Session) storeKVTokens(lo, hi int, kh []uint16) {
 	c := s.c
 	d, kvd, L := c.HeadDim, c.kvDim(), kernels.AttnLanes
-	for t := 0; t < s.n; t++ {
+	for t := lo; t < hi; t++ {
 		o, p := s.owner[t], s.posOf[t]
 		kStride, vStride := keyBlocks(o.maxLen)*d*L, o.maxLen*d
 		for g := 0; g < c.KVHeads; g++ {
 			k, v := s.k[t*kvd+g*d:t*kvd+(g+1)*d], s.v[t*kvd+g*d:t*kvd+(g+1)*d]
 			kAt, vAt := g*kStride+p/L*d*L+p%L, g*vStride+p*d // key j of the head goes at kAt+j*L
 			if o.keysH != nil {
-				kernels.NarrowF16(s.kh, k)
+				kernels.NarrowF16(kh, k)
 				blk := o.keysH[s.li][kAt:]
-				for j, h := range s.kh {
+				for j, h := range kh {
 					blk[j*L] = h
 				}
 				kernels.NarrowF16(o.valuesH[s.li][vAt:vAt+d], v)

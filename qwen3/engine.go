@@ -89,6 +89,16 @@ type Session struct {
 	qkvBody, attnBody, oBody, gateUpBody, downBody, headBody func(worker, lo, hi int)
 	headBatchBody                                            func(worker, lo, hi int)
 	qkvTileBody, oTileBody, gateUpTileBody, downTileBody     func(worker, lo, hi int)
+
+	// A prompt chunk's per-token steps between its matrix passes run over all cores too
+	// (tokens.go): the job's operands, each worker's view of an Act, and the bound bodies.
+	jobNorm                                   []float32     // normQuantize's weights
+	jobAct                                    *kernels.Act  // quantizeTokens' Act (nil: none)
+	jobX                                      []float32     // and its inputs,
+	jobWidth                                  int           // jobWidth values per token
+	actViews                                  []kernels.Act // per worker
+	khs                                       [][]uint16    // per worker: storeKV's kh
+	normQuantBody, quantBody, rotateStoreBody func(worker, lo, hi int)
 }
 
 // NewSession returns a session whose cache holds maxLen tokens; 0 means min(DefaultMaxContext,
@@ -148,6 +158,11 @@ func (m *Model) NewSession(maxLen int) (*Session, error) {
 	s.headBatchBody = s.headBatchRows
 	s.qkvTileBody, s.oTileBody = s.qkvTiles, s.oTiles
 	s.gateUpTileBody, s.downTileBody = s.gateUpTiles, s.downTiles
+	s.actViews = make([]kernels.Act, m.pool.workers())
+	for range m.pool.workers() {
+		s.khs = append(s.khs, make([]uint16, c.HeadDim))
+	}
+	s.normQuantBody, s.quantBody, s.rotateStoreBody = s.normQuantTokens, s.quantTokens, s.rotateStoreTokens
 	return s, nil
 }
 
@@ -236,41 +251,38 @@ func (s *Session) forward(ids []int, wantLogits bool) {
 	for i := range s.m.layers {
 		s.li, s.l = i, &s.m.layers[i]
 		// attention block
+		if tiles {
+			s.normQuantize(s.l.attnNorm)
+			p.run(blocks(c.qDim())+2*blocks(c.kvDim()), 1, s.qkvTileBody)
+			p.run(s.n, tokenGrain, s.rotateStoreBody)
+			p.run(s.attentionItemCount(), 1, s.attnBody)
+			s.quantizeTokens(s.attChunk, s.att, c.qDim())
+			p.run(blocks(H), 1, s.oTileBody)
+			// MLP block
+			s.normQuantize(s.l.ffnNorm)
+			p.run(blocks(c.Intermediate), 1, s.gateUpTileBody)
+			s.quantizeTokens(s.hbChunk, s.hb, c.Intermediate)
+			p.run(blocks(H), 1, s.downTileBody)
+			continue
+		}
 		for t := 0; t < s.n; t++ {
 			rmsnorm(s.xb[t*H:(t+1)*H], s.x[t*H:(t+1)*H], s.l.attnNorm, c.Eps)
 		}
-		if tiles {
-			s.quantizeChunk(s.xbChunk, s.xb, H)
-			p.run(blocks(c.qDim())+2*blocks(c.kvDim()), 1, s.qkvTileBody)
-		} else {
-			s.quantizeChunk(s.xbChunk, s.xb, H)
-			p.run(c.qDim()+2*c.kvDim(), 32, s.qkvBody)
-		}
+		s.quantizeChunk(s.xbChunk, s.xb, H)
+		p.run(c.qDim()+2*c.kvDim(), 32, s.qkvBody)
 		s.normRotate()
 		s.storeKV()
 		p.run(s.attentionItemCount(), 1, s.attnBody)
-		if tiles {
-			s.quantizeChunk(s.attChunk, s.att, c.qDim())
-			p.run(blocks(H), 1, s.oTileBody)
-		} else {
-			s.quantizeChunk(s.attChunk, s.att, c.qDim())
-			p.run(H, 16, s.oBody)
-		}
+		s.quantizeChunk(s.attChunk, s.att, c.qDim())
+		p.run(H, 16, s.oBody)
 		// MLP block
 		for t := 0; t < s.n; t++ {
 			rmsnorm(s.xb[t*H:(t+1)*H], s.x[t*H:(t+1)*H], s.l.ffnNorm, c.Eps)
 		}
-		if tiles {
-			s.quantizeChunk(s.xbChunk, s.xb, H)
-			p.run(blocks(c.Intermediate), 1, s.gateUpTileBody)
-			s.quantizeChunk(s.hbChunk, s.hb, c.Intermediate)
-			p.run(blocks(H), 1, s.downTileBody)
-		} else {
-			s.quantizeChunk(s.xbChunk, s.xb, H)
-			p.run(c.Intermediate, 32, s.gateUpBody)
-			s.quantizeChunk(s.hbChunk, s.hb, c.Intermediate)
-			p.run(H, 16, s.downBody)
-		}
+		s.quantizeChunk(s.xbChunk, s.xb, H)
+		p.run(c.Intermediate, 32, s.gateUpBody)
+		s.quantizeChunk(s.hbChunk, s.hb, c.Intermediate)
+		p.run(H, 16, s.downBody)
 	}
 	if s.batch {
 		for t, id := range ids {
@@ -310,10 +322,13 @@ func (s *Session) ropeAngles() {
 }
 
 // normRotate applies QK-norm and RoPE to every head of q and k.
-func (s *Session) normRotate() {
+func (s *Session) normRotate() { s.normRotateTokens(0, s.n) }
+
+// normRotateTokens applies QK-norm and RoPE to tokens [lo, hi) of the chunk.
+func (s *Session) normRotateTokens(lo, hi int) {
 	c := s.c
 	d, half := c.HeadDim, c.HeadDim/2
-	for t := 0; t < s.n; t++ {
+	for t := lo; t < hi; t++ {
 		cos, sin := s.cos[t*half:(t+1)*half], s.sin[t*half:(t+1)*half]
 		for h := 0; h < c.Heads; h++ {
 			head := s.q[t*c.qDim()+h*d : t*c.qDim()+(h+1)*d]
