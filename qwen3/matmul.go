@@ -26,12 +26,11 @@ func blocks(n int) int { return (n + kernels.TileRows - 1) / kernels.TileRows }
 
 // tileScratch is one worker's space for the prompt form.
 type tileScratch struct {
-	pack    []float32                                      // TileRows rows, packed
-	staging []float32                                      // TileRows rows, decoded
-	tile    [kernels.TileTokens * kernels.TileRows]float32 // one tile's results
-	out     []float32                                      // a block's results for every token: out[t*TileRows+i]
-	out2    []float32                                      // a second block (gate and up together)
-	qpack   *kernels.QPack                                 // TileRows rows of a quantized matrix
+	pack    []float32      // TileRows rows, packed
+	staging []float32      // TileRows rows, decoded
+	out     []float32      // a block's results for every token: out[t*TileRows+i]
+	out2    []float32      // a second block (gate and up together)
+	qpack   *kernels.QPack // TileRows rows of a quantized matrix
 }
 
 func newTileScratch(widest int) tileScratch {
@@ -66,17 +65,21 @@ func (s *Session) blockTimes(sc *tileScratch, w *Matrix, r0 int, in []float32, w
 		rows := min(kernels.TileRows, w.Rows-r0)
 		sc.qpack.Pack(kind, k, w.raw[r0*rb:(r0+rows)*rb], rb, rows)
 		for t0 := 0; t0 < s.n; t0 += kernels.TileTokens {
-			kernels.TileQ(sc.qpack, a, t0, &sc.tile)
-			copy(out[t0*kernels.TileRows:], sc.tile[:])
+			kernels.TileQ(sc.qpack, a, t0, tileOut(out, t0))
 		}
 		return
 	}
 	pack := sc.pack[:k*kernels.TileRows]
 	w.packRows(r0, min(kernels.TileRows, w.Rows-r0), pack, sc.staging)
 	for t0 := 0; t0 < s.n; t0 += kernels.TileTokens {
-		kernels.Tile(pack, in[t0*width:], width, k, &sc.tile)
-		copy(out[t0*kernels.TileRows:], sc.tile[:])
+		kernels.Tile(pack, in[t0*width:], width, k, tileOut(out, t0))
 	}
+}
+
+// tileOut is the part of a block's results (out[t*TileRows+i]) that the tile of tokens t0..t0+11
+// writes: the tiles write there directly (out has room for a whole last tile past the chunk).
+func tileOut(out []float32, t0 int) *[kernels.TileTokens * kernels.TileRows]float32 {
+	return (*[kernels.TileTokens * kernels.TileRows]float32)(out[t0*kernels.TileRows:])
 }
 
 // qkvTiles computes blocks [lo, hi) of the fused [Q; K; V] projection for a prompt chunk.
