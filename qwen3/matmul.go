@@ -59,19 +59,25 @@ func (s *Session) blockTimes(sc *tileScratch, w *Matrix, r0 int, in []float32, w
 	k := w.Cols
 	rb := w.Type.rowBytes(k)
 	// The next block's rows (the worker's next block, as the pool hands out runs of blocks) come
-	// from memory while this block's tiles compute, so that packing them finds them in cache.
-	kernels.Prefetch(w.raw[min(r0+kernels.TileRows, w.Rows)*rb : min(r0+2*kernels.TileRows, w.Rows)*rb])
+	// from memory while this block's tiles compute, so that packing them finds them in cache: a
+	// share of them before each tile, not all at once, where most requests would find the
+	// core's queue of misses full, and only once this block is packed.
+	next := w.raw[min(r0+kernels.TileRows, w.Rows)*rb : min(r0+2*kernels.TileRows, w.Rows)*rb]
+	tiles := (s.n + kernels.TileTokens - 1) / kernels.TileTokens
 	if kind, ok := w.Type.qKind(); ok && a != nil {
 		rows := min(kernels.TileRows, w.Rows-r0)
 		sc.qpack.Pack(kind, k, w.raw[r0*rb:(r0+rows)*rb], rb, rows)
-		for t0 := 0; t0 < s.n; t0 += kernels.TileTokens {
-			kernels.TileQ(sc.qpack, a, t0, tileOut(out, t0))
+		for i := range tiles {
+			kernels.Prefetch(next[i*len(next)/tiles : (i+1)*len(next)/tiles])
+			kernels.TileQ(sc.qpack, a, i*kernels.TileTokens, tileOut(out, i*kernels.TileTokens))
 		}
 		return
 	}
 	pack := sc.pack[:k*kernels.TileRows]
 	w.packRows(r0, min(kernels.TileRows, w.Rows-r0), pack, sc.staging)
-	for t0 := 0; t0 < s.n; t0 += kernels.TileTokens {
+	for i := range tiles {
+		t0 := i * kernels.TileTokens
+		kernels.Prefetch(next[i*len(next)/tiles : (i+1)*len(next)/tiles])
 		kernels.Tile(pack, in[t0*width:], width, k, tileOut(out, t0))
 	}
 }
