@@ -353,13 +353,26 @@ func (s *Session) headBatchRows(_, lo, hi int) {
 }
 
 // rmsnorm writes x / sqrt(mean(x²) + eps) · w into dst (dst may be x). The sum of squares is
-// accumulated in float64: it is one pass, and it keeps the norm exact to float32 rounding.
+// accumulated in float64: it is one pass, and it keeps the norm exact to float32 rounding. Four
+// partial sums (every fourth value each) let four additions run at once where one sum waits for
+// each addition in turn; a prompt's norms (two per token per layer, and QK-norm's per head)
+// took 6% of its time with one.
 func rmsnorm(dst, x, w []float32, eps float64) {
-	var ss float64
-	for _, v := range x {
-		ss += float64(v) * float64(v)
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+3 < len(x); i += 4 {
+		v := x[i : i+4 : i+4]
+		s0 += float64(v[0]) * float64(v[0])
+		s1 += float64(v[1]) * float64(v[1])
+		s2 += float64(v[2]) * float64(v[2])
+		s3 += float64(v[3]) * float64(v[3])
 	}
+	for ; i < len(x); i++ {
+		s0 += float64(x[i]) * float64(x[i])
+	}
+	ss := (s0 + s1) + (s2 + s3)
 	scale := float32(1 / math.Sqrt(ss/float64(len(x))+eps))
+	dst, w = dst[:len(x)], w[:len(x)]
 	for i, v := range x {
 		dst[i] = v * scale * w[i]
 	}
