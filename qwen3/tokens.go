@@ -9,8 +9,10 @@ import "github.com/qwen3go/qwen3go/qwen3/internal/kernels"
 // token gets the operations, in the order, that one core gave it: the same bits. One core doing
 // them while the other waited was about a tenth of a 512-token prompt's time (two cores).
 
-// tokenGrain is the tokens per run handed out: several runs per worker for a 128-token chunk.
-const tokenGrain = 8
+// tokenGrain is the tokens per run handed out: several runs per worker for a 128-token chunk, and
+// a whole block of the key cache (kernels.AttnLanes positions share its cache lines, one lane
+// each), so that two workers seldom write the same lines.
+const tokenGrain = 16
 
 // normQuantize writes xb = rmsnorm(x, w) for every token of the chunk and rounds it into xbChunk.
 func (s *Session) normQuantize(w []float32) {
