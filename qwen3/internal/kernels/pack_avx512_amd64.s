@@ -14,6 +14,9 @@
 // product of the same two numbers), so TileQ reads the same pack bit for bit
 // (TestQPackAVX512MatchesGeneric).
 //
+// Every kernel writes all of its rows' S, the minimum terms M = 0 of the types without them
+// included, so that Pack need not clear S first.
+//
 // Arguments of every kernel: q (the pack's Q from the first of the 16 rows), s (its S, likewise),
 // raw (row 0's bytes), rowBytes, nb (type blocks per row), f16 (f16Table). Registers: DI q, DX s,
 // SI raw (the current block of row 0), R8 rowBytes, CX blocks left, R9 f16Table, AX the row being
@@ -330,6 +333,8 @@ q8block:
 	ROWS16(Q8ROW, 0, 0)
 	TRANSPOSE16
 	STOREQ(0)
+	VPXORD Z16, Z16, Z16
+	VMOVDQU32 Z16, 128(DX)
 	ADDQ $2048, DI
 	ADDQ $34, SI
 	ADDQ $256, DX
@@ -358,6 +363,8 @@ q4block:
 	ROWS16(Q4ROW, 0, 0)
 	TRANSPOSE16
 	STOREQ(0)
+	VPXORD Z16, Z16, Z16
+	VMOVDQU32 Z16, 128(DX)
 	ADDQ $2048, DI
 	ADDQ $18, SI
 	ADDQ $256, DX
@@ -475,6 +482,23 @@ q6block:
 	VMOVUPS Z13, 3328(DX)
 	VMOVUPS Z14, 3584(DX)
 	VMOVUPS Z15, 3840(DX)
+	VPXORD Z16, Z16, Z16
+	VMOVDQU32 Z16, 128(DX)
+	VMOVDQU32 Z16, 384(DX)
+	VMOVDQU32 Z16, 640(DX)
+	VMOVDQU32 Z16, 896(DX)
+	VMOVDQU32 Z16, 1152(DX)
+	VMOVDQU32 Z16, 1408(DX)
+	VMOVDQU32 Z16, 1664(DX)
+	VMOVDQU32 Z16, 1920(DX)
+	VMOVDQU32 Z16, 2176(DX)
+	VMOVDQU32 Z16, 2432(DX)
+	VMOVDQU32 Z16, 2688(DX)
+	VMOVDQU32 Z16, 2944(DX)
+	VMOVDQU32 Z16, 3200(DX)
+	VMOVDQU32 Z16, 3456(DX)
+	VMOVDQU32 Z16, 3712(DX)
+	VMOVDQU32 Z16, 3968(DX)
 	MOVL $0x000f000f, BX
 	VPBROADCASTD BX, Z16
 	MOVL $0x00300030, BX

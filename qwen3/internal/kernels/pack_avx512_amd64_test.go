@@ -10,7 +10,8 @@ import (
 // decodeQRow and the pairing write (the portable path, with AVX2's widening hooks and in plain
 // Go), every int16 and every scale's float32 bits, so TileQ's results cannot depend on which
 // built the pack. Every type, several widths, a pack reused for a narrower matrix, rows far apart
-// in memory (rowBytes larger than a row), and rows of any bytes (scales NaN and infinite too).
+// in memory (rowBytes larger than a row), rows of any bytes (scales NaN and infinite too), and
+// packs that held other values before (the minimum terms of the types without them must be 0).
 func TestQPackAVX512MatchesGeneric(t *testing.T) {
 	if Supported() < AVX512 {
 		t.Skipf("this CPU has no AVX-512 F and BW (%v): the AVX-512 packers cannot run here", Supported())
@@ -33,6 +34,9 @@ func TestQPackAVX512MatchesGeneric(t *testing.T) {
 			for l, p := range packs {
 				func() {
 					defer Limit(l)()
+					for i := range p.S { // what an earlier pack left: Pack must write or clear all of it
+						p.S[i], p.Q[i%len(p.Q)] = float32(math.NaN()), -1
+					}
 					p.Pack(kind, c.k, w, rowBytes, TileRows)
 				}()
 			}

@@ -81,10 +81,10 @@ func (p *QPack) Pack(kind QKind, k int, raw []byte, rowBytes, rows int) {
 	p.Kind, p.K = kind, k
 	nf := k / ActBlock * kind.halves()
 	s := p.S[:nf*2*TileRows]
-	clear(s)
-	if packQArch(p, kind, k, raw, rowBytes, rows) {
+	if packQArch(p, kind, k, raw, rowBytes, rows) { // writes every S, zeros included
 		return
 	}
+	clear(s)
 	for i := 0; i < rows; i++ {
 		decodeQRow(kind, p.staging[i*k:(i+1)*k], s[i:], raw[i*rowBytes:(i+1)*rowBytes])
 	}
