@@ -25,17 +25,22 @@
 // one-token and batched assembly share their macros, dotq_amd64.h and dotf_amd64.h).
 //
 // Prompts are arithmetic-bound: Tile multiplies 32 packed weight rows (decoded to float32 by
-// Transpose8, WidenBF16, WidenF16) with 12 tokens, and AttnTile does the same for attention's
-// scores and value sums, with ExpSub (e^x) for the online softmax; AttnTileF16 reads a float16 KV
-// cache (written by NarrowF16), widening each key or value as it loads it. The block-quantized types take
-// TileQ instead (tileq.go): their rows decoded once per chunk to int16 with float scales (QPack),
-// the chunk's inputs rounded to int16 blocks like decoding's, integer multiply-adds in the tile
+// Transpose8, WidenBF16, WidenF16, or PackBF16 for a block of BF16 rows) with 12 tokens, and
+// AttnTile does the same for attention's scores and value sums (AttnTile32: two side by side),
+// with ExpSub (e^x) for the online softmax; AttnTileF16 reads a float16 KV cache (written by
+// NarrowF16), widening each key or value as it loads it. The block-quantized types take TileQ
+// instead (tileq.go): their rows decoded once per chunk to int16 with float scales (QPack), the
+// chunk's inputs rounded to int16 blocks like decoding's, integer multiply-adds in the tile
 // (about 1.4 times the float tile's multiply-adds per ns on this machine); so prompts of these
-// types, too, see inputs rounded to int16.
+// types, too, see inputs rounded to int16. Prefetch asks for the next block of rows while a block
+// is multiplied, so that packing does not wait on memory.
 //
 // Each function has a plain Go version (the specification) and, on amd64 with AVX2, FMA and F16C,
 // an assembly version; a few also have an AVX-512 one: the float Tile (32 rows x 12 tokens in
-// 16-lane registers) and, where the CPU has AVX-512 VNNI (Intel since Ice Lake, AMD since Zen 4),
+// 16-lane registers), the attention tiles (attn_avx512_amd64.s: the AVX2 tiles' bits, and
+// AttnTile32's twelve sums per k step), the packing of prompts' weights (pack_avx512_amd64.s:
+// QPack.Pack and PackBF16 decode 16 rows into registers and transpose them there, no staging, the
+// portable path's bits) and, where the CPU has AVX-512 VNNI (Intel since Ice Lake, AMD since Zen 4),
 // TileQ (tileq_vnni_amd64.s: VPDPWSSD, 32 int16 products and their sum in one instruction; the same
 // integer sums and float flushes as the AVX2 kernel, so the same bits, and 2.0 times its
 // multiply-adds per ns in cache on the AVX-512 AMD EPYC of 2026-11-27: 208 against 102). Limit (and
