@@ -143,9 +143,11 @@ func (s *Session) gateUpTiles(worker, lo, hi int) {
 		rows := min(kernels.TileRows, I-r0)
 		s.blockTimes(sc, s.l.gate, r0, s.xb, H, s.xbChunk, sc.out)
 		s.blockTimes(sc, s.l.up, r0, s.xb, H, s.xbChunk, sc.out2)
-		for t := 0; t < s.n; t++ {
-			kernels.SiLUMul(s.hb[t*I+r0:t*I+r0+rows], sc.out[t*kernels.TileRows:], sc.out2[t*kernels.TileRows:])
-		}
+		// silu(gate)·up for the whole block in one call (in place: the block's results are
+		// contiguous), then each token's rows into hb: a call per token cost more than its 32 values.
+		all := sc.out[:s.n*kernels.TileRows]
+		kernels.SiLUMul(all, all, sc.out2)
+		scatter(s.hb, I, r0, rows, s.n, sc.out)
 	}
 }
 

@@ -187,7 +187,8 @@ func Scale(dst, x []float32, a float32) {
 	}
 }
 
-// SiLUMul writes dst[i] = silu(gate[i])·up[i] = gate[i]/(1+e^−gate[i])·up[i], the MLP's SwiGLU.
+// SiLUMul writes dst[i] = silu(gate[i])·up[i] = gate[i]/(1+e^−gate[i])·up[i], the MLP's SwiGLU
+// (dst may be gate).
 func SiLUMul(dst, gate, up []float32) {
 	if len(gate) < len(dst) || len(up) < len(dst) {
 		panic(fmt.Sprintf("kernels: SiLUMul of %d and %d values into %d", len(gate), len(up), len(dst)))
