@@ -42,8 +42,9 @@
 // QPack.Pack and PackBF16 decode 16 rows into registers and transpose them there, no staging, the
 // portable path's bits) and, where the CPU has AVX-512 VNNI (Intel since Ice Lake, AMD since Zen 4),
 // TileQ (tileq_vnni_amd64.s: VPDPWSSD, 32 int16 products and their sum in one instruction; the same
-// integer sums and float flushes as the AVX2 kernel, so the same bits, and 2.0 times its
-// multiply-adds per ns in cache on the AVX-512 AMD EPYC of 2026-11-27: 208 against 102). Limit (and
+// integer sums and float flushes as the AVX2 kernel, so the same bits, and 2.3 times its
+// multiply-adds per ns in cache on the AVX-512 AMD EPYC of 2026-11-27: 226 against 99, where the
+// multiplies alone would give 266; the flushes take the rest). Limit (and
 // QWEN3_KERNELS at start) lowers the level the dispatch uses, so tests run every path a machine
 // has. The tests and fuzz targets check every path against chapter 01's dequantizers, in float64.
 //
