@@ -108,6 +108,10 @@ func (s *Session) qkvTiles(worker, lo, hi int) {
 
 // scatter writes a block's results (out[t*TileRows+i]) into rows r0..r0+rows-1 of y (row t at t*width).
 func scatter(y []float32, width, r0, rows, n int, out []float32) {
+	if rows == kernels.TileRows {
+		kernels.CopyRows(y[r0:], width, out, n)
+		return
+	}
 	for t := 0; t < n; t++ {
 		copy(y[t*width+r0:t*width+r0+rows], out[t*kernels.TileRows:t*kernels.TileRows+rows])
 	}
@@ -126,6 +130,10 @@ func (s *Session) oTiles(worker, lo, hi int) {
 
 // addBlock adds a block's results into rows r0..r0+rows-1 of y.
 func addBlock(y []float32, width, r0, rows, n int, out []float32) {
+	if rows == kernels.TileRows {
+		kernels.AddRows(y[r0:], width, out, n)
+		return
+	}
 	for t := 0; t < n; t++ {
 		dst := y[t*width+r0 : t*width+r0+rows]
 		for i, v := range out[t*kernels.TileRows : t*kernels.TileRows+rows] {

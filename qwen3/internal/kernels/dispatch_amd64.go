@@ -183,6 +183,22 @@ func prefetchArch(b []byte) {
 	}
 }
 
+func addRowsArch(y []float32, yStride int, x []float32, n int) bool {
+	if !useAVX2 || n == 0 {
+		return false
+	}
+	addRowsAVX2(&y[0], yStride, &x[0], n)
+	return true
+}
+
+func copyRowsArch(y []float32, yStride int, x []float32, n int) bool {
+	if !useAVX2 || n == 0 {
+		return false
+	}
+	copyRowsAVX2(&y[0], yStride, &x[0], n)
+	return true
+}
+
 func tileArch(pack, x []float32, xStride, k int, out *[TileTokens * TileRows]float32) bool {
 	switch {
 	case useAVX512:

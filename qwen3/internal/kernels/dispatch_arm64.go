@@ -148,6 +148,10 @@ func widenF16Arch(dst []float32, src []uint16) (done int) {
 	return n
 }
 
+// addRowsArch and copyRowsArch: arm64 runs the portable loops.
+func addRowsArch(y []float32, yStride int, x []float32, n int) bool  { return false }
+func copyRowsArch(y []float32, yStride int, x []float32, n int) bool { return false }
+
 // prefetchArch: arm64 has no prefetching form yet.
 func prefetchArch(b []byte) {}
 

@@ -21,6 +21,8 @@ func widenBF16Arch(dst []float32, src []uint16) (done int)                      
 func widenF16Arch(dst []float32, src []uint16) (done int)                              { return 0 }
 func packBF16Arch(pack []float32, w []uint16, k int) (done int)                        { return 0 }
 func prefetchArch(b []byte)                                                            {}
+func addRowsArch(y []float32, yStride int, x []float32, n int) bool                    { return false }
+func copyRowsArch(y []float32, yStride int, x []float32, n int) bool                   { return false }
 func tileArch(pack, x []float32, xStride, k int, out *[TileTokens * TileRows]float32) bool {
 	return false
 }

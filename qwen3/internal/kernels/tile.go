@@ -108,3 +108,38 @@ func PackBF16(pack []float32, w []uint16, k int, staging []float32) {
 		Transpose8(pack[i:], TileRows, staging[i*k:], k, k)
 	}
 }
+
+// AddRows adds n rows of 32 values, x[t*32+i] (a block's results, as Tile and TileQ write them),
+// into rows of y yStride apart: y[t*yStride+i] += x[t*32+i] for t < n, i < 32. CopyRows writes
+// them instead: y[t*yStride+i] = x[t*32+i]. A prompt chunk's matrix passes put every block's
+// results into the residual stream or an output this way; one call per block, not per token, as
+// a call per 32 values costs more than its additions.
+func AddRows(y []float32, yStride int, x []float32, n int) {
+	checkBlockRows(y, yStride, x, n)
+	if addRowsArch(y, yStride, x, n) {
+		return
+	}
+	for t := range n {
+		dst, src := y[t*yStride:t*yStride+TileRows], x[t*TileRows:(t+1)*TileRows]
+		for i, v := range src {
+			dst[i] += v
+		}
+	}
+}
+
+// CopyRows is AddRows without the addition: y[t*yStride+i] = x[t*32+i].
+func CopyRows(y []float32, yStride int, x []float32, n int) {
+	checkBlockRows(y, yStride, x, n)
+	if copyRowsArch(y, yStride, x, n) {
+		return
+	}
+	for t := range n {
+		copy(y[t*yStride:t*yStride+TileRows], x[t*TileRows:(t+1)*TileRows])
+	}
+}
+
+func checkBlockRows(y []float32, yStride int, x []float32, n int) {
+	if n < 0 || yStride < TileRows || n > 0 && (len(y) < (n-1)*yStride+TileRows || len(x) < n*TileRows) {
+		panic(fmt.Sprintf("kernels: %d rows of 32 from %d values into %d (stride %d)", n, len(x), len(y), yStride))
+	}
+}

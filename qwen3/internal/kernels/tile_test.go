@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -58,4 +59,39 @@ func BenchmarkTile(b *testing.B) {
 		Tile(pack, x, k, k, &out)
 	}
 	b.ReportMetric(float64(k*TileRows*TileTokens)/(float64(b.Elapsed().Nanoseconds())/float64(b.N)), "MAC/ns")
+}
+
+// TestAddRows: AddRows and CopyRows at every level give the plain loops' float32 bits, and touch
+// nothing between the rows of y.
+func TestAddRows(t *testing.T) {
+	r := rand.New(rand.NewPCG(77, 78))
+	eachLevel(t, func(t *testing.T) {
+		for _, n := range []int{0, 1, 5, 140} {
+			stride := TileRows + r.IntN(40)
+			x := randX(r, n*TileRows)
+			y := randX(r, max(0, (n-1)*stride+TileRows)+7)
+			for _, add := range []bool{false, true} {
+				got, want := append([]float32(nil), y...), append([]float32(nil), y...)
+				if add {
+					AddRows(got, stride, x, n)
+				} else {
+					CopyRows(got, stride, x, n)
+				}
+				for tt := range n {
+					for i := range TileRows {
+						if add {
+							want[tt*stride+i] += x[tt*TileRows+i]
+						} else {
+							want[tt*stride+i] = x[tt*TileRows+i]
+						}
+					}
+				}
+				for j := range want {
+					if math.Float32bits(got[j]) != math.Float32bits(want[j]) {
+						t.Fatalf("n %d stride %d add %v: y[%d] = %v, want %v", n, stride, add, j, got[j], want[j])
+					}
+				}
+			}
+		}
+	})
 }
