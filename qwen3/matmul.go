@@ -69,7 +69,8 @@ func (s *Session) blockTimes(sc *tileScratch, w *Matrix, r0 int, in []float32, w
 		sc.qpack.Pack(kind, k, w.raw[r0*rb:(r0+rows)*rb], rb, rows)
 		for i := range tiles {
 			kernels.Prefetch(next[i*len(next)/tiles : (i+1)*len(next)/tiles])
-			kernels.TileQ(sc.qpack, a, i*kernels.TileTokens, tileOut(out, i*kernels.TileTokens))
+			t0 := i * kernels.TileTokens
+			kernels.TileQPart(sc.qpack, a, t0, min(kernels.TileTokens, s.n-t0), tileOut(out, t0))
 		}
 		return
 	}

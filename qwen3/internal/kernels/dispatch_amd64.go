@@ -280,6 +280,19 @@ func tileQArch(p *QPack, x []int16, k, nb int, xs, xsum []float32, out *[TileTok
 	return true
 }
 
+// tileQ8Arch runs the 8-token VNNI TileQ (out rows 8-11 are not written).
+func tileQ8Arch(p *QPack, x []int16, k, nb int, xs, xsum []float32, out *[TileTokens * TileRows]float32) bool {
+	if !useVNNI {
+		return false
+	}
+	kernel := tileQ32x8NoMinVNNI
+	if p.Kind == QQ4_K {
+		kernel = tileQ32x8VNNI
+	}
+	kernel(&p.Q[0], &x[0], k, nb, p.Kind.halves(), &p.S[0], &xs[0], &xsum[0], nb, &out[0])
+	return true
+}
+
 func attnTileArch(rows int, pack []float32, packStride int, x []float32, xStride, k int, out []float32, outStride int, acc bool) bool {
 	if !useAVX2 || k == 0 {
 		return false

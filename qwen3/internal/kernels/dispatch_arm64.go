@@ -200,6 +200,11 @@ func widenQ6Arch(y []int16, ql, qh []byte) bool {
 // packQArch: arm64 decodes a QPack's rows with the portable code (and its widening hooks).
 func packQArch(p *QPack, kind QKind, k int, raw []byte, rowBytes, rows int) bool { return false }
 
+// tileQ8Arch: arm64 has no 8-token TileQ; TileQPart runs TileQ.
+func tileQ8Arch(p *QPack, x []int16, k, nb int, xs, xsum []float32, out *[TileTokens * TileRows]float32) bool {
+	return false
+}
+
 // tileQArch covers the 32 x 12 tile in eight 8-row, 6-token parts.
 func tileQArch(p *QPack, x []int16, k, nb int, xs, xsum []float32, out *[TileTokens * TileRows]float32) bool {
 	if !useNEON {

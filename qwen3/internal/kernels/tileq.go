@@ -188,6 +188,25 @@ func TileQ(p *QPack, a *Act, t0 int, out *[TileTokens * TileRows]float32) {
 	tileQGeneric(p, x, xs, xsum, out)
 }
 
+// TileQPart is TileQ for a tile whose tokens past the first n (0 < n <= 12) are not wanted, as
+// in a chunk's last tile: out[t*32+i] for t < n are TileQ's values, bit for bit, and the rows
+// t >= n hold anything. The Act needs room for twelve tokens, as for TileQ. Where the CPU has an
+// 8-token form (AVX-512 VNNI) it does n <= 8 with it: 128 tokens are ten tiles and one of 8,
+// and the 12-token kernel would spend a third of that last tile on nothing.
+func TileQPart(p *QPack, a *Act, t0, n int, out *[TileTokens * TileRows]float32) {
+	if n <= 0 || n > TileTokens {
+		panic(fmt.Sprintf("kernels: TileQPart of %d tokens", n))
+	}
+	k := p.K
+	if n <= 8 && t0 >= 0 && a.Len() >= (t0+TileTokens)*k {
+		nb := k / ActBlock
+		if tileQ8Arch(p, a.Q[t0*k:], k, nb, a.Scale[t0*nb:], a.Sum[t0*nb:], out) {
+			return
+		}
+	}
+	TileQ(p, a, t0, out)
+}
+
 // tileQGeneric is TileQ in plain Go, blocked for registers: twelve integer sums, 4 rows by 3
 // tokens, run over one weight scale block f (32 columns; 16 for Q6_K) at a time. Each step takes a
 // column pair: 8 int16 weights that lie side by side in the pack (rows i..i+3, columns j and j+1)

@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -49,6 +50,35 @@ func TestTileQ(t *testing.T) {
 						if !closeTo(got, want, mag, c.k) {
 							t.Fatalf("%v k=%d token %d row %d: %v, float64 reference %v (magnitude %v)", typ, c.k, c.t0+tok, i, got, want, mag)
 						}
+					}
+				}
+			}
+		}
+	})
+}
+
+// TestTileQPart: a tile's first n tokens from TileQPart are TileQ's, bit for bit, at every level
+// and for every type (the 8-token VNNI kernels where the CPU has them), rows 8-11 of a short
+// tile's output aside.
+func TestTileQPart(t *testing.T) {
+	r := rand.New(rand.NewPCG(79, 80))
+	eachLevel(t, func(t *testing.T) {
+		for typ, kind := range qKinds {
+			const k = 512
+			b := blockOf[typ]
+			w := randBlocks(r, typ, TileRows*k/b.size)
+			p := NewQPack(k)
+			p.Pack(kind, k, w, k/b.size*b.bytes, TileRows)
+			a := NewAct((TileTokens + 3) * k)
+			a.Quantize(randX(r, (TileTokens+3)*k))
+			var want [TileTokens * TileRows]float32
+			TileQ(p, a, 3, &want)
+			for _, n := range []int{1, 5, 8, 9, 12} {
+				var got [TileTokens * TileRows]float32
+				TileQPart(p, a, 3, n, &got)
+				for j := range n * TileRows {
+					if math.Float32bits(got[j]) != math.Float32bits(want[j]) {
+						t.Fatalf("%v n=%d: token %d row %d is %v, TileQ gives %v", typ, n, j/TileRows, j%TileRows, got[j], want[j])
 					}
 				}
 			}

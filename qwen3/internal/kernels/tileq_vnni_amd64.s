@@ -94,6 +94,59 @@
 	VPMADDWD Z31, Z24, Z22 \
 	VPMADDWD Z31, Z25, Z23
 
+// VTOK8 and VTOKZ8 are VTOK and VTOKZ for the first 8 tokens (the 8-token kernels).
+#define VTOK8(off) \
+	VPBROADCASTD off(DI), Z26 \
+	VPDPWSSD Z26, Z24, Z0 \
+	VPDPWSSD Z26, Z25, Z1 \
+	VPBROADCASTD off(DI)(R8*1), Z27 \
+	VPDPWSSD Z27, Z24, Z2 \
+	VPDPWSSD Z27, Z25, Z3 \
+	VPBROADCASTD off(DI)(R8*2), Z28 \
+	VPDPWSSD Z28, Z24, Z4 \
+	VPDPWSSD Z28, Z25, Z5 \
+	VPBROADCASTD off(R9), Z29 \
+	VPDPWSSD Z29, Z24, Z6 \
+	VPDPWSSD Z29, Z25, Z7 \
+	VPBROADCASTD off(DI)(R8*4), Z30 \
+	VPDPWSSD Z30, Z24, Z8 \
+	VPDPWSSD Z30, Z25, Z9 \
+	VPBROADCASTD off(R9)(R8*2), Z31 \
+	VPDPWSSD Z31, Z24, Z10 \
+	VPDPWSSD Z31, Z25, Z11 \
+	VPBROADCASTD off(R10), Z26 \
+	VPDPWSSD Z26, Z24, Z12 \
+	VPDPWSSD Z26, Z25, Z13 \
+	VPBROADCASTD off(R9)(R8*4), Z27 \
+	VPDPWSSD Z27, Z24, Z14 \
+	VPDPWSSD Z27, Z25, Z15
+
+#define VTOKZ8(off) \
+	VPBROADCASTD off(DI), Z26 \
+	VPMADDWD Z26, Z24, Z0 \
+	VPMADDWD Z26, Z25, Z1 \
+	VPBROADCASTD off(DI)(R8*1), Z27 \
+	VPMADDWD Z27, Z24, Z2 \
+	VPMADDWD Z27, Z25, Z3 \
+	VPBROADCASTD off(DI)(R8*2), Z28 \
+	VPMADDWD Z28, Z24, Z4 \
+	VPMADDWD Z28, Z25, Z5 \
+	VPBROADCASTD off(R9), Z29 \
+	VPMADDWD Z29, Z24, Z6 \
+	VPMADDWD Z29, Z25, Z7 \
+	VPBROADCASTD off(DI)(R8*4), Z30 \
+	VPMADDWD Z30, Z24, Z8 \
+	VPMADDWD Z30, Z25, Z9 \
+	VPBROADCASTD off(R9)(R8*2), Z31 \
+	VPMADDWD Z31, Z24, Z10 \
+	VPMADDWD Z31, Z25, Z11 \
+	VPBROADCASTD off(R10), Z26 \
+	VPMADDWD Z26, Z24, Z12 \
+	VPMADDWD Z26, Z25, Z13 \
+	VPBROADCASTD off(R9)(R8*4), Z27 \
+	VPMADDWD Z27, Z24, Z14 \
+	VPMADDWD Z27, Z25, Z15
+
 // ZFLUSH adds one token's scaled block sums to out (off(AX): the token's 32 floats; the next
 // block's first pair, VTOKZ, starts the sums anew): BX points at the token's activation scale, DX at its activation sum; Z30, Z31 hold the
 // block's weight scales (rows 0-15, 16-31) and Z28, Z29 its min terms (ZSCALES loads them once for
@@ -138,9 +191,35 @@
 	VMOVUPS (R12), Z30 \
 	VMOVUPS 64(R12), Z31
 
-// TILEQVNNI(F) is the kernel with F its flush. The frame holds the pairs per scale block (16, or
+// FLUSH12 and FLUSH8 flush the sums of 12 and 8 tokens with F.
+#define FLUSH12(F) \
+	F(Z0, Z1, 0) \
+	F(Z2, Z3, 128) \
+	F(Z4, Z5, 256) \
+	F(Z6, Z7, 384) \
+	F(Z8, Z9, 512) \
+	F(Z10, Z11, 640) \
+	F(Z12, Z13, 768) \
+	F(Z14, Z15, 896) \
+	F(Z16, Z17, 1024) \
+	F(Z18, Z19, 1152) \
+	F(Z20, Z21, 1280) \
+	F(Z22, Z23, 1408)
+
+#define FLUSH8(F) \
+	F(Z0, Z1, 0) \
+	F(Z2, Z3, 128) \
+	F(Z4, Z5, 256) \
+	F(Z6, Z7, 384) \
+	F(Z8, Z9, 512) \
+	F(Z10, Z11, 640) \
+	F(Z12, Z13, 768) \
+	F(Z14, Z15, 896)
+
+// TILEQVNNI(F, SC, NT, TOKZ, TOK, FL) is the kernel for NT tokens (12 or 8), with F its flush
+// and SC its scale loads, TOKZ and TOK its column-pair steps and FL its flush list. The frame holds the pairs per scale block (16, or
 // 8 with two halves; always even: the pair loop takes two at a time) and the halves left.
-#define TILEQVNNI(F, SC) \
+#define TILEQVNNI(F, SC, NT, TOKZ, TOK, FL) \
 	MOVQ pack+0(FP), SI \
 	MOVQ x+8(FP), DI \
 	MOVQ xstride+16(FP), R8 \
@@ -181,7 +260,7 @@
 	VPXORD Z22, Z22, Z22 \
 	VPXORD Z23, Z23, Z23 \
 	MOVQ out+72(FP), AX \
-	MOVQ $12, BX \
+	MOVQ $NT, BX \
 vzero: \
 	VMOVUPS Z0, (AX) \
 	VMOVUPS Z0, 64(AX) \
@@ -203,16 +282,16 @@ vhalf: \
 	MOVQ p-16(SP), BX \
 	VMOVDQU32 (SI), Z24 \
 	VMOVDQU32 64(SI), Z25 \
-	VTOKZ(0) \
+	TOKZ(0) \
 	JMP  vsecond \
 vpair: \
 	VMOVDQU32 (SI), Z24 \
 	VMOVDQU32 64(SI), Z25 \
-	VTOK(0) \
+	TOK(0) \
 vsecond: \
 	VMOVDQU32 128(SI), Z24 \
 	VMOVDQU32 192(SI), Z25 \
-	VTOK(4) \
+	TOK(4) \
 	ADDQ $256, SI \
 	ADDQ $8, DI \
 	ADDQ $8, R9 \
@@ -226,18 +305,7 @@ vsecond: \
 	SC \
 	SUBQ xs+48(FP), DX \
 	ADDQ xsum+56(FP), DX \
-	F(Z0, Z1, 0) \
-	F(Z2, Z3, 128) \
-	F(Z4, Z5, 256) \
-	F(Z6, Z7, 384) \
-	F(Z8, Z9, 512) \
-	F(Z10, Z11, 640) \
-	F(Z12, Z13, 768) \
-	F(Z14, Z15, 896) \
-	F(Z16, Z17, 1024) \
-	F(Z18, Z19, 1152) \
-	F(Z20, Z21, 1280) \
-	F(Z22, Z23, 1408) \
+	FL(F) \
 	ADDQ $256, R12 \
 	DECQ h-8(SP) \
 	JNE  vhalf \
@@ -249,8 +317,20 @@ vdone: \
 	RET
 
 TEXT ·tileQ32x12VNNI(SB), NOSPLIT, $16-80
-	TILEQVNNI(ZFLUSH, ZSCALES)
+	TILEQVNNI(ZFLUSH, ZSCALES, 12, VTOKZ, VTOK, FLUSH12)
 
 // func tileQ32x12NoMinVNNI(...): tileQ32x12VNNI for types without minimums (xsum is not read).
 TEXT ·tileQ32x12NoMinVNNI(SB), NOSPLIT, $16-80
-	TILEQVNNI(ZFLUSH0, ZSCALES0)
+	TILEQVNNI(ZFLUSH0, ZSCALES0, 12, VTOKZ, VTOK, FLUSH12)
+
+// func tileQ32x8VNNI(pack, x *int16, xstride, nb, halves int, s, xs, xsum *float32, xsStride int, out *float32)
+//
+// tileQ32x12VNNI for 8 tokens (out rows 8-11 are not written): a chunk's last tile when 8 or
+// fewer of its tokens are left, such as 128 = 10·12 + 8, instead of 12 with a third of them
+// wasted. Each token's sums and flush are the 12-token kernel's, so its bits are too.
+TEXT ·tileQ32x8VNNI(SB), NOSPLIT, $16-80
+	TILEQVNNI(ZFLUSH, ZSCALES, 8, VTOKZ8, VTOK8, FLUSH8)
+
+// func tileQ32x8NoMinVNNI(...): tileQ32x8VNNI for types without minimums.
+TEXT ·tileQ32x8NoMinVNNI(SB), NOSPLIT, $16-80
+	TILEQVNNI(ZFLUSH0, ZSCALES0, 8, VTOKZ8, VTOK8, FLUSH8)
