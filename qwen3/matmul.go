@@ -79,7 +79,7 @@ func (s *Session) blockTimes(sc *tileScratch, w *Matrix, r0 int, in []float32, w
 	for i := range tiles {
 		t0 := i * kernels.TileTokens
 		kernels.Prefetch(next[i*len(next)/tiles : (i+1)*len(next)/tiles])
-		kernels.Tile(pack, in[t0*width:], width, k, tileOut(out, t0))
+		kernels.TilePart(pack, in[t0*width:], width, k, min(kernels.TileTokens, s.n-t0), tileOut(out, t0))
 	}
 }
 

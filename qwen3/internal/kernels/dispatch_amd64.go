@@ -280,6 +280,15 @@ func tileQArch(p *QPack, x []int16, k, nb int, xs, xsum []float32, out *[TileTok
 	return true
 }
 
+// tile8Arch runs the 8-token float tile (out rows 8-11 are not written).
+func tile8Arch(pack, x []float32, xStride, k int, out *[TileTokens * TileRows]float32) bool {
+	if !useAVX512 {
+		return false
+	}
+	tile32x8AVX512(&pack[0], &x[0], xStride, k, &out[0])
+	return true
+}
+
 // tileQ8Arch runs the 8-token VNNI TileQ (out rows 8-11 are not written).
 func tileQ8Arch(p *QPack, x []int16, k, nb int, xs, xsum []float32, out *[TileTokens * TileRows]float32) bool {
 	if !useVNNI {

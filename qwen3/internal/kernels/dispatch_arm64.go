@@ -200,7 +200,12 @@ func widenQ6Arch(y []int16, ql, qh []byte) bool {
 // packQArch: arm64 decodes a QPack's rows with the portable code (and its widening hooks).
 func packQArch(p *QPack, kind QKind, k int, raw []byte, rowBytes, rows int) bool { return false }
 
-// tileQ8Arch: arm64 has no 8-token TileQ; TileQPart runs TileQ.
+// tile8Arch and tileQ8Arch: arm64 has no 8-token tiles; TilePart and TileQPart run the 12-token
+// ones.
+func tile8Arch(pack, x []float32, xStride, k int, out *[TileTokens * TileRows]float32) bool {
+	return false
+}
+
 func tileQ8Arch(p *QPack, x []int16, k, nb int, xs, xsum []float32, out *[TileTokens * TileRows]float32) bool {
 	return false
 }

@@ -39,6 +39,9 @@ func attnTile32Arch(rows int, pack []float32, second, packStride int, x []float3
 func attnTile32F16Arch(rows int, pack []uint16, second, packStride int, x []float32, xStride, k int, out []float32, outStride int, acc bool) bool {
 	return false
 }
+func tile8Arch(pack, x []float32, xStride, k int, out *[TileTokens * TileRows]float32) bool {
+	return false
+}
 func tileQ8Arch(p *QPack, x []int16, k, nb int, xs, xsum []float32, out *[TileTokens * TileRows]float32) bool {
 	return false
 }

@@ -33,6 +33,20 @@ func Tile(pack, x []float32, xStride, k int, out *[TileTokens * TileRows]float32
 	}
 }
 
+// TilePart is Tile for a tile whose tokens past the first n (0 < n <= 12) are not wanted, as in a
+// chunk's last tile: out[t*32+i] for t < n are Tile's values, bit for bit, and the rows t >= n
+// hold anything. x needs room for twelve tokens, as for Tile. At the AVX512 level n <= 8 takes
+// an 8-token kernel, so that 128 tokens are ten tiles and one of 8, not eleven of 12.
+func TilePart(pack, x []float32, xStride, k, n int, out *[TileTokens * TileRows]float32) {
+	if n <= 0 || n > TileTokens {
+		panic(fmt.Sprintf("kernels: TilePart of %d tokens", n))
+	}
+	if n <= 8 && k > 0 && len(pack) >= k*TileRows && k <= xStride && len(x) >= (TileTokens-1)*xStride+k && tile8Arch(pack, x, xStride, k, out) {
+		return
+	}
+	Tile(pack, x, xStride, k, out)
+}
+
 // tileGeneric is Tile in plain Go, blocked for registers: six sums, 2 rows by 3 tokens, stay in
 // registers while j walks the columns, so each step loads 2 packed weights (adjacent: pack[j*32+i],
 // pack[j*32+i+1]) and 3 inputs for 6 multiply-adds, where one sum at a time loads 2 values per

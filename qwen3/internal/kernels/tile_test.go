@@ -95,3 +95,26 @@ func TestAddRows(t *testing.T) {
 		}
 	})
 }
+
+// TestTilePart: a tile's first n tokens from TilePart are Tile's, bit for bit, at every level (the
+// 8-token AVX-512 kernel where the CPU has it).
+func TestTilePart(t *testing.T) {
+	r := rand.New(rand.NewPCG(81, 82))
+	eachLevel(t, func(t *testing.T) {
+		for _, k := range []int{1, 64, 1000} {
+			stride := k + 3
+			pack, x := randX(r, k*TileRows), randX(r, (TileTokens-1)*stride+k)
+			var want [TileTokens * TileRows]float32
+			Tile(pack, x, stride, k, &want)
+			for _, n := range []int{1, 7, 8, 9, 12} {
+				var got [TileTokens * TileRows]float32
+				TilePart(pack, x, stride, k, n, &got)
+				for j := range n * TileRows {
+					if math.Float32bits(got[j]) != math.Float32bits(want[j]) {
+						t.Fatalf("k=%d n=%d: token %d row %d is %v, Tile gives %v", k, n, j/TileRows, j%TileRows, got[j], want[j])
+					}
+				}
+			}
+		}
+	})
+}
