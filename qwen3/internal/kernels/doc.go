@@ -33,7 +33,8 @@
 // chunk's inputs rounded to int16 blocks like decoding's, integer multiply-adds in the tile
 // (about 1.4 times the float tile's multiply-adds per ns on this machine); so prompts of these
 // types, too, see inputs rounded to int16. Prefetch asks for the next block of rows while a block
-// is multiplied, so that packing does not wait on memory; AddRows and CopyRows put a block's
+// is multiplied, so that packing does not wait on memory; TilePart and TileQPart do a chunk's
+// last, short tile (8 tokens where an AVX-512 form has them); AddRows and CopyRows put a block's
 // results into the residual stream and the outputs.
 //
 // Each function has a plain Go version (the specification) and, on amd64 with AVX2, FMA and F16C,
