@@ -93,6 +93,9 @@ func dotQ4_0ActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n 
 func dotQ4_KActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
 
 //go:noescape
+func dotQ4_0ActVNNI(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
+
+//go:noescape
 func dotQ6_KActVNNI(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
 
 //go:noescape

@@ -80,6 +80,13 @@ func dotActRowsArch(k actKind, out []float32, w []byte, rowBytes, nb int, a *Act
 	case q8_0:
 		dotQ8_0ActAVX2(w0, rowBytes, rows, q, sc, sum, n, o)
 	case q4_0:
+		if r4 := rows &^ 3; useVNNI && r4 > 0 { // four rows at a time in 512-bit registers, the rest below
+			dotQ4_0ActVNNI(w0, rowBytes, r4, q, sc, sum, n, o)
+			if rows == r4 {
+				break
+			}
+			w0, o, rows = &w[r4*rowBytes], &out[r4], rows-r4
+		}
 		dotQ4_0ActAVX2(w0, rowBytes, rows, q, sc, sum, n, o)
 	case q4_K:
 		if r4 := rows &^ 3; useVNNI && r4 > 0 { // four rows at a time in 512-bit registers, the rest below
