@@ -51,6 +51,9 @@ func dotF32AVX2(w *float32, stride, rows int, x *float32, n int, out *float32)
 func dotBF16AVX2(w *uint16, stride, rows int, x *float32, n int, out *float32)
 
 //go:noescape
+func dotBF16AVX512(w *uint16, stride, rows int, x *float32, n int, out *float32)
+
+//go:noescape
 func dotF16AVX2(w *uint16, stride, rows int, x *float32, n int, out *float32)
 
 //go:noescape

@@ -50,15 +50,6 @@ GLOBL perm<>(SB), RODATA|NOPTR, $512
 	VPTERNLOGD $0xff, Z0, Z0, Z0 \
 	VPSRLW     $12, Z0, Z0
 
-// ZHALVES(z, y, x, lo, hi) stores the two rows' sums of accumulator z (y, x: its low 256 and 128
-// bits) at lo(AX) and hi(AX), each half summed as HSUM sums; X12 and X1 are clobbered.
-#define ZHALVES(z, y, x, lo, hi) \
-	VEXTRACTF64X4 $1, z, Y12 \
-	HSUM(y, x) \
-	VMOVSS        x, lo(AX) \
-	HSUM(Y12, X12) \
-	VMOVSS        X12, hi(AX)
-
 // The 512-bit forms of dotq_amd64.h's q4kshift, q4kmask1 and q4kmask2: one copy per 128-bit lane,
 // one lane per row.
 #define Q4KCONST(name, lo, hi) \
