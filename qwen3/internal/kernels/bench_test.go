@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"testing"
@@ -153,3 +154,23 @@ func BenchmarkStreamQ8_0Act(b *testing.B) { benchStream(b, gguf.TypeQ8_0) }
 func BenchmarkStreamQ4_0Act(b *testing.B) { benchStream(b, gguf.TypeQ4_0) }
 func BenchmarkStreamQ4_KAct(b *testing.B) { benchStream(b, gguf.TypeQ4_K) }
 func BenchmarkStreamQ6_KAct(b *testing.B) { benchStream(b, gguf.TypeQ6_K) }
+
+// BenchmarkStreamBF16: benchStream for BF16 rows (the one-token float kernel of decoding).
+func BenchmarkStreamBF16(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 1))
+	const cols = 1024
+	rows := (128 << 20) / (2 * cols) / 32 * 32
+	w := make([]uint16, rows*cols)
+	for i := range w {
+		w[i] = uint16(math.Float32bits(float32(r.NormFloat64())) >> 16)
+	}
+	x := randX(r, cols)
+	out := make([]float32, 32)
+	m := startCPU()
+	for b.Loop() {
+		for r0 := 0; r0 < rows; r0 += 32 {
+			DotBF16Rows(out, w[r0*cols:(r0+32)*cols], cols, x)
+		}
+	}
+	m.report(b, float64(2*len(w)), "B")
+}

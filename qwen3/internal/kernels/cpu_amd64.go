@@ -51,6 +51,9 @@ func dotF32AVX2(w *float32, stride, rows int, x *float32, n int, out *float32)
 func dotBF16AVX2(w *uint16, stride, rows int, x *float32, n int, out *float32)
 
 //go:noescape
+func dotBF16AVX512(w *uint16, stride, rows int, x *float32, n int, out *float32)
+
+//go:noescape
 func dotF16AVX2(w *uint16, stride, rows int, x *float32, n int, out *float32)
 
 //go:noescape
@@ -91,6 +94,9 @@ func dotQ4_0ActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n 
 
 //go:noescape
 func dotQ4_KActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
+
+//go:noescape
+func dotQ4_0ActVNNI(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
 
 //go:noescape
 func dotQ6_KActVNNI(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)

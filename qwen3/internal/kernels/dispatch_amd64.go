@@ -22,6 +22,13 @@ func dotBF16RowsArch(out []float32, w []uint16, cols int, x []float32) bool {
 	if !useAVX2 || len(out) == 0 || cols < 8 {
 		return false
 	}
+	if r8 := len(out) &^ 7; useAVX512 && r8 > 0 && cols%32 == 0 { // eight rows at a time, the rest below
+		dotBF16AVX512(unsafe.SliceData(w), 2*cols, r8, unsafe.SliceData(x), cols, unsafe.SliceData(out))
+		if r8 == len(out) {
+			return true
+		}
+		out, w = out[r8:], w[r8*cols:]
+	}
 	n := cols &^ 7
 	dotBF16AVX2(unsafe.SliceData(w), 2*cols, len(out), unsafe.SliceData(x), n, unsafe.SliceData(out))
 	finishRows(out, cols, n, func(r int) float32 { return dotBF16Generic(w[r*cols+n:(r+1)*cols], x[n:cols]) })
@@ -80,6 +87,13 @@ func dotActRowsArch(k actKind, out []float32, w []byte, rowBytes, nb int, a *Act
 	case q8_0:
 		dotQ8_0ActAVX2(w0, rowBytes, rows, q, sc, sum, n, o)
 	case q4_0:
+		if r4 := rows &^ 3; useVNNI && r4 > 0 { // four rows at a time in 512-bit registers, the rest below
+			dotQ4_0ActVNNI(w0, rowBytes, r4, q, sc, sum, n, o)
+			if rows == r4 {
+				break
+			}
+			w0, o, rows = &w[r4*rowBytes], &out[r4], rows-r4
+		}
 		dotQ4_0ActAVX2(w0, rowBytes, rows, q, sc, sum, n, o)
 	case q4_K:
 		if r4 := rows &^ 3; useVNNI && r4 > 0 { // four rows at a time in 512-bit registers, the rest below

@@ -41,6 +41,15 @@
 	VHADDPS      x, x, x \
 	VHADDPS      x, x, x
 
+// ZHALVES(z, y, x, lo, hi) stores the two rows' sums of accumulator z (y, x: its low 256 and 128
+// bits) at lo(AX) and hi(AX), each half summed as HSUM sums; X12 and X1 are clobbered.
+#define ZHALVES(z, y, x, lo, hi) \
+	VEXTRACTF64X4 $1, z, Y12 \
+	HSUM(y, x) \
+	VMOVSS        x, lo(AX) \
+	HSUM(Y12, X12) \
+	VMOVSS        X12, hi(AX)
+
 // QFMA(cs, acc) finishes a 32-value block whose products, summed in pairs by VPMADDWD, are in Y5
 // and Y6: their eight int32 lane sums converted to float, times the block's scale c (broadcast
 // from cs), added to acc. Y6 is clobbered.

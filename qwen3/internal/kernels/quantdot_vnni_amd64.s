@@ -50,15 +50,6 @@ GLOBL perm<>(SB), RODATA|NOPTR, $512
 	VPTERNLOGD $0xff, Z0, Z0, Z0 \
 	VPSRLW     $12, Z0, Z0
 
-// ZHALVES(z, y, x, lo, hi) stores the two rows' sums of accumulator z (y, x: its low 256 and 128
-// bits) at lo(AX) and hi(AX), each half summed as HSUM sums; X12 and X1 are clobbered.
-#define ZHALVES(z, y, x, lo, hi) \
-	VEXTRACTF64X4 $1, z, Y12 \
-	HSUM(y, x) \
-	VMOVSS        x, lo(AX) \
-	HSUM(Y12, X12) \
-	VMOVSS        X12, hi(AX)
-
 // The 512-bit forms of dotq_amd64.h's q4kshift, q4kmask1 and q4kmask2: one copy per 128-bit lane,
 // one lane per row.
 #define Q4KCONST(name, lo, hi) \
@@ -160,46 +151,6 @@ Q4KCONST(q4kmask2z<>, 0x3030303000000000, 0x3030303000000000)
 	Q4KPAIR(16+32*c, SI, R14, Z28, i0, i1, Z8) \
 	Q4KPAIR(16+32*c, BX, R9, Z29, i0, i1, Z9)
 
-// func dotQ4_KActVNNI(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
-// dotQ4_KActAVX2's four-row loop (rows a multiple of 4), rows 0 and 1 in Z8, rows 2 and 3 in Z9.
-TEXT ·dotQ4_KActVNNI(SB), NOSPLIT, $0-64
-	MOVQ w+0(FP), R12
-	MOVQ stride+8(FP), R10
-	XORQ R13, R13
-	LO4Z
-	LOADPERM
-
-q4kz:
-	MOVQ rows+16(FP), AX
-	CMPQ R13, AX
-	JGE  q4kzdone
-	R4START
-	MOVQ sum+40(FP), R8
-
-q4kzloop:
-	PFLIN9
-	Q4KSC4
-	Q4KZCHUNK(0, Z20, Z21)
-	Q4KZCHUNK(1, Z22, Z23)
-	Q4KZCHUNK(2, Z24, Z25)
-	Q4KZCHUNK(3, Z26, Z27)
-	R4ADVANCE(144)
-	ADDQ $512, DI
-	ADDQ $32, DX
-	ADDQ $32, R8
-	DECQ CX
-	JNE  q4kzloop
-	MOVQ out+56(FP), AX
-	LEAQ (AX)(R13*4), AX
-	ZHALVES(Z8, Y8, X8, 0, 4)
-	ZHALVES(Z9, Y9, X9, 8, 12)
-	LEAQ (R12)(R10*4), R12
-	ADDQ $4, R13
-	JMP  q4kz
-
-q4kzdone:
-	VZEROUPPER
-	RET
 
 // Q6_K, two rows at a time (SI, R14). Within a half, the AVX2 kernel's eight group sums of a row
 // are two 128-bit lanes (groups 0-3, 4-7); here a 512-bit register holds them for both rows as
@@ -265,8 +216,8 @@ GLOBL q6dperm<>(SB), RODATA|NOPTR, $64
 	VPANDD    Z31, Z6, Z6 \
 	VPORD     Z6, Z15, Z15
 
-// Q6KPAIRZ(qa, qb, out) sums in pairs the products of quant registers qa, qb with the 32
-// activations at 0(DI) offsets, and adds the two results' neighbouring lanes (Q6KSUM's first step).
+// Q6KMADDZ(off, q, z): the products of the quants in q with the 16 activations at off(DI) (the
+// same 16 for both rows), summed in pairs into z, as Q6KSUM's VPMADDWD.
 #define Q6KMADDZ(off, q, z) \
 	VBROADCASTI64X4 off(DI), z \
 	VPMADDWD        z, q, z
@@ -327,6 +278,85 @@ GLOBL q6dperm<>(SB), RODATA|NOPTR, $64
 	Q6KSUMZ \
 	VFMADD231PS Z16, Z1, Z0
 
+// Q4_0, four rows at a time as the AVX2 kernel does (Z0: 0x000F, Z7: 8 in every 16-bit lane):
+// Q40PAIR(off, p1, p2, c, i, acc) is block b (byte off of the rows at p1 and p2) with the activations
+// in Z1 (values 0-15 in both halves) and Z2 (16-31), its scales c from Z28 or Z29 by index i.
+#define Q40PAIR(off, p1, p2, c, i, acc) \
+	VMOVDQU     off+2(p1), X6 \
+	VINSERTI128 $1, off+2(p2), Y6, Y6 \
+	VPMOVZXBW   Y6, Z6 \
+	VPANDD      Z0, Z6, Z5 \
+	VPSRLW      $4, Z6, Z6 \
+	VPSUBW      Z7, Z5, Z5 \
+	VPSUBW      Z7, Z6, Z6 \
+	VPMADDWD    Z1, Z5, Z5 \
+	VPDPWSSD    Z2, Z6, Z5 \
+	VCVTDQ2PS   Z5, Z5 \
+	VPERMPS     c, i, Z6 \
+	VFMADD231PS Z6, Z5, acc
+
+// Q40ZB(off, xoff, i): block b of the four rows (activations at xoff of DI).
+#define Q40ZB(off, xoff, i) \
+	VBROADCASTI64X4 xoff(DI), Z1 \
+	VBROADCASTI64X4 xoff+32(DI), Z2 \
+	Q40PAIR(off, SI, R14, Z28, i, Z8) \
+	Q40PAIR(off, BX, R9, Z29, i, Z9)
+
+// Q40SCZ gathers the eight block scales of the group of each of the four rows and multiplies them
+// by the activations' scales (SCALE4's products) into Z28 (rows 0, 1) and Z29 (rows 2, 3).
+#define Q40SCZ \
+	GATHERD8(18, SI) \
+	VMULPS        (DX), Y3, Y16 \
+	GATHERD8(18, R14) \
+	VMULPS        (DX), Y3, Y3 \
+	VINSERTF64X4  $1, Y3, Z16, Z28 \
+	GATHERD8(18, BX) \
+	VMULPS        (DX), Y3, Y16 \
+	GATHERD8(18, R9) \
+	VMULPS        (DX), Y3, Y3 \
+	VINSERTF64X4  $1, Y3, Z16, Z29
+
+// func dotQ4_KActVNNI(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
+// dotQ4_KActAVX2's four-row loop (rows a multiple of 4), rows 0 and 1 in Z8, rows 2 and 3 in Z9.
+TEXT ·dotQ4_KActVNNI(SB), NOSPLIT, $0-64
+	MOVQ w+0(FP), R12
+	MOVQ stride+8(FP), R10
+	XORQ R13, R13
+	LO4Z
+	LOADPERM
+
+q4kz:
+	MOVQ rows+16(FP), AX
+	CMPQ R13, AX
+	JGE  q4kzdone
+	R4START
+	MOVQ sum+40(FP), R8
+
+q4kzloop:
+	PFLIN9
+	Q4KSC4
+	Q4KZCHUNK(0, Z20, Z21)
+	Q4KZCHUNK(1, Z22, Z23)
+	Q4KZCHUNK(2, Z24, Z25)
+	Q4KZCHUNK(3, Z26, Z27)
+	R4ADVANCE(144)
+	ADDQ $512, DI
+	ADDQ $32, DX
+	ADDQ $32, R8
+	DECQ CX
+	JNE  q4kzloop
+	MOVQ out+56(FP), AX
+	LEAQ (AX)(R13*4), AX
+	ZHALVES(Z8, Y8, X8, 0, 4)
+	ZHALVES(Z9, Y9, X9, 8, 12)
+	LEAQ (R12)(R10*4), R12
+	ADDQ $4, R13
+	JMP  q4kz
+
+q4kzdone:
+	VZEROUPPER
+	RET
+
 // func dotQ6_KActVNNI(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
 // dotQ6_KActAVX2 two rows at a time (rows even). sum points to the Act's Sum16.
 TEXT ·dotQ6_KActVNNI(SB), NOSPLIT, $0-64
@@ -383,5 +413,50 @@ q6kzloop:
 	JMP  q6kz
 
 q6kzdone:
+	VZEROUPPER
+	RET
+
+// func dotQ4_0ActVNNI(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
+// dotQ4_0ActAVX2's four-row loop (rows a multiple of 4), rows 0 and 1 in Z8, rows 2 and 3 in Z9.
+TEXT ·dotQ4_0ActVNNI(SB), NOSPLIT, $0-64
+	MOVQ w+0(FP), R12
+	MOVQ stride+8(FP), R10
+	XORQ R13, R13
+	LO4Z
+	VPTERNLOGD $0xff, Z7, Z7, Z7
+	VPSRLW     $15, Z7, Z7
+	VPSLLW     $3, Z7, Z7
+	LOADPERM
+
+q40z:
+	CMPQ R13, rows+16(FP)
+	JGE  q40zdone
+	R4START
+
+q40zloop:
+	PFLIN9
+	Q40SCZ
+	Q40ZB(0, 0, Z20)
+	Q40ZB(18, 64, Z21)
+	Q40ZB(36, 128, Z22)
+	Q40ZB(54, 192, Z23)
+	Q40ZB(72, 256, Z24)
+	Q40ZB(90, 320, Z25)
+	Q40ZB(108, 384, Z26)
+	Q40ZB(126, 448, Z27)
+	R4ADVANCE(144)
+	ADDQ $512, DI
+	ADDQ $32, DX
+	DECQ CX
+	JNE  q40zloop
+	MOVQ out+56(FP), AX
+	LEAQ (AX)(R13*4), AX
+	ZHALVES(Z8, Y8, X8, 0, 4)
+	ZHALVES(Z9, Y9, X9, 8, 12)
+	LEAQ (R12)(R10*4), R12
+	ADDQ $4, R13
+	JMP  q40z
+
+q40zdone:
 	VZEROUPPER
 	RET
