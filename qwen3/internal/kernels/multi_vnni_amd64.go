@@ -1,0 +1,83 @@
+package kernels
+
+import (
+	"sync"
+	"unsafe"
+)
+
+// The batched dots in 512-bit registers (multi_vnni_amd64.s), for the AVX512 level with VNNI:
+// two tokens to a register, each token's lanes doing the one-token AVX2 kernel's operations in
+// its order, so that they give the AVX2 batched kernels' (and the one-token kernels') bits. The
+// kernels read the activations from a copy in the order they want them (the pair layout of
+// multi_vnni_amd64.s), made once per call and read by every row of the call.
+
+// pairBytes is the size of the pair layout per group of eight blocks (or super-block) and pair of
+// tokens: eight blocks of A and B, the scales (twice: see multi_vnni_amd64.s) and the sums.
+const pairBytes = 1152
+
+// vnniKernelsN are the 512-bit batched kernels of each type for 8, 4 and 2 tokens (nil: none; the
+// AVX2 ones run).
+var vnniKernelsN = [len(actKinds)][3]func(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int){
+	q8_0: {dotQ8_0ActN8VNNI, dotQ8_0ActN4VNNI, dotQ8_0ActN2VNNI},
+	q4_K: {dotQ4_KActN8VNNI, dotQ4_KActN4VNNI, dotQ4_KActN2VNNI},
+}
+
+// vnniScratch holds the buffers the activations are copied into, one per concurrent call.
+var vnniScratch = sync.Pool{New: func() any { return new(scratchBuf) }}
+
+type scratchBuf struct{ b []byte }
+
+// get returns n bytes of the buffer, 64-byte aligned (a 512-bit load never straddles two lines).
+func (s *scratchBuf) get(n int) *byte {
+	if len(s.b) < n+64 {
+		s.b = make([]byte, n+64)
+	}
+	off := int(-uintptr(unsafe.Pointer(unsafe.SliceData(s.b))) & 63)
+	return &s.b[off]
+}
+
+// dotActRowsNVNNI is dotActRowsNArch's 512-bit path: the tokens eight, four or two at a time, and
+// the number of tokens done (a last odd one is left to the one-token kernel).
+func dotActRowsNVNNI(k actKind, out []float32, outStride, rows int, w []byte, rowBytes int, a *Act, cols, tokens, n int) int {
+	kn := vnniKernelsN[k]
+	s := vnniScratch.Get().(*scratchBuf)
+	t := 0
+	for tokens-t >= 2 {
+		i, pairs := 0, 4
+		switch {
+		case tokens-t >= 8:
+		case tokens-t >= 4:
+			i, pairs = 1, 2
+		default:
+			i, pairs = 2, 1
+		}
+		x := s.get(n * pairs * pairBytes)
+		b := t * cols / ActBlock
+		pairActVNNI(x, &a.Q[t*cols], &a.Scale[b], &a.Sum[b], n, pairs, cols)
+		kn[i](unsafe.SliceData(w), rowBytes, rows, x, n, &out[t*outStride], outStride)
+		t += 2 * pairs
+	}
+	vnniScratch.Put(s)
+	return t
+}
+
+//go:noescape
+func pairActVNNI(dst *byte, q *int16, scale, sum *float32, groups, pairs, cols int)
+
+//go:noescape
+func dotQ8_0ActN8VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int)
+
+//go:noescape
+func dotQ8_0ActN4VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int)
+
+//go:noescape
+func dotQ8_0ActN2VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int)
+
+//go:noescape
+func dotQ4_KActN8VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int)
+
+//go:noescape
+func dotQ4_KActN4VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int)
+
+//go:noescape
+func dotQ4_KActN2VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int)
