@@ -15,11 +15,16 @@ import (
 // tokens: eight blocks of A and B, the scales (twice: see multi_vnni_amd64.s) and the sums.
 const pairBytes = 1152
 
+// q6PairBytes is the size of the Q6 pair layout per super-block and pair of tokens: two halves of
+// eight 64-byte chunks, the 16-value sums and the scales.
+const q6PairBytes = 1280
+
 // vnniKernelsN are the 512-bit batched kernels of each type for 8, 4 and 2 tokens (nil: none; the
 // AVX2 ones run).
 var vnniKernelsN = [len(actKinds)][3]func(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int){
 	q8_0: {dotQ8_0ActN8VNNI, dotQ8_0ActN4VNNI, dotQ8_0ActN2VNNI},
 	q4_K: {dotQ4_KActN8VNNI, dotQ4_KActN4VNNI, dotQ4_KActN2VNNI},
+	q6_K: {dotQ6_KActN8VNNI, dotQ6_KActN4VNNI, dotQ6_KActN2VNNI},
 }
 
 // vnniScratch holds the buffers the activations are copied into, one per concurrent call.
@@ -51,9 +56,15 @@ func dotActRowsNVNNI(k actKind, out []float32, outStride, rows int, w []byte, ro
 		default:
 			i, pairs = 2, 1
 		}
-		x := s.get(n * pairs * pairBytes)
 		b := t * cols / ActBlock
-		pairActVNNI(x, &a.Q[t*cols], &a.Scale[b], &a.Sum[b], n, pairs, cols)
+		var x *byte
+		if k == q6_K {
+			x = s.get(n * pairs * q6PairBytes)
+			q6PairActVNNI(x, &a.Q[t*cols], &a.Scale[b], &a.Sum16[t*cols/16], n, pairs, cols)
+		} else {
+			x = s.get(n * pairs * pairBytes)
+			pairActVNNI(x, &a.Q[t*cols], &a.Scale[b], &a.Sum[b], n, pairs, cols)
+		}
 		kn[i](unsafe.SliceData(w), rowBytes, rows, x, n, &out[t*outStride], outStride)
 		t += 2 * pairs
 	}
@@ -81,3 +92,15 @@ func dotQ4_KActN4VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, o
 
 //go:noescape
 func dotQ4_KActN2VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int)
+
+//go:noescape
+func q6PairActVNNI(dst *byte, q *int16, scale *float32, sum16 *int32, sbs, pairs, cols int)
+
+//go:noescape
+func dotQ6_KActN8VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int)
+
+//go:noescape
+func dotQ6_KActN4VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int)
+
+//go:noescape
+func dotQ6_KActN2VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int)

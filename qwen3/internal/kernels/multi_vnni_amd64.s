@@ -231,6 +231,237 @@
 	ADDQ $144, SI \
 	ADDQ $(pairs*PB), DI
 
+// Q6_K. A half of a super-block (128 values, eight 16-value groups g, each with its own scale)
+// has, in the AVX2 kernel, one register of eight int32 lanes for each group g, summed into the
+// lanes of one vector by unpacking (Q6KSUM): the lanes are the groups. Here the weights are put
+// in another order instead, once per row, so that no sum across lanes is left for the tokens:
+// eight 256-bit registers R_0..R_7 where R_k's lane g (its int16 lanes 2g, 2g+1) holds values
+// 16g+2k and 16g+2k+1 of the half, from group g. Then Σ_k VPDPWSSD(R_k, a in the same order) has in
+// lane g the exact integer Σ q·a over group g, what Q6KSUM's unpacking gives, and the float steps
+// follow as there: −32·Σa (exact), conversion, ·scale_g, ·s_b(g), and the FMA with d.
+//
+// The 512-bit registers hold W_k = [R_k | R_k+4] and W'_k = [R_k+4 | R_k] (k = 0..3), and the
+// pairs' activations are stored by q6PairActVNNI in the matching order (the "Q6 pair layout"):
+// per super-block, pair and half, 640 bytes: chunks 0-3 = [a_t in R_k's order | a_u in R_k+4's],
+// chunks 4-7 = [a_t in R_k+4's order | a_u in R_k's] (64 bytes each), so that
+// Σ_k VPDPWSSD(W_k, chunk k) + VPDPWSSD(W'_k, chunk 4+k) = [token t's lanes | token u's]; then
+// [32·Sum16_t | 32·Sum16_u] (int32, eight groups each) and the activation scales
+// [s_t(0 0 1 1 2 2 3 3) | s_u(0 0 1 1 2 2 3 3)] (the half's four blocks, one per two groups).
+// The pairs of a super-block follow each other (1280 bytes each), then the next super-block.
+//
+// The weights are reordered in bytes, before widening. Lane g of R_k takes from ql the low
+// nibbles of bytes 16g+2k+e (g < 4) or the high nibbles of bytes 16(g−4)+2k+e (g >= 4): both are
+// word k of each 16-byte quarter of ql, so one VPERMW (q6zql) gathers, for every k, its four words
+// into one quadword, and unpacking that with itself shifted by four bits gives R_k's sixteen
+// bytes of low bits (in the order [R0 R4 R1 R5] and [R2 R6 R3 R7] of 128-bit lanes, which widen
+// into W_0..W_3 directly). Its two high bits come from qh bytes 16(g%2)+2k+e, shifted right by
+// 2·(g/2): a VPERMW (q6zhe, q6zho) puts qh words k and 8+k in every doubleword of R_k's lane (the
+// four doublewords are g = 0-1, 2-3, 4-5, 6-7), a VPROLVD by 4, 2, 0, 30 bits brings each one's
+// bits to bits 4-5 of every byte, and a masked OR joins them to the low bits.
+
+// Q6ZW(h): the weights of half h of the super-block at SI in Z12..Z15 (W_0..W_3) and Z16..Z19
+// (W'_0..W'_3), its group scales as floats in both halves of Z7. Z0 holds 0x0F and Z31 0x30 in
+// every byte, Z29, Z28, Z27 the word indices q6zql, q6zhe, q6zho, Z30 the rotations. Z1..Z5 are
+// clobbered.
+#define Q6ZW(h) \
+	VPERMW        64*h(SI), Z29, Z1 \
+	VPSRLW        $4, Z1, Z2 \
+	VPUNPCKLQDQ   Z2, Z1, Z3 \
+	VPUNPCKHQDQ   Z2, Z1, Z4 \
+	VMOVDQU       128+32*h(SI), Y5 \
+	VPERMW        Z5, Z28, Z1 \
+	VPERMW        Z5, Z27, Z2 \
+	VPROLVD       Z30, Z1, Z1 \
+	VPROLVD       Z30, Z2, Z2 \
+	VPANDD        Z0, Z3, Z3 \
+	VPANDD        Z0, Z4, Z4 \
+	VPTERNLOGD    $0xf8, Z31, Z1, Z3 \
+	VPTERNLOGD    $0xf8, Z31, Z2, Z4 \
+	VPMOVZXBW     Y3, Z12 \
+	VEXTRACTI64X4 $1, Z3, Y3 \
+	VPMOVZXBW     Y3, Z13 \
+	VPMOVZXBW     Y4, Z14 \
+	VEXTRACTI64X4 $1, Z4, Y4 \
+	VPMOVZXBW     Y4, Z15 \
+	VSHUFI64X2    $0x4e, Z12, Z12, Z16 \
+	VSHUFI64X2    $0x4e, Z13, Z13, Z17 \
+	VSHUFI64X2    $0x4e, Z14, Z14, Z18 \
+	VSHUFI64X2    $0x4e, Z15, Z15, Z19 \
+	VPMOVSXBD     192+8*h(SI), Y7 \
+	VCVTDQ2PS     Y7, Y7 \
+	VINSERTF64X4  $1, Y7, Z7, Z7
+
+// Q6ZPAIR(off, acc): one half for one pair of tokens, its chunks at off of the buffer (DI): the
+// integer sums in two chains (Z20, Z21), centred, converted, times the group scales (Z7) and the
+// activation scales, then the FMA with d (Z26) into acc.
+#define Q6ZPAIR(off, acc) \
+	VPMADDWD    off(DI), Z12, Z20 \
+	VPMADDWD    off+256(DI), Z16, Z21 \
+	VPDPWSSD    off+64(DI), Z13, Z20 \
+	VPDPWSSD    off+320(DI), Z17, Z21 \
+	VPDPWSSD    off+128(DI), Z14, Z20 \
+	VPDPWSSD    off+384(DI), Z18, Z21 \
+	VPDPWSSD    off+192(DI), Z15, Z20 \
+	VPDPWSSD    off+448(DI), Z19, Z21 \
+	VPADDD      Z21, Z20, Z20 \
+	VPSUBD      off+512(DI), Z20, Z20 \
+	VCVTDQ2PS   Z20, Z20 \
+	VMULPS      Z7, Z20, Z20 \
+	VMULPS      off+576(DI), Z20, Z20 \
+	VFMADD231PS Z26, Z20, acc
+
+#define Q6ZPAIRS2(h) \
+	Q6ZPAIR(640*h, Z8)
+
+#define Q6ZPAIRS4(h) \
+	Q6ZPAIRS2(h) \
+	Q6ZPAIR(1280+640*h, Z9)
+
+#define Q6ZPAIRS8(h) \
+	Q6ZPAIRS4(h) \
+	Q6ZPAIR(2560+640*h, Z10) \
+	Q6ZPAIR(3840+640*h, Z11)
+
+// Q6ZSB(PAIRS, pairs): a super-block for every pair: d, then each half's weights and pairs.
+#define Q6ZSB(PAIRS, pairs) \
+	PREFETCHT0   4096(SI) \
+	PREFETCHT0   4160(SI) \
+	PREFETCHT0   4224(SI) \
+	PREFETCHT0   4288(SI) \
+	MOVWLZX      208(SI), AX \
+	VMOVD        AX, X1 \
+	VCVTPH2PS    X1, X1 \
+	VBROADCASTSS X1, Z26 \
+	Q6ZW(0) \
+	PAIRS(0) \
+	Q6ZW(1) \
+	PAIRS(1) \
+	ADDQ         $210, SI \
+	ADDQ         $(pairs*1280), DI
+
+// Q6ZSETUP: ZSETUP and the constants of Q6ZW.
+#define Q6ZSETUP \
+	ZSETUP \
+	VPBROADCASTD q6zm<>+0(SB), Z0 \
+	VPBROADCASTD q6zm<>+4(SB), Z31 \
+	VMOVDQU64    q6zql<>(SB), Z29 \
+	VMOVDQU64    q6zhe<>(SB), Z28 \
+	VMOVDQU64    q6zho<>(SB), Z27 \
+	VMOVDQU64    q6zrot<>(SB), Z30
+
+// Q6TOKHALF(p, c01, c23, c45, c67): a token's half at p (64 doublewords, doubleword 8g+k =
+// values 16g+2k, 16g+2k+1) in R_k's order T_k (T_k's doubleword g = doubleword 8g+k of the half),
+// two per register: c01 = [T_0 | T_1], c23, c45, c67. Two rounds of VPERMT2D: Z1..Z4 take
+// T_0..T_3 and T_4..T_7 of groups 0-3 and of groups 4-7 (indices q6zl1a, q6zl1b in Z24, Z25),
+// then each output joins two of them (q6zl2a, q6zl2b in Z26, Z27).
+#define Q6TOKHALF(p, c01, c23, c45, c67) \
+	VMOVDQU64 (p), Z1 \
+	VPERMT2D  64(p), Z24, Z1 \
+	VMOVDQU64 (p), Z2 \
+	VPERMT2D  64(p), Z25, Z2 \
+	VMOVDQU64 128(p), Z3 \
+	VPERMT2D  192(p), Z24, Z3 \
+	VMOVDQU64 128(p), Z4 \
+	VPERMT2D  192(p), Z25, Z4 \
+	VMOVDQA64 Z1, c01 \
+	VPERMT2D  Z3, Z26, c01 \
+	VMOVDQA64 Z1, c23 \
+	VPERMT2D  Z3, Z27, c23 \
+	VMOVDQA64 Z2, c45 \
+	VPERMT2D  Z4, Z26, c45 \
+	VMOVDQA64 Z2, c67 \
+	VPERMT2D  Z4, Z27, c67
+
+// Q6CHUNK(imm, u, t, off): a chunk of the Q6 pair layout, 256 bits of t's register and 256 of u's.
+#define Q6CHUNK(imm, u, t, off) \
+	VSHUFI64X2 $imm, u, t, Z1 \
+	VMOVDQU64  Z1, off(DI)
+
+DATA q6zm<>+0(SB)/4, $0x0f0f0f0f
+DATA q6zm<>+4(SB)/4, $0x30303030
+GLOBL q6zm<>(SB), RODATA|NOPTR, $8
+DATA q6zql<>+0(SB)/8, $0x0018001000080000
+DATA q6zql<>+8(SB)/8, $0x001a0012000a0002
+DATA q6zql<>+16(SB)/8, $0x001c0014000c0004
+DATA q6zql<>+24(SB)/8, $0x001e0016000e0006
+DATA q6zql<>+32(SB)/8, $0x0019001100090001
+DATA q6zql<>+40(SB)/8, $0x001b0013000b0003
+DATA q6zql<>+48(SB)/8, $0x001d0015000d0005
+DATA q6zql<>+56(SB)/8, $0x001f0017000f0007
+GLOBL q6zql<>(SB), RODATA|NOPTR, $64
+DATA q6zhe<>+0(SB)/8, $0x0008000000080000
+DATA q6zhe<>+8(SB)/8, $0x0008000000080000
+DATA q6zhe<>+16(SB)/8, $0x000c0004000c0004
+DATA q6zhe<>+24(SB)/8, $0x000c0004000c0004
+DATA q6zhe<>+32(SB)/8, $0x0009000100090001
+DATA q6zhe<>+40(SB)/8, $0x0009000100090001
+DATA q6zhe<>+48(SB)/8, $0x000d0005000d0005
+DATA q6zhe<>+56(SB)/8, $0x000d0005000d0005
+GLOBL q6zhe<>(SB), RODATA|NOPTR, $64
+DATA q6zho<>+0(SB)/8, $0x000a0002000a0002
+DATA q6zho<>+8(SB)/8, $0x000a0002000a0002
+DATA q6zho<>+16(SB)/8, $0x000e0006000e0006
+DATA q6zho<>+24(SB)/8, $0x000e0006000e0006
+DATA q6zho<>+32(SB)/8, $0x000b0003000b0003
+DATA q6zho<>+40(SB)/8, $0x000b0003000b0003
+DATA q6zho<>+48(SB)/8, $0x000f0007000f0007
+DATA q6zho<>+56(SB)/8, $0x000f0007000f0007
+GLOBL q6zho<>(SB), RODATA|NOPTR, $64
+DATA q6zrot<>+0(SB)/8, $0x0000000200000004
+DATA q6zrot<>+8(SB)/8, $0x0000001e00000000
+DATA q6zrot<>+16(SB)/8, $0x0000000200000004
+DATA q6zrot<>+24(SB)/8, $0x0000001e00000000
+DATA q6zrot<>+32(SB)/8, $0x0000000200000004
+DATA q6zrot<>+40(SB)/8, $0x0000001e00000000
+DATA q6zrot<>+48(SB)/8, $0x0000000200000004
+DATA q6zrot<>+56(SB)/8, $0x0000001e00000000
+GLOBL q6zrot<>(SB), RODATA|NOPTR, $64
+DATA q6zl1a<>+0(SB)/8, $0x0000000800000000
+DATA q6zl1a<>+8(SB)/8, $0x0000001800000010
+DATA q6zl1a<>+16(SB)/8, $0x0000000900000001
+DATA q6zl1a<>+24(SB)/8, $0x0000001900000011
+DATA q6zl1a<>+32(SB)/8, $0x0000000a00000002
+DATA q6zl1a<>+40(SB)/8, $0x0000001a00000012
+DATA q6zl1a<>+48(SB)/8, $0x0000000b00000003
+DATA q6zl1a<>+56(SB)/8, $0x0000001b00000013
+GLOBL q6zl1a<>(SB), RODATA|NOPTR, $64
+DATA q6zl1b<>+0(SB)/8, $0x0000000c00000004
+DATA q6zl1b<>+8(SB)/8, $0x0000001c00000014
+DATA q6zl1b<>+16(SB)/8, $0x0000000d00000005
+DATA q6zl1b<>+24(SB)/8, $0x0000001d00000015
+DATA q6zl1b<>+32(SB)/8, $0x0000000e00000006
+DATA q6zl1b<>+40(SB)/8, $0x0000001e00000016
+DATA q6zl1b<>+48(SB)/8, $0x0000000f00000007
+DATA q6zl1b<>+56(SB)/8, $0x0000001f00000017
+GLOBL q6zl1b<>(SB), RODATA|NOPTR, $64
+DATA q6zl2a<>+0(SB)/8, $0x0000000100000000
+DATA q6zl2a<>+8(SB)/8, $0x0000000300000002
+DATA q6zl2a<>+16(SB)/8, $0x0000001100000010
+DATA q6zl2a<>+24(SB)/8, $0x0000001300000012
+DATA q6zl2a<>+32(SB)/8, $0x0000000500000004
+DATA q6zl2a<>+40(SB)/8, $0x0000000700000006
+DATA q6zl2a<>+48(SB)/8, $0x0000001500000014
+DATA q6zl2a<>+56(SB)/8, $0x0000001700000016
+GLOBL q6zl2a<>(SB), RODATA|NOPTR, $64
+DATA q6zl2b<>+0(SB)/8, $0x0000000900000008
+DATA q6zl2b<>+8(SB)/8, $0x0000000b0000000a
+DATA q6zl2b<>+16(SB)/8, $0x0000001900000018
+DATA q6zl2b<>+24(SB)/8, $0x0000001b0000001a
+DATA q6zl2b<>+32(SB)/8, $0x0000000d0000000c
+DATA q6zl2b<>+40(SB)/8, $0x0000000f0000000e
+DATA q6zl2b<>+48(SB)/8, $0x0000001d0000001c
+DATA q6zl2b<>+56(SB)/8, $0x0000001f0000001e
+GLOBL q6zl2b<>(SB), RODATA|NOPTR, $64
+DATA q6zsp<>+0(SB)/8, $0x0000000000000000
+DATA q6zsp<>+8(SB)/8, $0x0000000100000001
+DATA q6zsp<>+16(SB)/8, $0x0000000200000002
+DATA q6zsp<>+24(SB)/8, $0x0000000300000003
+DATA q6zsp<>+32(SB)/8, $0x0000000400000004
+DATA q6zsp<>+40(SB)/8, $0x0000000500000005
+DATA q6zsp<>+48(SB)/8, $0x0000000600000006
+DATA q6zsp<>+56(SB)/8, $0x0000000700000007
+GLOBL q6zsp<>(SB), RODATA|NOPTR, $64
+
 // func pairActVNNI(dst *byte, q *int16, scale, sum *float32, groups, pairs, cols int)
 // Copies the activations of 2·pairs tokens (cols values each, one after another in q, scale and
 // sum) into the pair layout at dst (64-byte aligned): for each of groups groups of eight blocks,
@@ -365,3 +596,119 @@ q4kz2loop:
 	DECQ CX
 	JNE  q4kz2loop
 	ZROWEND(ZSTORES2, q4kz2row)
+
+// func q6PairActVNNI(dst *byte, q *int16, scale *float32, sum16 *int32, sbs, pairs, cols int)
+// Copies the activations of 2·pairs tokens (cols values each, one after another in q, scale and
+// sum16) into the Q6 pair layout at dst (64-byte aligned), for sbs super-blocks.
+TEXT ·q6PairActVNNI(SB), NOSPLIT, $0-56
+	MOVQ dst+0(FP), DI
+	MOVQ cols+48(FP), R8
+	SHLQ $1, R8                // one token's values in bytes
+	MOVQ cols+48(FP), R10
+	SHRQ $3, R10               // one token's scales in bytes
+	MOVQ cols+48(FP), R11
+	SHRQ $2, R11               // one token's 16-value sums in bytes
+	VMOVDQU64 q6zl1a<>(SB), Z24
+	VMOVDQU64 q6zl1b<>(SB), Z25
+	VMOVDQU64 q6zl2a<>(SB), Z26
+	VMOVDQU64 q6zl2b<>(SB), Z27
+	VMOVDQU64 q6zsp<>(SB), Z23
+	XORQ R12, R12              // the super-block
+
+q6psb:
+	MOVQ R12, SI
+	SHLQ $9, SI
+	ADDQ q+8(FP), SI           // token 0's values of the super-block
+	MOVQ R12, DX
+	SHLQ $5, DX
+	ADDQ scale+16(FP), DX      // its scales
+	MOVQ R12, BX
+	SHLQ $6, BX
+	ADDQ sum16+24(FP), BX      // its 16-value sums
+	MOVQ pairs+40(FP), CX
+
+q6ppair:
+	XORQ R9, R9                // the half: 0, then 1
+
+q6phalf:
+	MOVQ R9, AX
+	SHLQ $8, AX
+	ADDQ SI, AX                // token t's half
+	Q6TOKHALF(AX, Z8, Z9, Z10, Z11)
+	ADDQ R8, AX                // token u's half
+	Q6TOKHALF(AX, Z12, Z13, Z14, Z15)
+	Q6CHUNK(0x44, Z14, Z8, 0)
+	Q6CHUNK(0xee, Z14, Z8, 64)
+	Q6CHUNK(0x44, Z15, Z9, 128)
+	Q6CHUNK(0xee, Z15, Z9, 192)
+	Q6CHUNK(0x44, Z12, Z10, 256)
+	Q6CHUNK(0xee, Z12, Z10, 320)
+	Q6CHUNK(0x44, Z13, Z11, 384)
+	Q6CHUNK(0xee, Z13, Z11, 448)
+	MOVQ R9, AX
+	SHLQ $5, AX
+	ADDQ BX, AX                // token t's 16-value sums of the half
+	VMOVDQU      (AX), Y1
+	VINSERTI64X4 $1, (AX)(R11*1), Z1, Z1
+	VPSLLD       $5, Z1, Z1
+	VMOVDQU64    Z1, 512(DI)
+	MOVQ R9, AX
+	SHLQ $4, AX
+	ADDQ DX, AX                // token t's scales of the half
+	VMOVUPS     (AX), X1
+	VINSERTF128 $1, (AX)(R10*1), Y1, Y1
+	VPERMPS     Z1, Z23, Z1
+	VMOVUPS     Z1, 576(DI)
+	ADDQ $640, DI
+	INCQ R9
+	CMPQ R9, $2
+	JLT  q6phalf
+	LEAQ (SI)(R8*2), SI
+	LEAQ (DX)(R10*2), DX
+	LEAQ (BX)(R11*2), BX
+	DECQ CX
+	JNE  q6ppair
+	INCQ R12
+	CMPQ R12, sbs+32(FP)
+	JLT  q6psb
+	VZEROUPPER
+	RET
+
+// func dotQ6_KActN8VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int)
+TEXT ·dotQ6_KActN8VNNI(SB), NOSPLIT, $0-56
+	Q6ZSETUP
+
+q6z8row:
+	ZROWSTART
+
+q6z8loop:
+	Q6ZSB(Q6ZPAIRS8, 4)
+	DECQ CX
+	JNE  q6z8loop
+	ZROWEND(ZSTORES8, q6z8row)
+
+// func dotQ6_KActN4VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int)
+TEXT ·dotQ6_KActN4VNNI(SB), NOSPLIT, $0-56
+	Q6ZSETUP
+
+q6z4row:
+	ZROWSTART
+
+q6z4loop:
+	Q6ZSB(Q6ZPAIRS4, 2)
+	DECQ CX
+	JNE  q6z4loop
+	ZROWEND(ZSTORES4, q6z4row)
+
+// func dotQ6_KActN2VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int)
+TEXT ·dotQ6_KActN2VNNI(SB), NOSPLIT, $0-56
+	Q6ZSETUP
+
+q6z2row:
+	ZROWSTART
+
+q6z2loop:
+	Q6ZSB(Q6ZPAIRS2, 1)
+	DECQ CX
+	JNE  q6z2loop
+	ZROWEND(ZSTORES2, q6z2row)
