@@ -125,32 +125,61 @@
 	ZSTORE(Z10, Y10, X10) \
 	ZSTORE(Z11, Y11, X11)
 
-// ZROWSTART begins row R13: pointers back at the row's and the buffer's starts, sums cleared.
-#define ZROWSTART \
+// ZROWSTART(load, go) begins row R13: pointers back at the row's and the buffer's starts, sums
+// cleared, or (flags bit 0) taken from the row's 256 bytes of acc, where a call on the row's
+// previous columns left them.
+#define ZROWSTART(load, go) \
 	MOVQ   R12, SI \
 	MOVQ   x+24(FP), DI \
 	MOVQ   n+32(FP), CX \
+	TESTQ  $1, flags+64(FP) \
+	JNE    load \
 	VPXORD Z8, Z8, Z8 \
 	VPXORD Z9, Z9, Z9 \
 	VPXORD Z10, Z10, Z10 \
-	VPXORD Z11, Z11, Z11
+	VPXORD Z11, Z11, Z11 \
+	JMP    go \
+load: \
+	MOVQ    R13, AX \
+	SHLQ    $8, AX \
+	ADDQ    acc+56(FP), AX \
+	VMOVUPS (AX), Z8 \
+	VMOVUPS 64(AX), Z9 \
+	VMOVUPS 128(AX), Z10 \
+	VMOVUPS 192(AX), Z11 \
+go:
 
-// ZROWEND(STORES, again) stores the row's sums of every token and moves to the next row, or returns.
-#define ZROWEND(STORES, again) \
-	MOVQ out+40(FP), AX \
-	LEAQ (AX)(R13*4), AX \
+// ZROWEND(STORES, again, keep, next) stores the row's sums of every token (HSUM of each half), or
+// (flags bit 1) keeps its accumulators in acc for a call on the next columns, and moves to the
+// next row, or returns.
+#define ZROWEND(STORES, again, keep, next) \
+	TESTQ   $2, flags+64(FP) \
+	JNE     keep \
+	MOVQ    out+40(FP), AX \
+	LEAQ    (AX)(R13*4), AX \
 	STORES \
-	ADDQ stride+8(FP), R12 \
-	INCQ R13 \
-	CMPQ R13, rows+16(FP) \
-	JLT  again \
+	JMP     next \
+keep: \
+	MOVQ    R13, AX \
+	SHLQ    $8, AX \
+	ADDQ    acc+56(FP), AX \
+	VMOVUPS Z8, (AX) \
+	VMOVUPS Z9, 64(AX) \
+	VMOVUPS Z10, 128(AX) \
+	VMOVUPS Z11, 192(AX) \
+next: \
+	ADDQ    stride+8(FP), R12 \
+	INCQ    R13 \
+	CMPQ    R13, rows+16(FP) \
+	JLT     again \
 	VZEROUPPER \
 	RET
 
-// ZSETUP: the first row, BX the output stride in bytes.
+// ZSETUP: the first row, BX the output stride in bytes, R11 the prefetch distance.
 #define ZSETUP \
 	MOVQ w+0(FP), R12 \
 	XORQ R13, R13 \
+	MOVQ pf+72(FP), R11 \
 	MOVQ outStride+48(FP), BX \
 	SHLQ $2, BX
 
@@ -163,11 +192,11 @@
 
 // Q8ZGROUP(SCALES, PAIRS, PAIRSH, pairs): a group of eight blocks for every pair.
 #define Q8ZGROUP(SCALES, PAIRS, PAIRSH, pairs) \
-	PREFETCHT0 4096(SI) \
-	PREFETCHT0 4160(SI) \
-	PREFETCHT0 4224(SI) \
-	PREFETCHT0 4288(SI) \
-	PREFETCHT0 4352(SI) \
+	PREFETCHT0 (SI)(R11*1) \
+	PREFETCHT0 64(SI)(R11*1) \
+	PREFETCHT0 128(SI)(R11*1) \
+	PREFETCHT0 192(SI)(R11*1) \
+	PREFETCHT0 256(SI)(R11*1) \
 	GATHERD8(34, SI) \
 	SCALES \
 	Q8ZB(0, PAIRS) \
@@ -217,9 +246,9 @@
 // minimums unpacked as the AVX2 kernel does (Q4KSC), the minimums' term first, then the
 // sub-blocks in order.
 #define Q4KZSB(SCALES, MINS, PAIRS, PAIRSH, pairs) \
-	PREFETCHT0   4096(SI) \
-	PREFETCHT0   4160(SI) \
-	PREFETCHT0   4224(SI) \
+	PREFETCHT0   (SI)(R11*1) \
+	PREFETCHT0   64(SI)(R11*1) \
+	PREFETCHT0   128(SI)(R11*1) \
 	Q4KSC(SI) \
 	VINSERTF64X4 $1, Y4, Z4, Z30 \
 	MINS \
@@ -324,10 +353,10 @@
 
 // Q6ZSB(PAIRS, pairs): a super-block for every pair: d, then each half's weights and pairs.
 #define Q6ZSB(PAIRS, pairs) \
-	PREFETCHT0   4096(SI) \
-	PREFETCHT0   4160(SI) \
-	PREFETCHT0   4224(SI) \
-	PREFETCHT0   4288(SI) \
+	PREFETCHT0   (SI)(R11*1) \
+	PREFETCHT0   64(SI)(R11*1) \
+	PREFETCHT0   128(SI)(R11*1) \
+	PREFETCHT0   192(SI)(R11*1) \
 	MOVWLZX      208(SI), AX \
 	VMOVD        AX, X1 \
 	VCVTPH2PS    X1, X1 \
@@ -516,86 +545,86 @@ pablock:
 	VZEROUPPER
 	RET
 
-// func dotQ8_0ActN8VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int)
-TEXT ·dotQ8_0ActN8VNNI(SB), NOSPLIT, $0-56
+// func dotQ8_0ActN8VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int, acc *float32, flags, pf int)
+TEXT ·dotQ8_0ActN8VNNI(SB), NOSPLIT, $0-80
 	ZSETUP
 
 q8z8row:
-	ZROWSTART
+	ZROWSTART(q8z8rowa, q8z8rowb)
 
 q8z8loop:
 	Q8ZGROUP(ZSCALES8, PAIRS8, PAIRS8H, 4)
 	DECQ CX
 	JNE  q8z8loop
-	ZROWEND(ZSTORES8, q8z8row)
+	ZROWEND(ZSTORES8, q8z8row, q8z8rowk, q8z8rown)
 
-// func dotQ8_0ActN4VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int)
-TEXT ·dotQ8_0ActN4VNNI(SB), NOSPLIT, $0-56
+// func dotQ8_0ActN4VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int, acc *float32, flags, pf int)
+TEXT ·dotQ8_0ActN4VNNI(SB), NOSPLIT, $0-80
 	ZSETUP
 
 q8z4row:
-	ZROWSTART
+	ZROWSTART(q8z4rowa, q8z4rowb)
 
 q8z4loop:
 	Q8ZGROUP(ZSCALES4, PAIRS4, PAIRS4H, 2)
 	DECQ CX
 	JNE  q8z4loop
-	ZROWEND(ZSTORES4, q8z4row)
+	ZROWEND(ZSTORES4, q8z4row, q8z4rowk, q8z4rown)
 
-// func dotQ8_0ActN2VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int)
-TEXT ·dotQ8_0ActN2VNNI(SB), NOSPLIT, $0-56
+// func dotQ8_0ActN2VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int, acc *float32, flags, pf int)
+TEXT ·dotQ8_0ActN2VNNI(SB), NOSPLIT, $0-80
 	ZSETUP
 
 q8z2row:
-	ZROWSTART
+	ZROWSTART(q8z2rowa, q8z2rowb)
 
 q8z2loop:
 	Q8ZGROUP(ZSCALES2, PAIRS2, PAIRS2H, 1)
 	DECQ CX
 	JNE  q8z2loop
-	ZROWEND(ZSTORES2, q8z2row)
+	ZROWEND(ZSTORES2, q8z2row, q8z2rowk, q8z2rown)
 
-// func dotQ4_KActN8VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int)
-TEXT ·dotQ4_KActN8VNNI(SB), NOSPLIT, $0-56
+// func dotQ4_KActN8VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int, acc *float32, flags, pf int)
+TEXT ·dotQ4_KActN8VNNI(SB), NOSPLIT, $0-80
 	ZSETUP
 	LO4ZN
 
 q4kz8row:
-	ZROWSTART
+	ZROWSTART(q4kz8rowa, q4kz8rowb)
 
 q4kz8loop:
 	Q4KZSB(ZSCALES8, Q4KZMINS8, PAIRS8, PAIRS8H, 4)
 	DECQ CX
 	JNE  q4kz8loop
-	ZROWEND(ZSTORES8, q4kz8row)
+	ZROWEND(ZSTORES8, q4kz8row, q4kz8rowk, q4kz8rown)
 
-// func dotQ4_KActN4VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int)
-TEXT ·dotQ4_KActN4VNNI(SB), NOSPLIT, $0-56
+// func dotQ4_KActN4VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int, acc *float32, flags, pf int)
+TEXT ·dotQ4_KActN4VNNI(SB), NOSPLIT, $0-80
 	ZSETUP
 	LO4ZN
 
 q4kz4row:
-	ZROWSTART
+	ZROWSTART(q4kz4rowa, q4kz4rowb)
 
 q4kz4loop:
 	Q4KZSB(ZSCALES4, Q4KZMINS4, PAIRS4, PAIRS4H, 2)
 	DECQ CX
 	JNE  q4kz4loop
-	ZROWEND(ZSTORES4, q4kz4row)
+	ZROWEND(ZSTORES4, q4kz4row, q4kz4rowk, q4kz4rown)
 
-// func dotQ4_KActN2VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int)
-TEXT ·dotQ4_KActN2VNNI(SB), NOSPLIT, $0-56
+// func dotQ4_KActN2VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int, acc *float32, flags, pf int)
+TEXT ·dotQ4_KActN2VNNI(SB), NOSPLIT, $0-80
 	ZSETUP
 	LO4ZN
 
 q4kz2row:
-	ZROWSTART
+	ZROWSTART(q4kz2rowa, q4kz2rowb)
 
 q4kz2loop:
 	Q4KZSB(ZSCALES2, Q4KZMINS2, PAIRS2, PAIRS2H, 1)
 	DECQ CX
 	JNE  q4kz2loop
-	ZROWEND(ZSTORES2, q4kz2row)
+	ZROWEND(ZSTORES2, q4kz2row, q4kz2rowk, q4kz2rown)
 
 // func q6PairActVNNI(dst *byte, q *int16, scale *float32, sum16 *int32, sbs, pairs, cols int)
 // Copies the activations of 2·pairs tokens (cols values each, one after another in q, scale and
@@ -674,41 +703,41 @@ q6phalf:
 	VZEROUPPER
 	RET
 
-// func dotQ6_KActN8VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int)
-TEXT ·dotQ6_KActN8VNNI(SB), NOSPLIT, $0-56
+// func dotQ6_KActN8VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int, acc *float32, flags, pf int)
+TEXT ·dotQ6_KActN8VNNI(SB), NOSPLIT, $0-80
 	Q6ZSETUP
 
 q6z8row:
-	ZROWSTART
+	ZROWSTART(q6z8rowa, q6z8rowb)
 
 q6z8loop:
 	Q6ZSB(Q6ZPAIRS8, 4)
 	DECQ CX
 	JNE  q6z8loop
-	ZROWEND(ZSTORES8, q6z8row)
+	ZROWEND(ZSTORES8, q6z8row, q6z8rowk, q6z8rown)
 
-// func dotQ6_KActN4VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int)
-TEXT ·dotQ6_KActN4VNNI(SB), NOSPLIT, $0-56
+// func dotQ6_KActN4VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int, acc *float32, flags, pf int)
+TEXT ·dotQ6_KActN4VNNI(SB), NOSPLIT, $0-80
 	Q6ZSETUP
 
 q6z4row:
-	ZROWSTART
+	ZROWSTART(q6z4rowa, q6z4rowb)
 
 q6z4loop:
 	Q6ZSB(Q6ZPAIRS4, 2)
 	DECQ CX
 	JNE  q6z4loop
-	ZROWEND(ZSTORES4, q6z4row)
+	ZROWEND(ZSTORES4, q6z4row, q6z4rowk, q6z4rown)
 
-// func dotQ6_KActN2VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int)
-TEXT ·dotQ6_KActN2VNNI(SB), NOSPLIT, $0-56
+// func dotQ6_KActN2VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int, acc *float32, flags, pf int)
+TEXT ·dotQ6_KActN2VNNI(SB), NOSPLIT, $0-80
 	Q6ZSETUP
 
 q6z2row:
-	ZROWSTART
+	ZROWSTART(q6z2rowa, q6z2rowb)
 
 q6z2loop:
 	Q6ZSB(Q6ZPAIRS2, 1)
 	DECQ CX
 	JNE  q6z2loop
-	ZROWEND(ZSTORES2, q6z2row)
+	ZROWEND(ZSTORES2, q6z2row, q6z2rowk, q6z2rown)

@@ -1,10 +1,12 @@
 package kernels
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
 
+	gguf "github.com/qwen3go/qwen3go/chapters/01_gguf"
 	"golang.org/x/sys/cpu"
 )
 
@@ -16,7 +18,8 @@ import (
 // kernels for eight, four and two tokens all run and a last odd token goes to the one-token
 // kernel; one activation block with a large value (its scale far from its neighbours'). Seven
 // rows: the kernels go row by row, and a row count that is not even catches a pair of rows done
-// at once. (TestDotActRowsN holds every level to the one-token kernels; this is the stricter
+// at once; 67 for some of the 3072-value rows, which are done in passes over pieces of their
+// columns (vnniChunk), 64 rows at a time. (TestDotActRowsN holds every level to the one-token kernels; this is the stricter
 // check that the two assembly forms are interchangeable, with the widths and token counts the
 // 512-bit kernels care about.) It needs a CPU with AVX-512 VNNI.
 func TestDotActNVNNIMatchesAVX2(t *testing.T) {
@@ -31,7 +34,10 @@ func TestDotActNVNNIMatchesAVX2(t *testing.T) {
 				continue
 			}
 			for tokens := 1; tokens <= 9; tokens++ {
-				const rows = 7
+				rows := 7
+				if cols == 3072 && tokens%4 == 0 {
+					rows = vnniRowBlock + 3 // passes over pieces of the columns, for two blocks of rows
+				}
 				nb, stride := cols/b.size, rows+2
 				rowBytes := nb * b.bytes
 				w := randBlocks(r, typ, rows*nb)
@@ -57,6 +63,36 @@ func TestDotActNVNNIMatchesAVX2(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// BenchmarkStreamDotActN: the batched kernels for eight tokens streaming 128 MB of weights from
+// memory, 32 rows per call as the engine's passes make them, in rows of 1024 values (most
+// matrices) and of 3072 (the down projection: eight tokens' activations no longer fit in L1 with
+// the weights). MAC/ns counts the multiply-adds of all tokens; compare with the in-cache
+// BenchmarkDot*ActN.
+func BenchmarkStreamDotActN(b *testing.B) {
+	for _, typ := range []gguf.GGMLType{gguf.TypeQ8_0, gguf.TypeQ4_0, gguf.TypeQ4_K, gguf.TypeQ6_K} {
+		for _, cols := range []int{1024, 3072} {
+			b.Run(fmt.Sprintf("%v/%d", typ, cols), func(b *testing.B) {
+				r := rand.New(rand.NewPCG(1, 1))
+				const tokens = 8
+				rb := cols / blockOf[typ].size * blockOf[typ].bytes
+				rows := (128 << 20) / rb / 32 * 32
+				w := randBlocks(r, typ, rows*cols/blockOf[typ].size)
+				a := NewAct(tokens * cols)
+				a.Quantize(randX(r, tokens*cols))
+				out := make([]float32, tokens*32)
+				dot := rowsNKernels[typ]
+				m := startCPU()
+				for b.Loop() {
+					for r0 := 0; r0 < rows; r0 += 32 {
+						dot(out, 32, 32, w[r0*rb:(r0+32)*rb], rb, a, tokens)
+					}
+				}
+				m.report(b, float64(rows*cols*tokens), "MAC")
+			})
 		}
 	}
 }
