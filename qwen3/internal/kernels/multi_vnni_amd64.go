@@ -23,6 +23,7 @@ const q6PairBytes = 1280
 // AVX2 ones run).
 var vnniKernelsN = [len(actKinds)][3]func(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int, acc *float32, flags, pf int){
 	q8_0: {dotQ8_0ActN8VNNI, dotQ8_0ActN4VNNI, dotQ8_0ActN2VNNI},
+	q4_0: {dotQ4_0ActN8VNNI, dotQ4_0ActN4VNNI, dotQ4_0ActN2VNNI},
 	q4_K: {dotQ4_KActN8VNNI, dotQ4_KActN4VNNI, dotQ4_KActN2VNNI},
 	q6_K: {dotQ6_KActN8VNNI, dotQ6_KActN4VNNI, dotQ6_KActN2VNNI},
 }
@@ -147,3 +148,12 @@ func dotQ6_KActN4VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, o
 
 //go:noescape
 func dotQ6_KActN2VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int, acc *float32, flags, pf int)
+
+//go:noescape
+func dotQ4_0ActN8VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int, acc *float32, flags, pf int)
+
+//go:noescape
+func dotQ4_0ActN4VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int, acc *float32, flags, pf int)
+
+//go:noescape
+func dotQ4_0ActN2VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int, acc *float32, flags, pf int)

@@ -491,6 +491,56 @@ DATA q6zsp<>+48(SB)/8, $0x0000000600000006
 DATA q6zsp<>+56(SB)/8, $0x0000000700000007
 GLOBL q6zsp<>(SB), RODATA|NOPTR, $64
 
+// Q4_0: a group is eight 18-byte blocks, weights q−8 with value j in the low nibble of byte j and
+// value j+16 in its high one. Z0 holds 0x000F and Z31 8 in every 16-bit lane, Z30 the shift counts
+// [0 ×16 | 4 ×16]: the block's 16 bytes, widened into both halves, shifted by those counts, masked
+// and centred are W = [w0-15 | w16-31], the AVX2 kernel's Y1 and Y2 (Q40W) side by side.
+DATA q40shift<>+0(SB)/8, $0
+DATA q40shift<>+8(SB)/8, $0
+DATA q40shift<>+16(SB)/8, $0
+DATA q40shift<>+24(SB)/8, $0
+DATA q40shift<>+32(SB)/8, $0x0004000400040004
+DATA q40shift<>+40(SB)/8, $0x0004000400040004
+DATA q40shift<>+48(SB)/8, $0x0004000400040004
+DATA q40shift<>+56(SB)/8, $0x0004000400040004
+GLOBL q40shift<>(SB), RODATA|NOPTR, $64
+
+#define Q40ZSETUP \
+	ZSETUP \
+	LO4ZN \
+	VPSRLW     $3, Z0, Z31 \
+	VPSLLW     $3, Z31, Z31 \
+	VMOVDQU64  q40shift<>(SB), Z30
+
+// Q40ZB(b, PAIRS): block b of the group at SI widened and centred into W (Z1) and W' (Z2), then
+// every pair.
+#define Q40ZB(b, PAIRS) \
+	VBROADCASTI128 18*b+2(SI), Y6 \
+	VPMOVZXBW      Y6, Z6 \
+	VPSRLVW        Z30, Z6, Z6 \
+	VPANDD         Z0, Z6, Z6 \
+	VPSUBW         Z31, Z6, Z1 \
+	VSHUFI64X2     $0x4e, Z1, Z1, Z2 \
+	PAIRS(128*b, b)
+
+// Q40ZGROUP(SCALES, PAIRS, PAIRSH, pairs): a group of eight blocks for every pair.
+#define Q40ZGROUP(SCALES, PAIRS, PAIRSH, pairs) \
+	PREFETCHT0 (SI)(R11*1) \
+	PREFETCHT0 64(SI)(R11*1) \
+	PREFETCHT0 128(SI)(R11*1) \
+	GATHERD8(18, SI) \
+	SCALES \
+	Q40ZB(0, PAIRS) \
+	Q40ZB(1, PAIRS) \
+	Q40ZB(2, PAIRS) \
+	Q40ZB(3, PAIRS) \
+	Q40ZB(4, PAIRSH) \
+	Q40ZB(5, PAIRSH) \
+	Q40ZB(6, PAIRSH) \
+	Q40ZB(7, PAIRSH) \
+	ADDQ $144, SI \
+	ADDQ $(pairs*PB), DI
+
 // func pairActVNNI(dst *byte, q *int16, scale, sum *float32, groups, pairs, cols int)
 // Copies the activations of 2·pairs tokens (cols values each, one after another in q, scale and
 // sum) into the pair layout at dst (64-byte aligned): for each of groups groups of eight blocks,
@@ -741,3 +791,42 @@ q6z2loop:
 	DECQ CX
 	JNE  q6z2loop
 	ZROWEND(ZSTORES2, q6z2row, q6z2rowk, q6z2rown)
+
+// func dotQ4_0ActN8VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int, acc *float32, flags, pf int)
+TEXT ·dotQ4_0ActN8VNNI(SB), NOSPLIT, $0-80
+	Q40ZSETUP
+
+q40z8row:
+	ZROWSTART(q40z8rowa, q40z8rowb)
+
+q40z8loop:
+	Q40ZGROUP(ZSCALES8, PAIRS8, PAIRS8H, 4)
+	DECQ CX
+	JNE  q40z8loop
+	ZROWEND(ZSTORES8, q40z8row, q40z8rowk, q40z8rown)
+
+// func dotQ4_0ActN4VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int, acc *float32, flags, pf int)
+TEXT ·dotQ4_0ActN4VNNI(SB), NOSPLIT, $0-80
+	Q40ZSETUP
+
+q40z4row:
+	ZROWSTART(q40z4rowa, q40z4rowb)
+
+q40z4loop:
+	Q40ZGROUP(ZSCALES4, PAIRS4, PAIRS4H, 2)
+	DECQ CX
+	JNE  q40z4loop
+	ZROWEND(ZSTORES4, q40z4row, q40z4rowk, q40z4rown)
+
+// func dotQ4_0ActN2VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int, acc *float32, flags, pf int)
+TEXT ·dotQ4_0ActN2VNNI(SB), NOSPLIT, $0-80
+	Q40ZSETUP
+
+q40z2row:
+	ZROWSTART(q40z2rowa, q40z2rowb)
+
+q40z2loop:
+	Q40ZGROUP(ZSCALES2, PAIRS2, PAIRS2H, 1)
+	DECQ CX
+	JNE  q40z2loop
+	ZROWEND(ZSTORES2, q40z2row, q40z2rowk, q40z2rown)
