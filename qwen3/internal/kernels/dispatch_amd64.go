@@ -503,6 +503,9 @@ func dotActRowsNArch(k actKind, out []float32, outStride, rows int, w []byte, ro
 		return 0
 	}
 	n, w0 := nb/kk.group, unsafe.SliceData(w)
+	if useVNNI && vnniKernelsN[k][0] != nil { // two tokens to a 512-bit register
+		return dotActRowsNVNNI(k, out, outStride, rows, w, rowBytes, a, cols, tokens, n)
+	}
 	t := 0
 	if k == q6_K { // one kernel for 2..8 tokens
 		for ; tokens-t >= 2; t += 8 {
