@@ -269,14 +269,18 @@ GLOBL q40didx<>(SB), RODATA|NOPTR, $64
 // Q4KZSB(SCALES, MINS, PAIRS, PAIRSH, pairs): a super-block for every pair: its scales and
 // minimums unpacked as the AVX2 kernel does (Q4KSC), the minimums' term first, then the
 // sub-blocks in order.
-#define Q4KZSB(SCALES, MINS, PAIRS, PAIRSH, pairs) \
+#define Q4KZSB(SCALES, MINS, PAIRS, PAIRSH, pairs, last) \
 	PREFETCHT0   (SI)(R11*1) \
 	PREFETCHT0   64(SI)(R11*1) \
 	PREFETCHT0   128(SI)(R11*1) \
-	Q4KSC(SI) \
-	VINSERTF64X4 $1, Y4, Z4, Z30 \
 	MINS \
 	SCALES \
+	CMPQ         CX, $1 \
+	JEQ          last \
+	LEAQ         144(SI), AX \
+	Q4KSC(AX) \
+	VINSERTF64X4 $1, Y4, Z4, Z30 \
+last: \
 	Q4KZCHUNK(0, PAIRS) \
 	Q4KZCHUNK(1, PAIRS) \
 	Q4KZCHUNK(2, PAIRSH) \
@@ -669,9 +673,11 @@ TEXT ·dotQ4_KActN8VNNI(SB), NOSPLIT, $0-80
 
 q4kz8row:
 	ZROWSTART(q4kz8rowa, q4kz8rowb)
+	Q4KSC(SI)
+	VINSERTF64X4 $1, Y4, Z4, Z30
 
 q4kz8loop:
-	Q4KZSB(ZSCALES8, Q4KZMINS8, PAIRS8, PAIRS8H, 4)
+	Q4KZSB(ZSCALES8, Q4KZMINS8, PAIRS8, PAIRS8H, 4, q4kz8next)
 	DECQ CX
 	JNE  q4kz8loop
 	ZROWEND(ZSTORES8, q4kz8row, q4kz8rowk, q4kz8rown)
@@ -683,9 +689,11 @@ TEXT ·dotQ4_KActN4VNNI(SB), NOSPLIT, $0-80
 
 q4kz4row:
 	ZROWSTART(q4kz4rowa, q4kz4rowb)
+	Q4KSC(SI)
+	VINSERTF64X4 $1, Y4, Z4, Z30
 
 q4kz4loop:
-	Q4KZSB(ZSCALES4, Q4KZMINS4, PAIRS4, PAIRS4H, 2)
+	Q4KZSB(ZSCALES4, Q4KZMINS4, PAIRS4, PAIRS4H, 2, q4kz4next)
 	DECQ CX
 	JNE  q4kz4loop
 	ZROWEND(ZSTORES4, q4kz4row, q4kz4rowk, q4kz4rown)
@@ -697,9 +705,11 @@ TEXT ·dotQ4_KActN2VNNI(SB), NOSPLIT, $0-80
 
 q4kz2row:
 	ZROWSTART(q4kz2rowa, q4kz2rowb)
+	Q4KSC(SI)
+	VINSERTF64X4 $1, Y4, Z4, Z30
 
 q4kz2loop:
-	Q4KZSB(ZSCALES2, Q4KZMINS2, PAIRS2, PAIRS2H, 1)
+	Q4KZSB(ZSCALES2, Q4KZMINS2, PAIRS2, PAIRS2H, 1, q4kz2next)
 	DECQ CX
 	JNE  q4kz2loop
 	ZROWEND(ZSTORES2, q4kz2row, q4kz2rowk, q4kz2rown)
