@@ -183,22 +183,23 @@ next: \
 	MOVQ outStride+48(FP), BX \
 	SHLQ $2, BX
 
-// Q8DZ and Q40DZ gather the float16 scales d of the group's eight blocks into Y3 as floats, as
+// Q8DZ(p) and Q40DZ(p) gather the float16 scales d of the group's eight blocks at p into Y3 as
+// floats, as
 // GATHERD8 does, with word permutes of the group's bytes instead of seven word inserts (fourteen
 // micro-ops, most on the shuffle units the multiply-adds also use): Q8_0's scales sit at bytes
 // 34·j, words 17·j of the windows at 0 and 136 (four each); Q4_0's at bytes 18·j, words 9·j of
 // the first 128 bytes. Z26 holds the word indices (q8didx or q40didx). Z6 and Z7 are clobbered.
-#define Q8DZ \
-	VMOVDQU64   (SI), Z6 \
-	VPERMT2W    64(SI), Z26, Z6 \
-	VMOVDQU64   136(SI), Z7 \
-	VPERMT2W    200(SI), Z26, Z7 \
+#define Q8DZ(p) \
+	VMOVDQU64   (p), Z6 \
+	VPERMT2W    64(p), Z26, Z6 \
+	VMOVDQU64   136(p), Z7 \
+	VPERMT2W    200(p), Z26, Z7 \
 	VPUNPCKLQDQ X7, X6, X6 \
 	VCVTPH2PS   X6, Y3
 
-#define Q40DZ \
-	VMOVDQU64   (SI), Z6 \
-	VPERMT2W    64(SI), Z26, Z6 \
+#define Q40DZ(p) \
+	VMOVDQU64   (p), Z6 \
+	VPERMT2W    64(p), Z26, Z6 \
 	VCVTPH2PS   X6, Y3
 
 DATA q8didx<>+0(SB)/8, $0x0033002200110000
@@ -215,14 +216,18 @@ GLOBL q40didx<>(SB), RODATA|NOPTR, $64
 	PAIRS(128*b, b)
 
 // Q8ZGROUP(SCALES, PAIRS, PAIRSH, pairs): a group of eight blocks for every pair.
-#define Q8ZGROUP(SCALES, PAIRS, PAIRSH, pairs) \
+#define Q8ZGROUP(SCALES, PAIRS, PAIRSH, pairs, last) \
 	PREFETCHT0 (SI)(R11*1) \
 	PREFETCHT0 64(SI)(R11*1) \
 	PREFETCHT0 128(SI)(R11*1) \
 	PREFETCHT0 192(SI)(R11*1) \
 	PREFETCHT0 256(SI)(R11*1) \
-	Q8DZ \
 	SCALES \
+	CMPQ       CX, $1 \
+	JEQ        last \
+	LEAQ       272(SI), AX \
+	Q8DZ(AX) \
+last: \
 	Q8ZB(0, PAIRS) \
 	Q8ZB(1, PAIRS) \
 	Q8ZB(2, PAIRS) \
@@ -553,12 +558,16 @@ GLOBL q40shift<>(SB), RODATA|NOPTR, $64
 	PAIRS(128*b, b)
 
 // Q40ZGROUP(SCALES, PAIRS, PAIRSH, pairs): a group of eight blocks for every pair.
-#define Q40ZGROUP(SCALES, PAIRS, PAIRSH, pairs) \
+#define Q40ZGROUP(SCALES, PAIRS, PAIRSH, pairs, last) \
 	PREFETCHT0 (SI)(R11*1) \
 	PREFETCHT0 64(SI)(R11*1) \
 	PREFETCHT0 128(SI)(R11*1) \
-	Q40DZ \
 	SCALES \
+	CMPQ       CX, $1 \
+	JEQ        last \
+	LEAQ       144(SI), AX \
+	Q40DZ(AX) \
+last: \
 	Q40ZB(0, PAIRS) \
 	Q40ZB(1, PAIRS) \
 	Q40ZB(2, PAIRS) \
@@ -631,9 +640,10 @@ TEXT ·dotQ8_0ActN8VNNI(SB), NOSPLIT, $0-80
 
 q8z8row:
 	ZROWSTART(q8z8rowa, q8z8rowb)
+	Q8DZ(SI)
 
 q8z8loop:
-	Q8ZGROUP(ZSCALES8, PAIRS8, PAIRS8H, 4)
+	Q8ZGROUP(ZSCALES8, PAIRS8, PAIRS8H, 4, q8z8next)
 	DECQ CX
 	JNE  q8z8loop
 	ZROWEND(ZSTORES8, q8z8row, q8z8rowk, q8z8rown)
@@ -645,9 +655,10 @@ TEXT ·dotQ8_0ActN4VNNI(SB), NOSPLIT, $0-80
 
 q8z4row:
 	ZROWSTART(q8z4rowa, q8z4rowb)
+	Q8DZ(SI)
 
 q8z4loop:
-	Q8ZGROUP(ZSCALES4, PAIRS4, PAIRS4H, 2)
+	Q8ZGROUP(ZSCALES4, PAIRS4, PAIRS4H, 2, q8z4next)
 	DECQ CX
 	JNE  q8z4loop
 	ZROWEND(ZSTORES4, q8z4row, q8z4rowk, q8z4rown)
@@ -659,9 +670,10 @@ TEXT ·dotQ8_0ActN2VNNI(SB), NOSPLIT, $0-80
 
 q8z2row:
 	ZROWSTART(q8z2rowa, q8z2rowb)
+	Q8DZ(SI)
 
 q8z2loop:
-	Q8ZGROUP(ZSCALES2, PAIRS2, PAIRS2H, 1)
+	Q8ZGROUP(ZSCALES2, PAIRS2, PAIRS2H, 1, q8z2next)
 	DECQ CX
 	JNE  q8z2loop
 	ZROWEND(ZSTORES2, q8z2row, q8z2rowk, q8z2rown)
@@ -836,9 +848,10 @@ TEXT ·dotQ4_0ActN8VNNI(SB), NOSPLIT, $0-80
 
 q40z8row:
 	ZROWSTART(q40z8rowa, q40z8rowb)
+	Q40DZ(SI)
 
 q40z8loop:
-	Q40ZGROUP(ZSCALES8, PAIRS8, PAIRS8H, 4)
+	Q40ZGROUP(ZSCALES8, PAIRS8, PAIRS8H, 4, q40z8next)
 	DECQ CX
 	JNE  q40z8loop
 	ZROWEND(ZSTORES8, q40z8row, q40z8rowk, q40z8rown)
@@ -849,9 +862,10 @@ TEXT ·dotQ4_0ActN4VNNI(SB), NOSPLIT, $0-80
 
 q40z4row:
 	ZROWSTART(q40z4rowa, q40z4rowb)
+	Q40DZ(SI)
 
 q40z4loop:
-	Q40ZGROUP(ZSCALES4, PAIRS4, PAIRS4H, 2)
+	Q40ZGROUP(ZSCALES4, PAIRS4, PAIRS4H, 2, q40z4next)
 	DECQ CX
 	JNE  q40z4loop
 	ZROWEND(ZSTORES4, q40z4row, q40z4rowk, q40z4rown)
@@ -862,9 +876,10 @@ TEXT ·dotQ4_0ActN2VNNI(SB), NOSPLIT, $0-80
 
 q40z2row:
 	ZROWSTART(q40z2rowa, q40z2rowb)
+	Q40DZ(SI)
 
 q40z2loop:
-	Q40ZGROUP(ZSCALES2, PAIRS2, PAIRS2H, 1)
+	Q40ZGROUP(ZSCALES2, PAIRS2, PAIRS2H, 1, q40z2next)
 	DECQ CX
 	JNE  q40z2loop
 	ZROWEND(ZSTORES2, q40z2row, q40z2rowk, q40z2rown)
