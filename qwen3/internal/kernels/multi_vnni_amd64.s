@@ -175,6 +175,25 @@ next: \
 	VZEROUPPER \
 	RET
 
+// ZAHEAD(PRE, step, last, done) does PRE, the work a group (or super-block) needs before its
+// first multiply-adds (its scales unpacked, its bytes reordered), one group ahead: for the next
+// group of the row (step bytes on), or at the row's last group for the next row's first, if the
+// call has a next row. Nothing is read past the rows the call was given.
+#define ZAHEAD(PRE, step, last, done) \
+	CMPQ CX, $1 \
+	JEQ  last \
+	LEAQ step(SI), AX \
+	PRE(AX) \
+	JMP  done \
+last: \
+	LEAQ 1(R13), AX \
+	CMPQ AX, rows+16(FP) \
+	JGE  done \
+	MOVQ R12, AX \
+	ADDQ stride+8(FP), AX \
+	PRE(AX) \
+done:
+
 // ZSETUP: the first row, BX the output stride in bytes, R11 the prefetch distance.
 #define ZSETUP \
 	MOVQ w+0(FP), R12 \
@@ -183,22 +202,23 @@ next: \
 	MOVQ outStride+48(FP), BX \
 	SHLQ $2, BX
 
-// Q8DZ and Q40DZ gather the float16 scales d of the group's eight blocks into Y3 as floats, as
+// Q8DZ(p) and Q40DZ(p) gather the float16 scales d of the group's eight blocks at p into Y3 as
+// floats, as
 // GATHERD8 does, with word permutes of the group's bytes instead of seven word inserts (fourteen
 // micro-ops, most on the shuffle units the multiply-adds also use): Q8_0's scales sit at bytes
 // 34·j, words 17·j of the windows at 0 and 136 (four each); Q4_0's at bytes 18·j, words 9·j of
 // the first 128 bytes. Z26 holds the word indices (q8didx or q40didx). Z6 and Z7 are clobbered.
-#define Q8DZ \
-	VMOVDQU64   (SI), Z6 \
-	VPERMT2W    64(SI), Z26, Z6 \
-	VMOVDQU64   136(SI), Z7 \
-	VPERMT2W    200(SI), Z26, Z7 \
+#define Q8DZ(p) \
+	VMOVDQU64   (p), Z6 \
+	VPERMT2W    64(p), Z26, Z6 \
+	VMOVDQU64   136(p), Z7 \
+	VPERMT2W    200(p), Z26, Z7 \
 	VPUNPCKLQDQ X7, X6, X6 \
 	VCVTPH2PS   X6, Y3
 
-#define Q40DZ \
-	VMOVDQU64   (SI), Z6 \
-	VPERMT2W    64(SI), Z26, Z6 \
+#define Q40DZ(p) \
+	VMOVDQU64   (p), Z6 \
+	VPERMT2W    64(p), Z26, Z6 \
 	VCVTPH2PS   X6, Y3
 
 DATA q8didx<>+0(SB)/8, $0x0033002200110000
@@ -215,14 +235,14 @@ GLOBL q40didx<>(SB), RODATA|NOPTR, $64
 	PAIRS(128*b, b)
 
 // Q8ZGROUP(SCALES, PAIRS, PAIRSH, pairs): a group of eight blocks for every pair.
-#define Q8ZGROUP(SCALES, PAIRS, PAIRSH, pairs) \
+#define Q8ZGROUP(SCALES, PAIRS, PAIRSH, pairs, last, done) \
 	PREFETCHT0 (SI)(R11*1) \
 	PREFETCHT0 64(SI)(R11*1) \
 	PREFETCHT0 128(SI)(R11*1) \
 	PREFETCHT0 192(SI)(R11*1) \
 	PREFETCHT0 256(SI)(R11*1) \
-	Q8DZ \
 	SCALES \
+	ZAHEAD(Q8DZ, 272, last, done) \
 	Q8ZB(0, PAIRS) \
 	Q8ZB(1, PAIRS) \
 	Q8ZB(2, PAIRS) \
@@ -266,17 +286,22 @@ GLOBL q40didx<>(SB), RODATA|NOPTR, $64
 	VSHUFI64X2 $0x4e, Z1, Z1, Z2 \
 	PAIRS(256*c+128, 2*c+1)
 
-// Q4KZSB(SCALES, MINS, PAIRS, PAIRSH, pairs): a super-block for every pair: its scales and
+// Q4KPRE(p) unpacks the scales of the super-block at p into Y3 (d·scale_j) and Z30 (dmin·min_j
+// in both halves).
+#define Q4KPRE(p) \
+	Q4KSC(p) \
+	VINSERTF64X4 $1, Y4, Z4, Z30
+
+// Q4KZSB(SCALES, MINS, PAIRS, PAIRSH, pairs, last, done): a super-block for every pair: its scales and
 // minimums unpacked as the AVX2 kernel does (Q4KSC), the minimums' term first, then the
 // sub-blocks in order.
-#define Q4KZSB(SCALES, MINS, PAIRS, PAIRSH, pairs) \
+#define Q4KZSB(SCALES, MINS, PAIRS, PAIRSH, pairs, last, done) \
 	PREFETCHT0   (SI)(R11*1) \
 	PREFETCHT0   64(SI)(R11*1) \
 	PREFETCHT0   128(SI)(R11*1) \
-	Q4KSC(SI) \
-	VINSERTF64X4 $1, Y4, Z4, Z30 \
 	MINS \
 	SCALES \
+	ZAHEAD(Q4KPRE, 144, last, done) \
 	Q4KZCHUNK(0, PAIRS) \
 	Q4KZCHUNK(1, PAIRS) \
 	Q4KZCHUNK(2, PAIRSH) \
@@ -312,29 +337,38 @@ GLOBL q40didx<>(SB), RODATA|NOPTR, $64
 // four doublewords are g = 0-1, 2-3, 4-5, 6-7), a VPROLVD by 4, 2, 0, 30 bits brings each one's
 // bits to bits 4-5 of every byte, and a masked OR joins them to the low bits.
 
-// Q6ZW(h): the weights of half h of the super-block at SI in Z12..Z15 (W_0..W_3) and Z16..Z19
-// (W'_0..W'_3), its group scales as floats in both halves of Z7. Z0 holds 0x0F and Z31 0x30 in
-// every byte, Z29, Z28, Z27 the word indices q6zql, q6zhe, q6zho, Z30 the rotations. Z1..Z5 are
-// clobbered.
-#define Q6ZW(h) \
-	VPERMW        64*h(SI), Z29, Z1 \
+// Q6ZB(h, p, e, o): the bytes of the weights of half h of the super-block at p, in e ([R0 R4 R1
+// R5] in 128-bit lanes) and o ([R2 R6 R3 R7]). Q6ZX(h, e, o) widens them into Z12..Z15 (W_0..W_3)
+// and Z16..Z19 (W'_0..W'_3) and puts the half's group scales (of the super-block at SI) as floats
+// in both halves of Z7. The kernels do the bytes of a half one half ahead (the next super-block's
+// first half while this one's second half is multiplied), off the path to the half's first
+// multiply-adds. Z0 holds 0x0F and Z31 0x30 in every byte, Z29, Z28, Z27 the word indices q6zql,
+// q6zhe, q6zho, Z30 the rotations. Z1, Z2 and Z5 are clobbered.
+#define Q6ZB(h, p, e, o) \
+	VPERMW        64*h(p), Z29, Z1 \
 	VPSRLW        $4, Z1, Z2 \
-	VPUNPCKLQDQ   Z2, Z1, Z3 \
-	VPUNPCKHQDQ   Z2, Z1, Z4 \
-	VMOVDQU       128+32*h(SI), Y5 \
+	VPUNPCKLQDQ   Z2, Z1, e \
+	VPUNPCKHQDQ   Z2, Z1, o \
+	VMOVDQU       128+32*h(p), Y5 \
 	VPERMW        Z5, Z28, Z1 \
 	VPERMW        Z5, Z27, Z2 \
 	VPROLVD       Z30, Z1, Z1 \
 	VPROLVD       Z30, Z2, Z2 \
-	VPANDD        Z0, Z3, Z3 \
-	VPANDD        Z0, Z4, Z4 \
-	VPTERNLOGD    $0xf8, Z31, Z1, Z3 \
-	VPTERNLOGD    $0xf8, Z31, Z2, Z4 \
-	VPMOVZXBW     Y3, Z12 \
-	VEXTRACTI64X4 $1, Z3, Y3 \
+	VPANDD        Z0, e, e \
+	VPANDD        Z0, o, o \
+	VPTERNLOGD    $0xf8, Z31, Z1, e \
+	VPTERNLOGD    $0xf8, Z31, Z2, o
+
+// Q6ZB0(p): the first half's bytes, in Z24 and Z25.
+#define Q6ZB0(p) \
+	Q6ZB(0, p, Z24, Z25)
+
+#define Q6ZX(h, e, o, ye, yo) \
+	VPMOVZXBW     ye, Z12 \
+	VEXTRACTI64X4 $1, e, Y3 \
 	VPMOVZXBW     Y3, Z13 \
-	VPMOVZXBW     Y4, Z14 \
-	VEXTRACTI64X4 $1, Z4, Y4 \
+	VPMOVZXBW     yo, Z14 \
+	VEXTRACTI64X4 $1, o, Y4 \
 	VPMOVZXBW     Y4, Z15 \
 	VSHUFI64X2    $0x4e, Z12, Z12, Z16 \
 	VSHUFI64X2    $0x4e, Z13, Z13, Z17 \
@@ -375,8 +409,8 @@ GLOBL q40didx<>(SB), RODATA|NOPTR, $64
 	Q6ZPAIR(2560+640*h, Z10) \
 	Q6ZPAIR(3840+640*h, Z11)
 
-// Q6ZSB(PAIRS, pairs): a super-block for every pair: d, then each half's weights and pairs.
-#define Q6ZSB(PAIRS, pairs) \
+// Q6ZSB(PAIRS, pairs, last): a super-block for every pair: d, then each half's weights and pairs.
+#define Q6ZSB(PAIRS, pairs, last, done) \
 	PREFETCHT0   (SI)(R11*1) \
 	PREFETCHT0   64(SI)(R11*1) \
 	PREFETCHT0   128(SI)(R11*1) \
@@ -385,14 +419,16 @@ GLOBL q40didx<>(SB), RODATA|NOPTR, $64
 	VMOVD        AX, X1 \
 	VCVTPH2PS    X1, X1 \
 	VBROADCASTSS X1, Z26 \
-	Q6ZW(0) \
+	Q6ZX(0, Z24, Z25, Y24, Y25) \
+	Q6ZB(1, SI, Z22, Z23) \
 	PAIRS(0) \
-	Q6ZW(1) \
+	Q6ZX(1, Z22, Z23, Y22, Y23) \
+	ZAHEAD(Q6ZB0, 210, last, done) \
 	PAIRS(1) \
 	ADDQ         $210, SI \
 	ADDQ         $(pairs*1280), DI
 
-// Q6ZSETUP: ZSETUP and the constants of Q6ZW.
+// Q6ZSETUP: ZSETUP and the constants of Q6ZB.
 #define Q6ZSETUP \
 	ZSETUP \
 	VPBROADCASTD q6zm<>+0(SB), Z0 \
@@ -549,12 +585,12 @@ GLOBL q40shift<>(SB), RODATA|NOPTR, $64
 	PAIRS(128*b, b)
 
 // Q40ZGROUP(SCALES, PAIRS, PAIRSH, pairs): a group of eight blocks for every pair.
-#define Q40ZGROUP(SCALES, PAIRS, PAIRSH, pairs) \
+#define Q40ZGROUP(SCALES, PAIRS, PAIRSH, pairs, last, done) \
 	PREFETCHT0 (SI)(R11*1) \
 	PREFETCHT0 64(SI)(R11*1) \
 	PREFETCHT0 128(SI)(R11*1) \
-	Q40DZ \
 	SCALES \
+	ZAHEAD(Q40DZ, 144, last, done) \
 	Q40ZB(0, PAIRS) \
 	Q40ZB(1, PAIRS) \
 	Q40ZB(2, PAIRS) \
@@ -624,12 +660,13 @@ pablock:
 TEXT ·dotQ8_0ActN8VNNI(SB), NOSPLIT, $0-80
 	ZSETUP
 	VMOVDQU64 q8didx<>(SB), Z26
+	Q8DZ(R12)
 
 q8z8row:
 	ZROWSTART(q8z8rowa, q8z8rowb)
 
 q8z8loop:
-	Q8ZGROUP(ZSCALES8, PAIRS8, PAIRS8H, 4)
+	Q8ZGROUP(ZSCALES8, PAIRS8, PAIRS8H, 4, q8z8next, q8z8done)
 	DECQ CX
 	JNE  q8z8loop
 	ZROWEND(ZSTORES8, q8z8row, q8z8rowk, q8z8rown)
@@ -638,12 +675,13 @@ q8z8loop:
 TEXT ·dotQ8_0ActN4VNNI(SB), NOSPLIT, $0-80
 	ZSETUP
 	VMOVDQU64 q8didx<>(SB), Z26
+	Q8DZ(R12)
 
 q8z4row:
 	ZROWSTART(q8z4rowa, q8z4rowb)
 
 q8z4loop:
-	Q8ZGROUP(ZSCALES4, PAIRS4, PAIRS4H, 2)
+	Q8ZGROUP(ZSCALES4, PAIRS4, PAIRS4H, 2, q8z4next, q8z4done)
 	DECQ CX
 	JNE  q8z4loop
 	ZROWEND(ZSTORES4, q8z4row, q8z4rowk, q8z4rown)
@@ -652,12 +690,13 @@ q8z4loop:
 TEXT ·dotQ8_0ActN2VNNI(SB), NOSPLIT, $0-80
 	ZSETUP
 	VMOVDQU64 q8didx<>(SB), Z26
+	Q8DZ(R12)
 
 q8z2row:
 	ZROWSTART(q8z2rowa, q8z2rowb)
 
 q8z2loop:
-	Q8ZGROUP(ZSCALES2, PAIRS2, PAIRS2H, 1)
+	Q8ZGROUP(ZSCALES2, PAIRS2, PAIRS2H, 1, q8z2next, q8z2done)
 	DECQ CX
 	JNE  q8z2loop
 	ZROWEND(ZSTORES2, q8z2row, q8z2rowk, q8z2rown)
@@ -666,12 +705,13 @@ q8z2loop:
 TEXT ·dotQ4_KActN8VNNI(SB), NOSPLIT, $0-80
 	ZSETUP
 	LO4ZN
+	Q4KPRE(R12)
 
 q4kz8row:
 	ZROWSTART(q4kz8rowa, q4kz8rowb)
 
 q4kz8loop:
-	Q4KZSB(ZSCALES8, Q4KZMINS8, PAIRS8, PAIRS8H, 4)
+	Q4KZSB(ZSCALES8, Q4KZMINS8, PAIRS8, PAIRS8H, 4, q4kz8next, q4kz8done)
 	DECQ CX
 	JNE  q4kz8loop
 	ZROWEND(ZSTORES8, q4kz8row, q4kz8rowk, q4kz8rown)
@@ -680,12 +720,13 @@ q4kz8loop:
 TEXT ·dotQ4_KActN4VNNI(SB), NOSPLIT, $0-80
 	ZSETUP
 	LO4ZN
+	Q4KPRE(R12)
 
 q4kz4row:
 	ZROWSTART(q4kz4rowa, q4kz4rowb)
 
 q4kz4loop:
-	Q4KZSB(ZSCALES4, Q4KZMINS4, PAIRS4, PAIRS4H, 2)
+	Q4KZSB(ZSCALES4, Q4KZMINS4, PAIRS4, PAIRS4H, 2, q4kz4next, q4kz4done)
 	DECQ CX
 	JNE  q4kz4loop
 	ZROWEND(ZSTORES4, q4kz4row, q4kz4rowk, q4kz4rown)
@@ -694,12 +735,13 @@ q4kz4loop:
 TEXT ·dotQ4_KActN2VNNI(SB), NOSPLIT, $0-80
 	ZSETUP
 	LO4ZN
+	Q4KPRE(R12)
 
 q4kz2row:
 	ZROWSTART(q4kz2rowa, q4kz2rowb)
 
 q4kz2loop:
-	Q4KZSB(ZSCALES2, Q4KZMINS2, PAIRS2, PAIRS2H, 1)
+	Q4KZSB(ZSCALES2, Q4KZMINS2, PAIRS2, PAIRS2H, 1, q4kz2next, q4kz2done)
 	DECQ CX
 	JNE  q4kz2loop
 	ZROWEND(ZSTORES2, q4kz2row, q4kz2rowk, q4kz2rown)
@@ -784,12 +826,13 @@ q6phalf:
 // func dotQ6_KActN8VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int, acc *float32, flags, pf int)
 TEXT ·dotQ6_KActN8VNNI(SB), NOSPLIT, $0-80
 	Q6ZSETUP
+	Q6ZB0(R12)
 
 q6z8row:
 	ZROWSTART(q6z8rowa, q6z8rowb)
 
 q6z8loop:
-	Q6ZSB(Q6ZPAIRS8, 4)
+	Q6ZSB(Q6ZPAIRS8, 4, q6z8next, q6z8done)
 	DECQ CX
 	JNE  q6z8loop
 	ZROWEND(ZSTORES8, q6z8row, q6z8rowk, q6z8rown)
@@ -797,12 +840,13 @@ q6z8loop:
 // func dotQ6_KActN4VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int, acc *float32, flags, pf int)
 TEXT ·dotQ6_KActN4VNNI(SB), NOSPLIT, $0-80
 	Q6ZSETUP
+	Q6ZB0(R12)
 
 q6z4row:
 	ZROWSTART(q6z4rowa, q6z4rowb)
 
 q6z4loop:
-	Q6ZSB(Q6ZPAIRS4, 2)
+	Q6ZSB(Q6ZPAIRS4, 2, q6z4next, q6z4done)
 	DECQ CX
 	JNE  q6z4loop
 	ZROWEND(ZSTORES4, q6z4row, q6z4rowk, q6z4rown)
@@ -810,12 +854,13 @@ q6z4loop:
 // func dotQ6_KActN2VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int, acc *float32, flags, pf int)
 TEXT ·dotQ6_KActN2VNNI(SB), NOSPLIT, $0-80
 	Q6ZSETUP
+	Q6ZB0(R12)
 
 q6z2row:
 	ZROWSTART(q6z2rowa, q6z2rowb)
 
 q6z2loop:
-	Q6ZSB(Q6ZPAIRS2, 1)
+	Q6ZSB(Q6ZPAIRS2, 1, q6z2next, q6z2done)
 	DECQ CX
 	JNE  q6z2loop
 	ZROWEND(ZSTORES2, q6z2row, q6z2rowk, q6z2rown)
@@ -823,12 +868,13 @@ q6z2loop:
 // func dotQ4_0ActN8VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int, acc *float32, flags, pf int)
 TEXT ·dotQ4_0ActN8VNNI(SB), NOSPLIT, $0-80
 	Q40ZSETUP
+	Q40DZ(R12)
 
 q40z8row:
 	ZROWSTART(q40z8rowa, q40z8rowb)
 
 q40z8loop:
-	Q40ZGROUP(ZSCALES8, PAIRS8, PAIRS8H, 4)
+	Q40ZGROUP(ZSCALES8, PAIRS8, PAIRS8H, 4, q40z8next, q40z8done)
 	DECQ CX
 	JNE  q40z8loop
 	ZROWEND(ZSTORES8, q40z8row, q40z8rowk, q40z8rown)
@@ -836,12 +882,13 @@ q40z8loop:
 // func dotQ4_0ActN4VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int, acc *float32, flags, pf int)
 TEXT ·dotQ4_0ActN4VNNI(SB), NOSPLIT, $0-80
 	Q40ZSETUP
+	Q40DZ(R12)
 
 q40z4row:
 	ZROWSTART(q40z4rowa, q40z4rowb)
 
 q40z4loop:
-	Q40ZGROUP(ZSCALES4, PAIRS4, PAIRS4H, 2)
+	Q40ZGROUP(ZSCALES4, PAIRS4, PAIRS4H, 2, q40z4next, q40z4done)
 	DECQ CX
 	JNE  q40z4loop
 	ZROWEND(ZSTORES4, q40z4row, q40z4rowk, q40z4rown)
@@ -849,12 +896,13 @@ q40z4loop:
 // func dotQ4_0ActN2VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int, acc *float32, flags, pf int)
 TEXT ·dotQ4_0ActN2VNNI(SB), NOSPLIT, $0-80
 	Q40ZSETUP
+	Q40DZ(R12)
 
 q40z2row:
 	ZROWSTART(q40z2rowa, q40z2rowb)
 
 q40z2loop:
-	Q40ZGROUP(ZSCALES2, PAIRS2, PAIRS2H, 1)
+	Q40ZGROUP(ZSCALES2, PAIRS2, PAIRS2H, 1, q40z2next, q40z2done)
 	DECQ CX
 	JNE  q40z2loop
 	ZROWEND(ZSTORES2, q40z2row, q40z2rowk, q40z2rown)
