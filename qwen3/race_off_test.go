@@ -1,0 +1,5 @@
+//go:build !race
+
+package qwen3
+
+const raceEnabled = false
