@@ -26,19 +26,22 @@
 //	A = [x_t[0:16] | x_u[16:32]]      B = [x_t[16:32] | x_u[0:16]]
 //
 // so that VPMADDWD(W, A) + VPDPWSSD(W', B) = [P of token t | P of token u]. Per group of eight
-// blocks (a Q4_K super-block) and pair of tokens, PB = 1216 bytes: eight blocks of A, B (128
-// bytes each), the eight blocks' activation scales as [s_t(0-3) ×2 | s_u(0-3) ×2] and
-// [s_t(4-7) ×2 | s_u(4-7) ×2] (so that a scale is spread over its token's half by an in-lane
-// shuffle, which costs less than a cross-lane permute), and [Sum_t(8) | Sum_u(8)] (the blocks'
-// sums, for Q4_K's minimums). The pairs of a group follow each other, then the next group.
+// blocks (a Q4_K super-block) and pair of tokens, PB = 1152 bytes: eight blocks of A, B (128
+// bytes each), the eight blocks' activation scales [s_t(8) | s_u(8)] and their sums
+// [Sum_t(8) | Sum_u(8)] (for Q4_K's minimums). The pairs of a group follow each other, then the
+// next group. Per group and pair the kernel forms [c_t | c_u] = d·[s_t | s_u] (the AVX2 kernels'
+// products) and spreads it into [c_t(0-3) ×2 | c_u(0-3) ×2] and [c_t(4-7) ×2 | c_u(4-7) ×2], so that
+// each block's c is picked by an in-lane shuffle (VSHUFPS; a cross-lane VPERMPS cost 7% more).
 //
-//	func dotXActN{8,4,2}VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int)
+//	func dotXActN{8,4,2}VNNI(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int, acc *float32, flags, pf int)
 //
 // out[t*outStride+r] = row r · token t for r < rows and the kernel's tokens, x the buffer, n the
-// groups (or super-blocks) of a row. Registers: R12 the row, R13 its index, SI its blocks, DI the
-// buffer's group, CX the groups left, AX and BX the stores; Z8..Z11 the pairs' sums, Z16..Z19
-// and Z20..Z23 the pairs' scales c = d·s of blocks 0-3 and 4-7 of the group (laid out as the
-// buffer's s), Z1 and Z2 the weights W and W'.
+// groups (or super-blocks) of a row. A call may cover a piece of the rows' columns
+// (multi_vnni_amd64.go): flags bit 0 starts each row's sums from acc (256 bytes per row) instead of
+// zero, bit 1 leaves them there instead of storing the dot products; pf is the prefetch distance
+// in bytes. Registers: R12 the row, R13 its index, SI its blocks, DI the buffer's group, CX the
+// groups left, R11 the prefetch distance, AX and BX the stores; Z8..Z11 the pairs' sums, Z16..Z19
+// and Z20..Z23 the pairs' c of blocks 0-3 and 4-7 of the group, Z1 and Z2 the weights W and W'.
 
 // PB is the pair layout's bytes per group and pair.
 #define PB 1152
@@ -80,8 +83,8 @@
 #define PAIRS2H(xoff, b) \
 	ZPAIR(xoff, ((b)&3), Z20, Z8)
 
-// ZSCALES8, 4, 2: the group's c = d·s of each pair, d (eight floats) in Y3: its blocks 0-3 in every
-// 128-bit lane of Z28, 4-7 of Z29, times the buffer's s of each pair.
+// ZSCALES8, 4, 2: the group's c = d·s of each pair (d: eight floats in Y3, put in both halves of
+// Z3; s from the buffer), spread by ZSC into the pair's two registers of c (Z16.., Z20..).
 #define ZDSPREAD \
 	VINSERTF64X4 $1, Y3, Z3, Z3
 
@@ -203,9 +206,8 @@ done:
 	SHLQ $2, BX
 
 // Q8DZ(p) and Q40DZ(p) gather the float16 scales d of the group's eight blocks at p into Y3 as
-// floats, as
-// GATHERD8 does, with word permutes of the group's bytes instead of seven word inserts (fourteen
-// micro-ops, most on the shuffle units the multiply-adds also use): Q8_0's scales sit at bytes
+// floats, as GATHERD8 does, with word permutes of the group's bytes instead of seven word inserts
+// (fourteen micro-ops, most on the shuffle units the multiply-adds also use): Q8_0's scales sit at bytes
 // 34·j, words 17·j of the windows at 0 and 136 (four each); Q4_0's at bytes 18·j, words 9·j of
 // the first 128 bytes. Z26 holds the word indices (q8didx or q40didx). Z6 and Z7 are clobbered.
 #define Q8DZ(p) \
@@ -234,7 +236,8 @@ GLOBL q40didx<>(SB), RODATA|NOPTR, $64
 	VSHUFI64X2 $0x4e, Z1, Z1, Z2 \
 	PAIRS(128*b, b)
 
-// Q8ZGROUP(SCALES, PAIRS, PAIRSH, pairs): a group of eight blocks for every pair.
+// Q8ZGROUP(SCALES, PAIRS, PAIRSH, pairs, last, done): a group of eight blocks for every pair, its
+// scales c from the d that ZAHEAD gathered a group earlier; then the next group's d.
 #define Q8ZGROUP(SCALES, PAIRS, PAIRSH, pairs, last, done) \
 	PREFETCHT0 (SI)(R11*1) \
 	PREFETCHT0 64(SI)(R11*1) \
@@ -292,9 +295,9 @@ GLOBL q40didx<>(SB), RODATA|NOPTR, $64
 	Q4KSC(p) \
 	VINSERTF64X4 $1, Y4, Z4, Z30
 
-// Q4KZSB(SCALES, MINS, PAIRS, PAIRSH, pairs, last, done): a super-block for every pair: its scales and
-// minimums unpacked as the AVX2 kernel does (Q4KSC), the minimums' term first, then the
-// sub-blocks in order.
+// Q4KZSB(SCALES, MINS, PAIRS, PAIRSH, pairs, last, done): a super-block for every pair, with its
+// scales and minimums unpacked a super-block earlier as the AVX2 kernel does (Q4KSC): the
+// minimums' term first, then the sub-blocks in order.
 #define Q4KZSB(SCALES, MINS, PAIRS, PAIRSH, pairs, last, done) \
 	PREFETCHT0   (SI)(R11*1) \
 	PREFETCHT0   64(SI)(R11*1) \
@@ -338,9 +341,9 @@ GLOBL q40didx<>(SB), RODATA|NOPTR, $64
 // bits to bits 4-5 of every byte, and a masked OR joins them to the low bits.
 
 // Q6ZB(h, p, e, o): the bytes of the weights of half h of the super-block at p, in e ([R0 R4 R1
-// R5] in 128-bit lanes) and o ([R2 R6 R3 R7]). Q6ZX(h, e, o) widens them into Z12..Z15 (W_0..W_3)
-// and Z16..Z19 (W'_0..W'_3) and puts the half's group scales (of the super-block at SI) as floats
-// in both halves of Z7. The kernels do the bytes of a half one half ahead (the next super-block's
+// R5] in 128-bit lanes) and o ([R2 R6 R3 R7]). Q6ZX(h, e, o, ye, yo) (ye, yo: the low 256 bits
+// of e, o) widens them into Z12..Z15 (W_0..W_3) and Z16..Z19 (W'_0..W'_3), clobbering Y3 and Y4,
+// and puts the half's group scales (of the super-block at SI) as floats in both halves of Z7. The kernels do the bytes of a half one half ahead (the next super-block's
 // first half while this one's second half is multiplied), off the path to the half's first
 // multiply-adds. Z0 holds 0x0F and Z31 0x30 in every byte, Z29, Z28, Z27 the word indices q6zql,
 // q6zhe, q6zho, Z30 the rotations. Z1, Z2 and Z5 are clobbered.
@@ -409,7 +412,8 @@ GLOBL q40didx<>(SB), RODATA|NOPTR, $64
 	Q6ZPAIR(2560+640*h, Z10) \
 	Q6ZPAIR(3840+640*h, Z11)
 
-// Q6ZSB(PAIRS, pairs, last): a super-block for every pair: d, then each half's weights and pairs.
+// Q6ZSB(PAIRS, pairs, last, done): a super-block for every pair: d, then each half's weights
+// (their bytes done a half earlier) and pairs.
 #define Q6ZSB(PAIRS, pairs, last, done) \
 	PREFETCHT0   (SI)(R11*1) \
 	PREFETCHT0   64(SI)(R11*1) \
@@ -584,7 +588,7 @@ GLOBL q40shift<>(SB), RODATA|NOPTR, $64
 	VSHUFI64X2     $0x4e, Z1, Z1, Z2 \
 	PAIRS(128*b, b)
 
-// Q40ZGROUP(SCALES, PAIRS, PAIRSH, pairs): a group of eight blocks for every pair.
+// Q40ZGROUP(SCALES, PAIRS, PAIRSH, pairs, last, done): Q8ZGROUP for Q4_0.
 #define Q40ZGROUP(SCALES, PAIRS, PAIRSH, pairs, last, done) \
 	PREFETCHT0 (SI)(R11*1) \
 	PREFETCHT0 64(SI)(R11*1) \
