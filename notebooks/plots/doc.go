@@ -15,7 +15,8 @@
 //     for angles, whose two ends are the same colour, so 0 and 2π look alike as they should;
 //     Categorical gives kinds (visible, padding, ...) their own colours, named by Grid.Swatches.
 //   - Ticks and LogTicks label linear and logarithmic axes cleanly; log-axis labels are centred
-//     on the data area (gonum alone shrinks such plots).
+//     on the data area (gonum alone shrinks such plots). PointLabels names crowded points, each
+//     name where it covers no marker and no other name (notebook 12's roofline).
 //   - AttentionGrid and AttentionHeads draw a model's attention probabilities (chapter 07's
 //     Trace.Attn), layers x heads, with the prompt's tokens on both axes (TokenLabels makes
 //     them printable in the plot font); chapter 07's ScoreHeads names the heads (previous-token,

@@ -546,3 +546,36 @@ func TestGoldenAttentionLayer(t *testing.T) {
 		t.Errorf("attention on the loaded layer differs from transformers by %.2g (relative; tolerance 1e-5)", e)
 	}
 }
+
+// TestPointLabels: names of crowded points (the roofline's decoding points, in points of the
+// canvas) are all placed, none covers another or any marker, and each stays next to its own
+// point (its box within a name's width and a gap of the point).
+func TestPointLabels(t *testing.T) {
+	pts := plotter.XYs{{X: 100, Y: 100}, {X: 140, Y: 101}, {X: 160, Y: 115}, {X: 163, Y: 118}, {X: 60, Y: 60}}
+	names := []string{"Q8_0", "Q6_K", "Q4_K_M", "Q4_0", "BF16"}
+	avoid := plotter.XYs{{X: 100, Y: 88}, {X: 60, Y: 72}}
+	l := NewPointLabels(pts, names, avoid, vg.Points(4))
+	boxes := l.layout(func(xy plotter.XY) vg.Point { return vg.Point{X: vg.Length(xy.X), Y: vg.Length(xy.Y)} })
+	marks := append(append(plotter.XYs{}, pts...), avoid...)
+	for i, b := range boxes {
+		if b == (vg.Rectangle{}) {
+			t.Fatalf("%s: no place found", names[i])
+		}
+		for j, c := range boxes[:i] {
+			if overlaps(b, c) {
+				t.Errorf("%s's name %v covers %s's %v", names[i], b, names[j], c)
+			}
+		}
+		for _, m := range marks {
+			r := vg.Rectangle{Min: vg.Point{X: vg.Length(m.X) - 4, Y: vg.Length(m.Y) - 4}, Max: vg.Point{X: vg.Length(m.X) + 4, Y: vg.Length(m.Y) + 4}}
+			if overlaps(b, r) {
+				t.Errorf("%s's name %v covers the marker at %v", names[i], b, m)
+			}
+		}
+		reach := l.Style.Width(names[i]) + l.Style.Height(names[i]) + 8
+		cx, cy := float64(b.Min.X+b.Max.X)/2, float64(b.Min.Y+b.Max.Y)/2
+		if d := math.Hypot(cx-pts[i].X, cy-pts[i].Y); d > float64(reach) {
+			t.Errorf("%s's name is %.0f points from its point (at most %.0f)", names[i], d, float64(reach))
+		}
+	}
+}
