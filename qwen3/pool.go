@@ -28,10 +28,12 @@ type pool struct {
 	done    chan struct{} // the last worker's signal to a parked caller (buffer 1)
 	closed  atomic.Bool
 
-	// the current job, written by run before gen moves on
+	// the current job, written by run before gen moves on (total and grain atomically, as the
+	// race detector once saw a worker's last read of them, after its final chunk, as racing with
+	// the next job's write)
 	body  func(worker, lo, hi int)
-	total int64
-	grain int64
+	total atomic.Int64
+	grain atomic.Int64
 	next  atomic.Int64
 }
 
@@ -110,7 +112,9 @@ func (p *pool) run(total, grain int, body func(worker, lo, hi int)) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.body, p.total, p.grain = body, int64(total), int64(grain)
+	p.body = body
+	p.total.Store(int64(total))
+	p.grain.Store(int64(grain))
 	p.next.Store(0)
 	p.pending.Store(int64(len(p.extra)))
 	p.gen.Add(1)
@@ -145,17 +149,17 @@ func (p *pool) wait() {
 // core that falls behind still leaves the others little to wait for. Decoding Q4_K_M went from
 // 62-63 to 71-75 tok/s with this, Q8_0 from 53 to 62-65.
 func (p *pool) work(worker int) {
-	div := 2 * int64(p.workers())
+	div, total, grain := 2*int64(p.workers()), p.total.Load(), p.grain.Load()
 	for {
 		lo := p.next.Load()
-		if lo >= p.total {
+		if lo >= total {
 			return
 		}
-		n := max((p.total-lo)/div/p.grain, 1) * p.grain
+		n := max((total-lo)/div/grain, 1) * grain
 		if !p.next.CompareAndSwap(lo, lo+n) {
 			continue
 		}
-		p.body(worker, int(lo), int(min(lo+n, p.total)))
+		p.body(worker, int(lo), int(min(lo+n, total)))
 	}
 }
 
