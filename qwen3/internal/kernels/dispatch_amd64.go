@@ -74,6 +74,25 @@ func quantizeActArch(a *Act, x []float32) bool {
 	return true
 }
 
+// actRowsKernel is a one-token dot kernel of quant_amd64.s or quantdot_vnni_amd64.s.
+type actRowsKernel func(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
+
+// wideThenAVX2 runs the 512-bit kernel wide (with VNNI) on the rows in whole steps of step rows
+// and the AVX2 kernel on the rest; the two give the same bits, so where a row falls does not
+// matter.
+func wideThenAVX2(wide, avx2 actRowsKernel, step int, w []byte, rowBytes int, out []float32, q *int16, sc, sum *float32, n int) {
+	r := 0
+	if useVNNI {
+		r = len(out) / step * step
+	}
+	if r > 0 {
+		wide(&w[0], rowBytes, r, q, sc, sum, n, &out[0])
+	}
+	if r < len(out) {
+		avx2(&w[r*rowBytes], rowBytes, len(out)-r, q, sc, sum, n, &out[r])
+	}
+}
+
 // dotActRowsArch returns the blocks of every row it did (the portable code does the rest).
 func dotActRowsArch(k actKind, out []float32, w []byte, rowBytes, nb int, a *Act) (done int) {
 	kk := actKinds[k]
@@ -87,33 +106,12 @@ func dotActRowsArch(k actKind, out []float32, w []byte, rowBytes, nb int, a *Act
 	case q8_0:
 		dotQ8_0ActAVX2(w0, rowBytes, rows, q, sc, sum, n, o)
 	case q4_0:
-		if r4 := rows &^ 3; useVNNI && r4 > 0 { // four rows at a time in 512-bit registers, the rest below
-			dotQ4_0ActVNNI(w0, rowBytes, r4, q, sc, sum, n, o)
-			if rows == r4 {
-				break
-			}
-			w0, o, rows = &w[r4*rowBytes], &out[r4], rows-r4
-		}
-		dotQ4_0ActAVX2(w0, rowBytes, rows, q, sc, sum, n, o)
+		wideThenAVX2(dotQ4_0ActVNNI, dotQ4_0ActAVX2, 4, w, rowBytes, out, q, sc, sum, n)
 	case q4_K:
-		if r4 := rows &^ 3; useVNNI && r4 > 0 { // four rows at a time in 512-bit registers, the rest below
-			dotQ4_KActVNNI(w0, rowBytes, r4, q, sc, sum, n, o)
-			if rows == r4 {
-				break
-			}
-			w0, o, rows = &w[r4*rowBytes], &out[r4], rows-r4
-		}
-		dotQ4_KActAVX2(w0, rowBytes, rows, q, sc, sum, n, o)
+		wideThenAVX2(dotQ4_KActVNNI, dotQ4_KActAVX2, 4, w, rowBytes, out, q, sc, sum, n)
 	case q6_K:
 		sum16 := (*float32)(unsafe.Pointer(unsafe.SliceData(a.Sum16)))
-		if r2 := rows &^ 1; useVNNI && r2 > 0 { // two rows at a time in 512-bit registers
-			dotQ6_KActVNNI(w0, rowBytes, r2, q, sc, sum16, n, o)
-			if rows == r2 {
-				break
-			}
-			w0, o, rows = &w[r2*rowBytes], &out[r2], rows-r2
-		}
-		dotQ6_KActAVX2(w0, rowBytes, rows, q, sc, sum16, n, o)
+		wideThenAVX2(dotQ6_KActVNNI, dotQ6_KActAVX2, 2, w, rowBytes, out, q, sc, sum16, n)
 	}
 	return n * kk.group
 }
