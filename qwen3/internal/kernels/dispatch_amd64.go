@@ -66,11 +66,30 @@ func axpyArch(y []float32, a float32, x []float32) (done int) {
 	return n
 }
 
+// actArch is what an Act keeps for the VNNI byte-plane kernels (dotQ6_KActVNNI): its values split
+// into bytes, 64 per block of 32 (the high bytes a>>8, signed, then the low bytes a&255,
+// unsigned), the layout of dispatch_arm64.go's planes. quantizeActArch writes them with the values
+// when the VNNI kernels are on and clears n otherwise, so that planes never describe values
+// written since: the dots read them only when n covers the row.
+type actArch struct {
+	planes []byte
+	n      int // values the planes hold
+}
+
 func quantizeActArch(a *Act, x []float32) bool {
+	a.arch.n = 0
 	if !useAVX2 || len(x) == 0 {
 		return false
 	}
-	quantizeActAVX2(unsafe.SliceData(a.Q), unsafe.SliceData(a.Scale), unsafe.SliceData(a.Sum), unsafe.SliceData(a.Sum16), unsafe.SliceData(x), len(x)/ActBlock)
+	q, nb := unsafe.SliceData(a.Q), len(x)/ActBlock
+	quantizeActAVX2(q, unsafe.SliceData(a.Scale), unsafe.SliceData(a.Sum), unsafe.SliceData(a.Sum16), unsafe.SliceData(x), nb)
+	if useVNNI {
+		if len(a.arch.planes) < 2*len(a.Q) { // once per Act, for its whole length
+			a.arch.planes = make([]byte, 2*len(a.Q))
+		}
+		splitActVNNI(q, unsafe.SliceData(a.arch.planes), nb)
+		a.arch.n = len(x)
+	}
 	return true
 }
 
@@ -110,8 +129,17 @@ func dotActRowsArch(k actKind, out []float32, w []byte, rowBytes, nb int, a *Act
 	case q4_K:
 		wideThenAVX2(dotQ4_KActVNNI, dotQ4_KActAVX2, 4, w, rowBytes, out, q, sc, sum, n)
 	case q6_K:
-		sum16 := (*float32)(unsafe.Pointer(unsafe.SliceData(a.Sum16)))
-		wideThenAVX2(dotQ6_KActVNNI, dotQ6_KActAVX2, 2, w, rowBytes, out, q, sc, sum16, n)
+		s16 := unsafe.SliceData(a.Sum16)
+		r := 0
+		if useVNNI && a.arch.n >= n*kk.size { // two rows at a time on the byte planes, the rest below
+			r = rows &^ 1
+		}
+		if r > 0 {
+			dotQ6_KActVNNI(w0, rowBytes, r, unsafe.SliceData(a.arch.planes), sc, s16, n, o)
+		}
+		if r < rows {
+			dotQ6_KActAVX2(&w[r*rowBytes], rowBytes, rows-r, q, sc, (*float32)(unsafe.Pointer(s16)), n, &out[r])
+		}
 	}
 	return n * kk.group
 }

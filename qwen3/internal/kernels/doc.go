@@ -60,8 +60,11 @@
 // rows to a 512-bit register, every lane doing what the AVX2 kernel's lane does in the same order,
 // so again the same bits (and the batched kernels' bits). On that machine, in cache and then
 // streamed from memory on one core: Q4_K 59 against 43 multiply-adds per ns and 31 against 22.6
-// GB/s, Q6_K 36 against 23.5 and 21.4 against 19.3 GB/s, Q4_0 55 against 39 and 29.4 against 21.1
-// GB/s, BF16 33 against 30 GB/s. Limit (and
+// GB/s, Q6_K 51 against 23.5 and 23.5 against 19.3 GB/s, Q4_0 55 against 39 and 29.4 against 21.1
+// GB/s, BF16 33 against 30 GB/s. Q6_K's dot reads the Act's byte planes (each int16 a = 256·hi +
+// lo, hi signed, lo unsigned, as arm64's DotProd kernels do), so its quants stay bytes and
+// VPDPBUSD multiplies 64 of them per instruction: two byte dots give the same exact int32 group
+// sums as the int16 products (36 multiply-adds per ns with those). Limit (and
 // QWEN3_KERNELS at start) lowers the level the dispatch uses, so tests run every path a machine
 // has. The tests and fuzz targets check every path against chapter 01's dequantizers, in float64.
 //

@@ -152,11 +152,14 @@ Q4KCONST(q4kmask2z<>, 0x3030303000000000, 0x3030303000000000)
 	Q4KPAIR(16+32*c, BX, R9, Z29, i0, i1, Z9)
 
 
-// Q6_K, two rows at a time (SI, R14). Within a half, the AVX2 kernel's eight group sums of a row
-// are two 128-bit lanes (groups 0-3, 4-7); here a 512-bit register holds them for both rows as
-// [row 1 groups 0-3, row 2 groups 0-3, row 1 groups 4-7, row 2 groups 4-7] (the order the last
-// integer step leaves them in), and every other vector (scales, sums, d, the accumulator Z0) uses
-// the same order; the end puts each row's lanes back together before HSUM.
+// Q6_K, two rows at a time (SI, R14), on the Act's byte planes (splitActVNNI below): each
+// activation a = 256·hi + lo, hi = a>>8 signed and lo = a&255 unsigned, so Σq·a over a group of 16
+// is 256·Σq·hi + Σq·lo, both exact in int32, and VPDPBUSD multiplies 64 bytes at a time (the
+// quants, 0..63, serve as the unsigned operand against hi and as the signed one against lo). The
+// quants stay bytes: no widening to 16 bits. The AVX2 kernel's eight group sums of a row per half
+// come out as the same exact int32s, in a 512-bit register ordered [row 1 groups 0-3, row 2 groups
+// 0-3, row 1 groups 4-7, row 2 groups 4-7]; every float step after that is the AVX2 kernel's on
+// each half, and the end puts each row's lanes back together before HSUM.
 
 // q6dperm spreads the two rows' d (floats 0 and 1) over the lanes: row 1's lanes take 0, row 2's 1.
 DATA q6dperm<>+0(SB)/8, $0
@@ -169,91 +172,80 @@ DATA q6dperm<>+48(SB)/8, $0x0000000100000001
 DATA q6dperm<>+56(SB)/8, $0x0000000100000001
 GLOBL q6dperm<>(SB), RODATA|NOPTR, $64
 
-// Z2ROWS(off, x, y, z) widens the 16 bytes at off of both rows into z: row 1's in the low 256 bits,
-// row 2's in the high ones.
-#define Z2ROWS(off, x, y, z) \
-	VMOVDQU     off(SI), x \
-	VINSERTI128 $1, off(R14), y, y \
-	VPMOVZXBW   y, z
+// q6gperm puts the group sums Q6KPSUMS leaves in the order above: it leaves, per 128-bit lane,
+// [row 1 groups 0 2 4 6], [row 1 groups 1 3 5 7], [row 2 groups 0 2 4 6], [row 2 groups 1 3 5 7].
+DATA q6gperm<>+0(SB)/8, $0x0000000400000000
+DATA q6gperm<>+8(SB)/8, $0x0000000500000001
+DATA q6gperm<>+16(SB)/8, $0x0000000c00000008
+DATA q6gperm<>+24(SB)/8, $0x0000000d00000009
+DATA q6gperm<>+32(SB)/8, $0x0000000600000002
+DATA q6gperm<>+40(SB)/8, $0x0000000700000003
+DATA q6gperm<>+48(SB)/8, $0x0000000e0000000a
+DATA q6gperm<>+56(SB)/8, $0x0000000f0000000b
+GLOBL q6gperm<>(SB), RODATA|NOPTR, $64
 
-// Q6KWZ(qoff, hoff) is Q6KW for both rows: the quants of a half, uncentred, in Z8..Z15 (Z30 and
-// Z31 hold q6lo4 and q6hi2).
-#define Q6KWZ(qoff, hoff) \
-	Z2ROWS(qoff, X1, Y1, Z1) \
-	Z2ROWS(qoff+16, X2, Y2, Z2) \
-	Z2ROWS(qoff+32, X3, Y3, Z3) \
-	Z2ROWS(qoff+48, X4, Y4, Z4) \
-	Z2ROWS(hoff, X5, Y5, Z5) \
-	Z2ROWS(hoff+16, X7, Y7, Z7) \
-	VPANDD    Z30, Z1, Z8 \
-	VPSLLW    $4, Z5, Z6 \
-	VPANDD    Z31, Z6, Z6 \
-	VPORD     Z6, Z8, Z8 \
-	VPANDD    Z30, Z2, Z9 \
-	VPSLLW    $4, Z7, Z6 \
-	VPANDD    Z31, Z6, Z6 \
-	VPORD     Z6, Z9, Z9 \
-	VPANDD    Z30, Z3, Z10 \
-	VPSLLW    $2, Z5, Z6 \
-	VPANDD    Z31, Z6, Z6 \
-	VPORD     Z6, Z10, Z10 \
-	VPANDD    Z30, Z4, Z11 \
-	VPSLLW    $2, Z7, Z6 \
-	VPANDD    Z31, Z6, Z6 \
-	VPORD     Z6, Z11, Z11 \
-	VPSRLW    $4, Z1, Z12 \
-	VPANDD    Z31, Z5, Z6 \
-	VPORD     Z6, Z12, Z12 \
-	VPSRLW    $4, Z2, Z13 \
-	VPANDD    Z31, Z7, Z6 \
-	VPORD     Z6, Z13, Z13 \
-	VPSRLW    $4, Z3, Z14 \
-	VPSRLW    $2, Z5, Z6 \
-	VPANDD    Z31, Z6, Z6 \
-	VPORD     Z6, Z14, Z14 \
-	VPSRLW    $4, Z4, Z15 \
-	VPSRLW    $2, Z7, Z6 \
-	VPANDD    Z31, Z6, Z6 \
-	VPORD     Z6, Z15, Z15
+// Q6KPQUANTS(qoff, hoff) builds a half's quants (0..63) as bytes, row 1's 32 in the low 256 bits
+// and row 2's in the high ones: values 0-31 in Z8, 32-63 in Z9, 64-95 in Z10, 96-127 in Z11
+// (Z30: 0x0F and Z31: 0x30 in every byte). A value's low four bits are a nibble of ql, its high
+// two a pair of bits of qh; VPTERNLOGD $0xf8 is dst | (src & 0x0F). Z1..Z3 are clobbered.
+#define Q6KPQUANTS(qoff, hoff) \
+	VMOVDQU      qoff(SI), Y1 \
+	VINSERTI64X4 $1, qoff(R14), Z1, Z1 \
+	VMOVDQU      qoff+32(SI), Y2 \
+	VINSERTI64X4 $1, qoff+32(R14), Z2, Z2 \
+	VMOVDQU      hoff(SI), Y3 \
+	VINSERTI64X4 $1, hoff(R14), Z3, Z3 \
+	VPSLLW       $4, Z3, Z8 \
+	VPANDD       Z31, Z8, Z8 \
+	VPTERNLOGD   $0xf8, Z30, Z1, Z8 \
+	VPSLLW       $2, Z3, Z9 \
+	VPANDD       Z31, Z9, Z9 \
+	VPTERNLOGD   $0xf8, Z30, Z2, Z9 \
+	VPSRLW       $4, Z1, Z1 \
+	VPANDD       Z31, Z3, Z10 \
+	VPTERNLOGD   $0xf8, Z30, Z1, Z10 \
+	VPSRLW       $4, Z2, Z2 \
+	VPSRLW       $2, Z3, Z11 \
+	VPANDD       Z31, Z11, Z11 \
+	VPTERNLOGD   $0xf8, Z30, Z2, Z11
 
-// Q6KMADDZ(off, q, z): the products of the quants in q with the 16 activations at off(DI) (the
-// same 16 for both rows), summed in pairs into z, as Q6KSUM's VPMADDWD.
-#define Q6KMADDZ(off, q, z) \
-	VBROADCASTI64X4 off(DI), z \
-	VPMADDWD        z, q, z
+// Q6KPDOT(off, q, acc): acc = Σ4 q·a, per int32 lane, over the 32 activations whose planes are at
+// off(DI) (32 high bytes, then 32 low ones; the same for both rows).
+#define Q6KPDOT(off, q, acc) \
+	VBROADCASTI64X4 off(DI), Z4 \
+	VBROADCASTI64X4 off+32(DI), Z5 \
+	VPXORD          acc, acc, acc \
+	VPDPBUSD        Z4, q, acc \
+	VPSLLD          $8, acc, acc \
+	VPDPBUSD        q, Z5, acc
 
-// Q6KSUMZ is Q6KSUM for both rows (activations at DI, scales at DX, 16-value sums at R8, the
-// rows' group scales as floats in Z7): Z1 = float(Σ(q−32)·a)·scale_g·s_b(g), in the order above.
-#define Q6KSUMZ \
-	Q6KMADDZ(0, Z8, Z1) \
-	Q6KMADDZ(32, Z9, Z2) \
-	VPUNPCKLDQ  Z2, Z1, Z3 \
-	VPUNPCKHDQ  Z2, Z1, Z4 \
-	VPADDD      Z4, Z3, Z1 \
-	Q6KMADDZ(64, Z10, Z2) \
-	Q6KMADDZ(96, Z11, Z3) \
-	VPUNPCKLDQ  Z3, Z2, Z4 \
-	VPUNPCKHDQ  Z3, Z2, Z5 \
-	VPADDD      Z5, Z4, Z2 \
-	VPUNPCKLQDQ Z2, Z1, Z3 \
-	VPUNPCKHQDQ Z2, Z1, Z4 \
-	VPADDD      Z4, Z3, Z1 \
-	Q6KMADDZ(128, Z12, Z2) \
-	Q6KMADDZ(160, Z13, Z3) \
-	VPUNPCKLDQ  Z3, Z2, Z4 \
-	VPUNPCKHDQ  Z3, Z2, Z5 \
-	VPADDD      Z5, Z4, Z2 \
-	Q6KMADDZ(192, Z14, Z3) \
-	Q6KMADDZ(224, Z15, Z4) \
-	VPUNPCKLDQ  Z4, Z3, Z5 \
-	VPUNPCKHDQ  Z4, Z3, Z6 \
-	VPADDD      Z6, Z5, Z3 \
-	VPUNPCKLQDQ Z3, Z2, Z4 \
-	VPUNPCKHQDQ Z3, Z2, Z5 \
-	VPADDD      Z5, Z4, Z2 \
-	VSHUFI64X2  $0x88, Z2, Z1, Z3 \
-	VSHUFI64X2  $0xdd, Z2, Z1, Z4 \
-	VPADDD      Z4, Z3, Z1 \
+// Q6KPSUMS: Z1 = the half's sixteen group sums Σq·a (uncentred), in the order above.
+#define Q6KPSUMS \
+	Q6KPDOT(0, Z8, Z12) \
+	Q6KPDOT(64, Z9, Z13) \
+	Q6KPDOT(128, Z10, Z14) \
+	Q6KPDOT(192, Z11, Z15) \
+	VPUNPCKLDQ  Z13, Z12, Z4 \
+	VPUNPCKHDQ  Z13, Z12, Z5 \
+	VPADDD      Z5, Z4, Z12 \
+	VPUNPCKLDQ  Z15, Z14, Z4 \
+	VPUNPCKHDQ  Z15, Z14, Z5 \
+	VPADDD      Z5, Z4, Z14 \
+	VPUNPCKLQDQ Z14, Z12, Z4 \
+	VPUNPCKHQDQ Z14, Z12, Z5 \
+	VPADDD      Z5, Z4, Z1 \
+	VPERMD      Z1, Z18, Z1
+
+// Q6KPHALF(qoff, hoff, soff): one half of both rows' super-blocks, added to Z0 with d from Z16:
+// float(Σq·a − 32·Σa)·scale_g·s_b(g), as the AVX2 kernel's Q6KSUM (scales at DX, 16-value sums at R8).
+#define Q6KPHALF(qoff, hoff, soff) \
+	Q6KPQUANTS(qoff, hoff) \
+	VMOVQ       soff(SI), X7 \
+	VPINSRQ     $1, soff(R14), X7, X7 \
+	VPSHUFD     $0xd8, X7, X7 \
+	VPMOVSXBD   X7, Z7 \
+	VCVTDQ2PS   Z7, Z7 \
+	Q6KPSUMS \
 	VMOVDQU     (R8), Y2 \
 	VSHUFI64X2  $0x50, Z2, Z2, Z2 \
 	VPSLLD      $5, Z2, Z2 \
@@ -265,17 +257,7 @@ GLOBL q6dperm<>(SB), RODATA|NOPTR, $64
 	VUNPCKHPS   X2, X2, X4 \
 	VINSERTF128 $1, X4, Y3, Y3 \
 	VSHUFF64X2  $0x50, Z3, Z3, Z3 \
-	VMULPS      Z3, Z1, Z1
-
-// Q6KHALFZ(qoff, hoff, soff): one half of both rows' super-blocks, added to Z0 with d from Z16.
-#define Q6KHALFZ(qoff, hoff, soff) \
-	Q6KWZ(qoff, hoff) \
-	VMOVQ       soff(SI), X7 \
-	VPINSRQ     $1, soff(R14), X7, X7 \
-	VPSHUFD     $0xd8, X7, X7 \
-	VPMOVSXBD   X7, Z7 \
-	VCVTDQ2PS   Z7, Z7 \
-	Q6KSUMZ \
+	VMULPS      Z3, Z1, Z1 \
 	VFMADD231PS Z16, Z1, Z0
 
 // Q4_0, four rows at a time as the AVX2 kernel does (Z0: 0x000F, Z7: 8 in every 16-bit lane):
@@ -357,24 +339,27 @@ q4kzdone:
 	VZEROUPPER
 	RET
 
-// func dotQ6_KActVNNI(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
-// dotQ6_KActAVX2 two rows at a time (rows even). sum points to the Act's Sum16.
+// func dotQ6_KActVNNI(w *byte, stride, rows int, p *byte, scale *float32, sum16 *int32, n int, out *float32)
+// dotQ6_KActAVX2's sums two rows at a time (rows even), from the Act's byte planes at p.
 TEXT ·dotQ6_KActVNNI(SB), NOSPLIT, $0-64
 	MOVQ   w+0(FP), R12
 	MOVQ   stride+8(FP), R10
 	XORQ   R13, R13
-	VPBROADCASTW q6lo4<>(SB), Z30
-	VPBROADCASTW q6hi2<>(SB), Z31
+	MOVL   $0x0f0f0f0f, AX
+	VPBROADCASTD AX, Z30
+	MOVL   $0x30303030, AX
+	VPBROADCASTD AX, Z31
 	VMOVDQU32  q6dperm<>(SB), Z17
+	VMOVDQU32  q6gperm<>(SB), Z18
 
 q6kz:
 	CMPQ R13, rows+16(FP)
 	JGE  q6kzdone
 	MOVQ R12, SI
 	LEAQ (R12)(R10*1), R14
-	MOVQ q+24(FP), DI
+	MOVQ p+24(FP), DI
 	MOVQ scale+32(FP), DX
-	MOVQ sum+40(FP), R8
+	MOVQ sum16+40(FP), R8
 	MOVQ n+48(FP), CX
 	VPXORD Z0, Z0, Z0
 
@@ -392,11 +377,11 @@ q6kzloop:
 	VPINSRW      $1, 208(R14), X1, X1
 	VCVTPH2PS    X1, X1
 	VPERMPS      Z1, Z17, Z16
-	Q6KHALFZ(0, 128, 192)
+	Q6KPHALF(0, 128, 192)
 	ADDQ $256, DI
 	ADDQ $16, DX
 	ADDQ $32, R8
-	Q6KHALFZ(64, 160, 200)
+	Q6KPHALF(64, 160, 200)
 	ADDQ $256, DI
 	ADDQ $16, DX
 	ADDQ $32, R8
@@ -413,6 +398,30 @@ q6kzloop:
 	JMP  q6kz
 
 q6kzdone:
+	VZEROUPPER
+	RET
+
+// func splitActVNNI(q *int16, p *byte, nblocks int)
+// Writes the byte planes of nblocks blocks of 32 activations: per block the 32 high bytes a>>8
+// (signed), then the 32 low bytes a&255, the layout dispatch_arm64.go's planes have.
+TEXT ·splitActVNNI(SB), NOSPLIT, $0-24
+	MOVQ q+0(FP), SI
+	MOVQ p+8(FP), DI
+	MOVQ nblocks+16(FP), CX
+	TESTQ CX, CX
+	JE   splitdone
+
+splitloop:
+	VMOVDQU16 (SI), Z0
+	VPSRAW    $8, Z0, Z1
+	VPMOVWB   Z1, (DI)
+	VPMOVWB   Z0, 32(DI)
+	ADDQ      $64, SI
+	ADDQ      $64, DI
+	DECQ      CX
+	JNE       splitloop
+
+splitdone:
 	VZEROUPPER
 	RET
 
