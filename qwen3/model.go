@@ -66,10 +66,16 @@ type Model struct {
 	sizes   sizes // from Config
 	pool    *pool
 	release func() error
+	huge    bool // the weights were read into memory advised for transparent huge pages
 
 	kv    DType // the element type of every session's KV cache: F32 or F16 (WithKVCache)
 	exact bool  // the inputs of block-quantized matrices stay float32 (WithExactActivations)
 }
+
+// HugePages reports whether Load read the weights into memory advised for 2 MB transparent huge
+// pages (see WithoutHugePages); the kernel decides, page by page, whether it really backs them so
+// (AnonHugePages in /proc/self/smaps_rollup counts what it did).
+func (m *Model) HugePages() bool { return m.huge }
 
 // Tied reports whether the LM head is the embedding matrix (Qwen3-0.6B: yes).
 func (m *Model) Tied() bool { return m.tied }

@@ -1,0 +1,102 @@
+package qwen3
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"unsafe"
+)
+
+// hugePage is the size of an x86-64 and arm64 (4 KB granule) transparent huge page.
+const hugePage = 2 << 20
+
+// readHuge reads the GGUF file at path into anonymous memory that the kernel backs with 2 MB
+// transparent huge pages, and reports progress (bytes read of the file) to progress, which may be
+// nil. It reports ok = false, and reads nothing, where that cannot work: transparent huge pages
+// off ("never"), or a file that does not fit in half the memory available (a mapping reads only
+// what is used). release unmaps the memory.
+//
+// Why: decoding streams every weight once per token, and at 4 KB pages (a mapped file's page
+// cache) 400 MB are 100,000 pages scattered over physical memory, each a TLB entry to walk and a
+// boundary where the hardware prefetchers stop. In 2 MB pages the same weights are 200 pages of
+// consecutive physical memory. See the package documentation for what it gains.
+func readHuge(path string, progress func(done, total int64)) (data []byte, release func() error, ok bool, err error) {
+	if !hugePagesEnabled() {
+		return nil, nil, false, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, false, fmt.Errorf("qwen3: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, nil, false, fmt.Errorf("qwen3: %w", err)
+	}
+	size := st.Size()
+	if size <= 0 || size > availableMemory()/2 || int64(int(size)) != size {
+		return nil, nil, false, nil
+	}
+	n := int((size + hugePage - 1) &^ (hugePage - 1))
+	mem, err := syscall.Mmap(-1, 0, n+hugePage, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANONYMOUS)
+	if err != nil {
+		return nil, nil, false, nil // no room for a copy: the mapping still works
+	}
+	unmap := func() error { return syscall.Munmap(mem) }
+	off := (hugePage - int(uintptr(unsafe.Pointer(&mem[0]))%hugePage)) % hugePage // the first 2 MB boundary
+	region := mem[off : off+n]
+	if err := syscall.Madvise(region, syscall.MADV_HUGEPAGE); err != nil {
+		unmap()
+		return nil, nil, false, nil
+	}
+	const step = 64 << 20
+	for done := int64(0); done < size; {
+		end := min(done+step, size)
+		if _, err := io.ReadFull(f, region[done:end]); err != nil {
+			unmap()
+			return nil, nil, false, fmt.Errorf("qwen3: reading %s at byte %d of %d: %w", path, done, size, err)
+		}
+		done = end
+		if progress != nil {
+			progress(done, size)
+		}
+	}
+	// The weights are read-only from here on, as they are in a read-only mapping.
+	if err := syscall.Mprotect(region, syscall.PROT_READ); err != nil {
+		unmap()
+		return nil, nil, false, fmt.Errorf("qwen3: protecting the weights of %s: %w", path, err)
+	}
+	return region[:size], unmap, true, nil
+}
+
+// hugePagesEnabled reports whether memory advised with MADV_HUGEPAGE gets transparent huge pages:
+// /sys/kernel/mm/transparent_hugepage/enabled set to "always" or "madvise".
+func hugePagesEnabled() bool {
+	b, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	return err == nil && (bytes.Contains(b, []byte("[always]")) || bytes.Contains(b, []byte("[madvise]")))
+}
+
+// availableMemory is MemAvailable of /proc/meminfo in bytes (0 when it cannot be read).
+func availableMemory() int64 {
+	f, err := os.Open("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "MemAvailable:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			if err != nil {
+				return 0
+			}
+			return kb << 10
+		}
+	}
+	return 0
+}

@@ -1,0 +1,138 @@
+package qwen3
+
+import (
+	"bufio"
+	"bytes"
+
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"github.com/qwen3go/qwen3go/reference"
+)
+
+// TestReadHuge: readHuge gives the file's bytes, reports its progress up to the file's size, and
+// the kernel backs the memory with huge pages (AnonHugePages of its mapping in /proc/self/smaps)
+// where transparent huge pages are on. 6 MB: two whole 2 MB pages at least, whatever the length's
+// remainder.
+func TestReadHuge(t *testing.T) {
+	if !hugePagesEnabled() {
+		t.Skip("transparent huge pages are off here (/sys/kernel/mm/transparent_hugepage/enabled): readHuge reads nothing")
+	}
+	want := make([]byte, 6<<20+12345)
+	r := rand.New(rand.NewPCG(81, 82))
+	for i := range want {
+		want[i] = byte(r.Uint32())
+	}
+	path := filepath.Join(t.TempDir(), "w.bin")
+	if err := os.WriteFile(path, want, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var last int64
+	data, release, ok, err := readHuge(path, func(done, total int64) {
+		if total != int64(len(want)) || done <= last || done > total {
+			t.Errorf("progress %d of %d after %d, for a file of %d bytes", done, total, last, len(want))
+		}
+		last = done
+	})
+	if err != nil || !ok {
+		t.Fatalf("readHuge: ok %v, %v", ok, err)
+	}
+	defer release()
+	if last != int64(len(want)) {
+		t.Errorf("progress ended at %d of %d bytes", last, len(want))
+	}
+	if !bytes.Equal(data, want) {
+		t.Fatal("readHuge's bytes differ from the file's")
+	}
+	if huge := anonHugeKB(t, uintptr(unsafe.Pointer(&data[0]))); huge < 4096 {
+		t.Errorf("the kernel backs %d kB of the weights with huge pages, want at least 4096 (two pages)", huge)
+	}
+}
+
+// anonHugeKB returns AnonHugePages of the mapping that holds addr, from /proc/self/smaps.
+func anonHugeKB(t *testing.T, addr uintptr) int {
+	f, err := os.Open("/proc/self/smaps")
+	if err != nil {
+		t.Skipf("no /proc/self/smaps: %v", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	in := false
+	for sc.Scan() {
+		line := sc.Text()
+		if lo, hi, ok := mappingRange(line); ok {
+			in = lo <= addr && addr < hi
+			continue
+		}
+		if rest, ok := strings.CutPrefix(line, "AnonHugePages:"); ok && in {
+			kb, err := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")))
+			if err != nil {
+				t.Fatalf("smaps: %q: %v", line, err)
+			}
+			return kb
+		}
+	}
+	t.Fatalf("no mapping in /proc/self/smaps holds %#x", addr)
+	return 0
+}
+
+// mappingRange reads the address range at the start of a mapping's header line in smaps.
+func mappingRange(line string) (lo, hi uintptr, ok bool) {
+	field, _, _ := strings.Cut(line, " ")
+	a, b, found := strings.Cut(field, "-")
+	if !found {
+		return 0, 0, false
+	}
+	l, err1 := strconv.ParseUint(a, 16, 64)
+	h, err2 := strconv.ParseUint(b, 16, 64)
+	return uintptr(l), uintptr(h), err1 == nil && err2 == nil
+}
+
+// TestHugePagesSameLogits: the tiny checkpoint read into huge pages (Load's default here) and
+// mapped (WithoutHugePages) decodes to the same float32 bits: the same bytes, found by the same
+// parse.
+func TestHugePagesSameLogits(t *testing.T) {
+	if !hugePagesEnabled() {
+		t.Skip("transparent huge pages are off here: Load maps the file either way")
+	}
+	var logits [2][][]float32
+	for i, opts := range [][]Option{nil, {WithoutHugePages()}} {
+		m, err := Load(reference.TinyGGUF(), append(opts, WithThreads(2))...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Close()
+		if m.HugePages() != (i == 0) {
+			t.Fatalf("load %d: HugePages() = %v", i, m.HugePages())
+		}
+		s, err := m.NewSession(32)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := s.Prefill(t.Context(), []int{1, 2, 3, 4, 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		logits[i] = append(logits[i], append([]float32(nil), l...))
+		for id := range 3 {
+			l, err := s.Step(10 + id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			logits[i] = append(logits[i], append([]float32(nil), l...))
+		}
+	}
+	for step := range logits[0] {
+		for j, v := range logits[0][step] {
+			if w := logits[1][step][j]; math.Float32bits(v) != math.Float32bits(w) {
+				t.Fatalf("step %d, logit %d: %v in huge pages, %v mapped", step, j, v, w)
+			}
+		}
+	}
+}
