@@ -34,6 +34,8 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -96,7 +98,7 @@ func run(path string, opts []qwen3.Option, threads int, prefills []int, nDecode 
 	}
 	defer m.Close()
 	fmt.Printf("model       %s (%s), loaded in %.2f s\n", path, describe(m, threads), time.Since(loadStart).Seconds())
-	longest := nDecode + 1
+	longest := max(nDecode+1, 12) // the warm-up below takes 12 tokens
 	for _, n := range prefills {
 		longest = max(longest, n)
 	}
@@ -282,7 +284,29 @@ func describe(m *qwen3.Model, threads int) string {
 	if m.ExactActivations() {
 		s += ", exact activations"
 	}
+	if m.HugePages() {
+		s += ", weights in huge pages"
+		if kb, ok := anonHugeKB(); ok {
+			s += fmt.Sprintf(" (%d MB backed so)", kb>>10)
+		}
+	}
 	return s
+}
+
+// anonHugeKB is the process's memory in transparent huge pages (AnonHugePages of
+// /proc/self/smaps_rollup, Linux), in kB.
+func anonHugeKB() (int, bool) {
+	b, err := os.ReadFile("/proc/self/smaps_rollup")
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "AnonHugePages:"); ok {
+			kb, err := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")))
+			return kb, err == nil
+		}
+	}
+	return 0, false
 }
 
 // settings are the RESULT fields of the engine's options that differ from the defaults, so that
