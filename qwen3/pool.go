@@ -1,8 +1,10 @@
 package qwen3
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // pool is a fixed set of goroutines that split loops over all cores. The caller of run works too,
@@ -11,9 +13,9 @@ import (
 // holding everybody up.
 //
 // Decoding a token runs about 141 loops (five per layer and the LM head), each a fraction of a
-// millisecond, with short serial steps between them. Waking a parked goroutine costs several
-// microseconds, so between loops the workers spin on the job counter for a while (spinWait checks,
-// about 50 µs) before they park, and run's caller spins the same way for the last worker to finish.
+// millisecond, with short serial steps between them. Waking a parked goroutine costs tens of
+// microseconds (the scheduler, a futex), so between loops the workers spin on the job counter for
+// spinFor before they park, and run's caller spins the same way for the last worker to finish.
 // A pool that is not used parks its workers, so an idle model costs no CPU.
 //
 // run allocates nothing: the loop body is a func value the engine created once and the job lives in
@@ -27,6 +29,7 @@ type pool struct {
 	waiting atomic.Bool   // run's caller is parked on done
 	done    chan struct{} // the last worker's signal to a parked caller (buffer 1)
 	closed  atomic.Bool
+	spinFor time.Duration // spinLong, or spinShort when there are more workers than cores
 
 	// the current job, written by run before gen moves on (total and grain atomically, as the
 	// race detector once saw a worker's last read of them, after its final chunk, as racing with
@@ -43,11 +46,40 @@ type worker struct {
 	wake   chan struct{} // buffer 1: run's signal to a parked worker
 }
 
-// spinWait is how many times a waiting goroutine checks for its event before parking.
-const spinWait = 1 << 15
+// spinLong is how long a waiting goroutine checks for its event before parking when every
+// goroutine of the pool has a core: longer than the gaps of a decoding step (its serial steps, a
+// worker's wait through attention's eight items, the sampling between tokens), so that a worker
+// does not park in the middle of a token. It was a count of 32,768 checks, about 8 µs on the AMD
+// EPYC build machine: the worker parked 39 times a token of Q4_K_M and started each loop 20 µs
+// late on average (2.2 ms a token); with 200 µs it parks none, and decoding went from 83 to 98
+// tok/s, Q8_0 from 65 to 72 (2 threads, alternated runs of scripts/bench, 2026-11-27).
+//
+// With more goroutines than cores (WithThreads above GOMAXPROCS) a spinning goroutine holds a core
+// that another one needs to finish the loop, so there the spin is spinShort (4 threads on 2 cores
+// decoded at 14 tok/s with 200 µs, 59 with 8 µs).
+const (
+	spinLong  = 200 * time.Microsecond
+	spinShort = 8 * time.Microsecond
+)
+
+// spin calls done until it reports true, for at most p.spinFor; it reports whether done did.
+func (p *pool) spin(done func() bool) bool {
+	start := time.Now()
+	for i := 1; ; i++ {
+		if done() {
+			return true
+		}
+		if i%256 == 0 && time.Since(start) > p.spinFor {
+			return false
+		}
+	}
+}
 
 func newPool(workers int) *pool {
-	p := &pool{done: make(chan struct{}, 1)}
+	p := &pool{done: make(chan struct{}, 1), spinFor: spinLong}
+	if workers > runtime.GOMAXPROCS(0) {
+		p.spinFor = spinShort
+	}
 	for i := 1; i < workers; i++ {
 		w := &worker{wake: make(chan struct{}, 1)}
 		p.extra = append(p.extra, w)
@@ -76,10 +108,8 @@ func (p *pool) loop(w *worker, id int) {
 
 // await returns the next job number after seen: it spins, then parks until run wakes it.
 func (p *pool) await(w *worker, seen uint64) uint64 {
-	for range spinWait {
-		if g := p.gen.Load(); g != seen {
-			return g
-		}
+	if p.spin(func() bool { return p.gen.Load() != seen }) {
+		return p.gen.Load()
 	}
 	for {
 		w.parked.Store(true)
@@ -130,10 +160,8 @@ func (p *pool) run(total, grain int, body func(worker, lo, hi int)) {
 
 // wait returns when every extra worker has finished the current job.
 func (p *pool) wait() {
-	for range spinWait {
-		if p.pending.Load() == 0 {
-			return
-		}
+	if p.spin(func() bool { return p.pending.Load() == 0 }) {
+		return
 	}
 	p.waiting.Store(true)
 	if p.pending.Load() == 0 && p.waiting.CompareAndSwap(true, false) {

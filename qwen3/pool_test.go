@@ -1,6 +1,7 @@
 package qwen3
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -61,4 +62,31 @@ func TestPool(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestPoolSpin: a waiting goroutine checks for spinLong before it parks when every worker has a
+// core, and only for spinShort when there are more workers than cores (a spinning goroutine
+// would hold a core the others need); spin reports an event that comes in time.
+func TestPoolSpin(t *testing.T) {
+	p := newPool(1)
+	defer p.close()
+	if p.spinFor != spinLong {
+		t.Errorf("a pool of 1 spins %v, want %v", p.spinFor, spinLong)
+	}
+	calls := 0
+	if !p.spin(func() bool { calls++; return calls == 1000 }) || calls != 1000 {
+		t.Errorf("spin gave up after %d checks of an event that came at the 1000th", calls)
+	}
+	start := time.Now()
+	if p.spin(func() bool { return false }) {
+		t.Error("spin reported an event that never came")
+	}
+	if took := time.Since(start); took < spinLong {
+		t.Errorf("spin parked after %v, want at least %v", took, spinLong)
+	}
+	over := newPool(runtime.GOMAXPROCS(0) + 1)
+	defer over.close()
+	if over.spinFor != spinShort {
+		t.Errorf("a pool of %d on %d cores spins %v, want %v", over.workers(), runtime.GOMAXPROCS(0), over.spinFor, spinShort)
+	}
 }
