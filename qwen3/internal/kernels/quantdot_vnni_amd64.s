@@ -341,6 +341,11 @@ q4kzdone:
 
 // func dotQ6_KActVNNI(w *byte, stride, rows int, p *byte, scale *float32, sum16 *int32, n int, out *float32)
 // dotQ6_KActAVX2's sums two rows at a time (rows even), from the Act's byte planes at p.
+// Prefetching: one pointer (R11) walks the rows after the pair, 4 KB further on, seven lines
+// (448 bytes) per step of 420 (a block of each row), as the Q4_K kernels' PFLIN9 does, instead of
+// four lines 4 KB ahead of each row's own pointer: this machine's hardware prefetchers add little
+// (8 GB/s on one core without software prefetching), and the one pointer asks for each line once,
+// in order. Streamed on one core 24 -> 37 GB/s, on two 42 -> 48; Q6_K decoding 77 -> 90 tok/s.
 TEXT ·dotQ6_KActVNNI(SB), NOSPLIT, $0-64
 	MOVQ   w+0(FP), R12
 	MOVQ   stride+8(FP), R10
@@ -361,17 +366,19 @@ q6kz:
 	MOVQ scale+32(FP), DX
 	MOVQ sum16+40(FP), R8
 	MOVQ n+48(FP), CX
+	LEAQ (R14)(R10*1), R11
+	ADDQ $4096, R11
 	VPXORD Z0, Z0, Z0
 
 q6kzloop:
-	PREFETCHT0   4096(SI)
-	PREFETCHT0   4160(SI)
-	PREFETCHT0   4224(SI)
-	PREFETCHT0   4288(SI)
-	PREFETCHT0   4096(R14)
-	PREFETCHT0   4160(R14)
-	PREFETCHT0   4224(R14)
-	PREFETCHT0   4288(R14)
+	PREFETCHT0   (R11)
+	PREFETCHT0   64(R11)
+	PREFETCHT0   128(R11)
+	PREFETCHT0   192(R11)
+	PREFETCHT0   256(R11)
+	PREFETCHT0   320(R11)
+	PREFETCHT0   384(R11)
+	ADDQ         $420, R11
 	MOVWLZX      208(SI), AX
 	VMOVD        AX, X1
 	VPINSRW      $1, 208(R14), X1, X1
