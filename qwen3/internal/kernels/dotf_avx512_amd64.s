@@ -31,13 +31,17 @@
 
 // func dotBF16AVX512(w *uint16, stride, rows int, x *float32, n int, out *float32)
 // out[r] = Σ_{i<n} w_r[i]·x[i] for rows a multiple of 8 and n a multiple of 32 (64 bytes of a
-// row per step, the next group's rows asked for at the same column).
-TEXT ·dotBF16AVX512(SB), NOSPLIT, $0-48
+// row per step). Prefetching: one pointer (R12) walks the next group's rows in order, eight lines
+// per step, where each row's pointer used to ask for the next group's row at its column (eight
+// streams): two cores streaming BF16 rows went from 42-43 to 50 GB/s with memory reading 52, and
+// BF16 decoding from 46 to 50 tok/s (alternated, 2026-11-27). n·2 lives at rowbytes-8(SP).
+TEXT ·dotBF16AVX512(SB), NOSPLIT, $8-48
 	MOVQ w+0(FP), SI
 	MOVQ stride+8(FP), R10
 	XORQ R13, R13
 	MOVQ n+32(FP), R12
 	SHLQ $1, R12
+	MOVQ R12, rowbytes-8(SP)
 
 bf8:
 	CMPQ R13, rows+16(FP)
@@ -51,20 +55,22 @@ bf8:
 	LEAQ (DX)(R10*1), AX
 	MOVQ x+24(FP), DI
 	XORQ CX, CX
+	LEAQ (SI)(R10*8), R12
 	VPXORD Z8, Z8, Z8
 	VPXORD Z9, Z9, Z9
 	VPXORD Z10, Z10, Z10
 	VPXORD Z11, Z11, Z11
 
 bfloop:
-	PREFETCHT0 (SI)(R10*8)
-	PREFETCHT0 (R14)(R10*8)
-	PREFETCHT0 (BX)(R10*8)
-	PREFETCHT0 (R9)(R10*8)
-	PREFETCHT0 (R8)(R10*8)
-	PREFETCHT0 (R11)(R10*8)
-	PREFETCHT0 (DX)(R10*8)
-	PREFETCHT0 (AX)(R10*8)
+	PREFETCHT0 (R12)
+	PREFETCHT0 64(R12)
+	PREFETCHT0 128(R12)
+	PREFETCHT0 192(R12)
+	PREFETCHT0 256(R12)
+	PREFETCHT0 320(R12)
+	PREFETCHT0 384(R12)
+	PREFETCHT0 448(R12)
+	ADDQ       $512, R12
 	VBROADCASTF64X4 0(DI), Z0
 	VBROADCASTF64X4 32(DI), Z1
 	VBROADCASTF64X4 64(DI), Z2
@@ -81,7 +87,7 @@ bfloop:
 	ADDQ $64, DX
 	ADDQ $64, AX
 	ADDQ $64, CX
-	CMPQ CX, R12
+	CMPQ CX, rowbytes-8(SP)
 	JLT  bfloop
 	// the group's sums: out[R13..R13+7]
 	SUBQ CX, SI
