@@ -72,30 +72,35 @@ func (s *Session) storeKV() { s.storeKVTokens(0, s.n, s.kh) }
 // way into a float16 cache (each token has its own positions: the ranges of several workers, each
 // with its own kh, never write the same value).
 func (s *Session) storeKVTokens(lo, hi int, kh []uint16) {
-	c := s.c
-	d, kvd, L := c.HeadDim, c.kvDim(), kernels.AttnLanes
 	for t := lo; t < hi; t++ {
-		o, p := s.owner[t], s.posOf[t]
-		kStride, vStride := keyBlocks(o.maxLen)*d*L, o.maxLen*d
-		for g := 0; g < c.KVHeads; g++ {
-			k, v := s.k[t*kvd+g*d:t*kvd+(g+1)*d], s.v[t*kvd+g*d:t*kvd+(g+1)*d]
-			kAt, vAt := g*kStride+p/L*d*L+p%L, g*vStride+p*d // key j of the head goes at kAt+j*L
-			if o.keysH != nil {
-				kernels.NarrowF16(kh, k)
-				blk := o.keysH[s.li][kAt:]
-				for j, h := range kh {
-					blk[j*L] = h
-				}
-				kernels.NarrowF16(o.valuesH[s.li][vAt:vAt+d], v)
-				continue
-			}
-			blk := o.keys[s.li][kAt:]
-			for j, x := range k {
-				blk[j*L] = x
-			}
-			copy(o.values[s.li][vAt:vAt+d], v)
+		for g := 0; g < s.c.KVHeads; g++ {
+			s.storeKVHead(t, g, kh)
 		}
 	}
+}
+
+// storeKVHead stores token t's key and value of key/value head g.
+func (s *Session) storeKVHead(t, g int, kh []uint16) {
+	c := s.c
+	d, kvd, L := c.HeadDim, c.kvDim(), kernels.AttnLanes
+	o, p := s.owner[t], s.posOf[t]
+	kStride, vStride := keyBlocks(o.maxLen)*d*L, o.maxLen*d
+	k, v := s.k[t*kvd+g*d:t*kvd+(g+1)*d], s.v[t*kvd+g*d:t*kvd+(g+1)*d]
+	kAt, vAt := g*kStride+p/L*d*L+p%L, g*vStride+p*d // key j of the head goes at kAt+j*L
+	if o.keysH != nil {
+		kernels.NarrowF16(kh, k)
+		blk := o.keysH[s.li][kAt:]
+		for j, h := range kh {
+			blk[j*L] = h
+		}
+		kernels.NarrowF16(o.valuesH[s.li][vAt:vAt+d], v)
+		return
+	}
+	blk := o.keys[s.li][kAt:]
+	for j, x := range k {
+		blk[j*L] = x
+	}
+	copy(o.values[s.li][vAt:vAt+d], v)
 }
 
 // attentionItems returns the rows per tile (2 when decoding one token of a head pair, else 6),
@@ -139,6 +144,11 @@ func (s *Session) attend(worker, lo, hi int) {
 		if s.batch {
 			t, rest := it/(c.KVHeads*perHead), it%(c.KVHeads*perHead)
 			g, first, end = rest/perHead, t*group+rest%perHead*rows*tiles, (t+1)*group
+		}
+		if s.prepared { // the item is token first/group's head g, and prepares it (forward)
+			t := first / group
+			s.normRotateGroup(t, g)
+			s.storeKVHead(t, g, s.khs[worker])
 		}
 		o := s.owner[first/group] // every row of the item reads this cache
 		kStride, vStride := keyBlocks(o.maxLen)*d*L, o.maxLen*d
