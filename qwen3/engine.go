@@ -248,7 +248,7 @@ func (s *Session) forward(ids []int, wantLogits bool) {
 		s.m.embed.Row(id, s.x[t*H:(t+1)*H])
 	}
 	s.ropeAngles()
-	tiles := s.n >= minTileTokens && !s.batch // a prompt chunk: tiles; decoding: dot products
+	tiles := s.n >= minTileTokens && !s.batch    // a prompt chunk: tiles; decoding: dot products
 	s.prepared = !tiles && (s.n == 1 || s.batch) // see the attention block below
 	for i := range s.m.layers {
 		s.li, s.l = i, &s.m.layers[i]

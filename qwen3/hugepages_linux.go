@@ -12,11 +12,18 @@ import (
 	"unsafe"
 )
 
-// hugePage is the size of an x86-64 and arm64 (4 KB granule) transparent huge page.
-const hugePage = 2 << 20
+// hugePageSize is the size of a transparent huge page: 2 MB on x86-64 and on arm64 with 4 KB
+// pages, 32 MB with 16 KB pages (/sys/kernel/mm/transparent_hugepage/hpage_pmd_size).
+func hugePageSize() int {
+	b, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size")
+	if n, err2 := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && err2 == nil && n > 0 && n&(n-1) == 0 {
+		return n
+	}
+	return 2 << 20
+}
 
-// readHuge reads the GGUF file at path into anonymous memory that the kernel backs with 2 MB
-// transparent huge pages, and reports progress (bytes read of the file) to progress, which may be
+// readHuge reads the GGUF file at path into anonymous memory that the kernel backs with
+// transparent huge pages (2 MB on x86-64), and reports progress (bytes read of the file) to progress, which may be
 // nil. It reports ok = false, and reads nothing, where that cannot work: transparent huge pages
 // off ("never"), or a file that does not fit in half the memory available (a mapping reads only
 // what is used). release unmaps the memory.
@@ -42,13 +49,14 @@ func readHuge(path string, progress func(done, total int64)) (data []byte, relea
 	if size <= 0 || size > availableMemory()/2 || int64(int(size)) != size {
 		return nil, nil, false, nil
 	}
-	n := int((size + hugePage - 1) &^ (hugePage - 1))
+	hugePage := hugePageSize()
+	n := (int(size) + hugePage - 1) &^ (hugePage - 1)
 	mem, err := syscall.Mmap(-1, 0, n+hugePage, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANONYMOUS)
 	if err != nil {
 		return nil, nil, false, nil // no room for a copy: the mapping still works
 	}
 	unmap := func() error { return syscall.Munmap(mem) }
-	off := (hugePage - int(uintptr(unsafe.Pointer(&mem[0]))%hugePage)) % hugePage // the first 2 MB boundary
+	off := (hugePage - int(uintptr(unsafe.Pointer(&mem[0]))%uintptr(hugePage))) % hugePage // the first huge-page boundary
 	region := mem[off : off+n]
 	if err := syscall.Madvise(region, syscall.MADV_HUGEPAGE); err != nil {
 		unmap()

@@ -60,8 +60,12 @@
 // rows to a 512-bit register, every lane doing what the AVX2 kernel's lane does in the same order,
 // so again the same bits (and the batched kernels' bits). On that machine, in cache and then
 // streamed from memory on one core: Q4_K 59 against 43 multiply-adds per ns and 31 against 22.6
-// GB/s, Q6_K 51 against 23.5 and 23.5 against 19.3 GB/s, Q4_0 55 against 39 and 29.4 against 21.1
-// GB/s, BF16 33 against 30 GB/s. Q6_K's dot reads the Act's byte planes (each int16 a = 256·hi +
+// GB/s, Q6_K 51 against 23.5 and 37 against 19.3 GB/s, Q4_0 55 against 39 and 29.4 against 21.1
+// GB/s, BF16 33 against 30 GB/s. The Q6_K and BF16 dots prefetch with one pointer that walks the
+// rows ahead in order (as the Q4_K and Q4_0 kernels' PFLIN9 does), not one per row: this machine's
+// hardware prefetchers add little (Q6_K rows stream at 8 GB/s on one core without software
+// prefetching), and one ordered stream of requests took Q6_K from 24 to 37 GB/s on one core and
+// two cores of BF16 from 42 to 50 GB/s. Q6_K's dot reads the Act's byte planes (each int16 a = 256·hi +
 // lo, hi signed, lo unsigned, as arm64's DotProd kernels do), so its quants stay bytes and
 // VPDPBUSD multiplies 64 of them per instruction: two byte dots give the same exact int32 group
 // sums as the int16 products (36 multiply-adds per ns with those). Limit (and
