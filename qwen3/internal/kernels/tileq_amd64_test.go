@@ -151,16 +151,7 @@ func TestActPlanesVNNI(t *testing.T) {
 	clear(x[64:96])
 	a := NewAct(len(x) + 256) // longer than its values, as a chunk's Act is
 	a.Quantize(x)
-	if a.arch.n != len(x) {
-		t.Fatalf("after Quantize at %v the planes hold %d values, want %d", Active(), a.arch.n, len(x))
-	}
-	for i := range x {
-		b, j := i/ActBlock, i%ActBlock
-		hi, lo := int8(a.arch.planes[64*b+j]), a.arch.planes[64*b+32+j]
-		if got := 256*int(hi) + int(lo); got != int(a.Q[i]) {
-			t.Fatalf("value %d: planes give 256·%d + %d = %d, Q holds %d", i, hi, lo, got, a.Q[i])
-		}
-	}
+	checkPlanes(t, a, x)
 
 	// Quantize other values at a lower level: the planes still hold x's bytes, and must not be read.
 	w := randBlocks(r, gguf.TypeQ6_K, 2*len(x)/256)
