@@ -37,9 +37,9 @@
 //     against chapter 07; WithExactActivations turns the rounding off, below);
 //   - attention over a packed KV cache in tiles of query rows, with an online softmax; the cache
 //     float32, or float16 with WithKVCache(F16) (below);
-//   - a GGUF file's weights read into 2 MB transparent huge pages on Linux, where the kernel
-//     offers them and the file fits in half the available memory (WithoutHugePages: left in the
-//     mapped file, as chapter 01 maps it). Decoding streams every weight once per token: in the
+//   - a GGUF file's weights read into transparent huge pages on Linux (2 MB on x86-64), where the
+//     kernel offers them and the file fits in half the memory available to the process
+//     (WithoutHugePages: left in the mapped file, as chapter 01 maps it). Decoding streams every weight once per token: in the
 //     page cache's 4 KB pages, 400 MB are 100,000 pages scattered over physical memory, each a
 //     TLB entry to walk and a boundary where the hardware prefetchers stop; in 2 MB pages they are
 //     200 runs of consecutive memory. Decoding 48 tokens, huge pages against the mapping,

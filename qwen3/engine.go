@@ -250,6 +250,9 @@ func (s *Session) forward(ids []int, wantLogits bool) {
 	s.ropeAngles()
 	tiles := s.n >= minTileTokens && !s.batch    // a prompt chunk: tiles; decoding: dot products
 	s.prepared = !tiles && (s.n == 1 || s.batch) // see the attention block below
+	if _, _, perHead := s.attentionItems(); perHead != 1 {
+		s.prepared = false // an item per key/value head and token only
+	}
 	for i := range s.m.layers {
 		s.li, s.l = i, &s.m.layers[i]
 		// attention block

@@ -25,8 +25,9 @@ func hugePageSize() int {
 // readHuge reads the GGUF file at path into anonymous memory that the kernel backs with
 // transparent huge pages (2 MB on x86-64), and reports progress (bytes read of the file) to progress, which may be
 // nil. It reports ok = false, and reads nothing, where that cannot work: transparent huge pages
-// off ("never"), or a file that does not fit in half the memory available (a mapping reads only
-// what is used). release unmaps the memory.
+// off ("never"), or a file that does not fit in half the memory available to the process (its
+// container's limit included: a private copy cannot be dropped under pressure as a mapping's pages
+// can). release unmaps the memory.
 //
 // Why: decoding streams every weight once per token, and at 4 KB pages (a mapped file's page
 // cache) 400 MB are 100,000 pages scattered over physical memory, each a TLB entry to walk and a
@@ -89,8 +90,25 @@ func hugePagesEnabled() bool {
 	return err == nil && (bytes.Contains(b, []byte("[always]")) || bytes.Contains(b, []byte("[madvise]")))
 }
 
-// availableMemory is MemAvailable of /proc/meminfo in bytes (0 when it cannot be read).
+// availableMemory is the memory this process may still take, in bytes: MemAvailable of
+// /proc/meminfo, or less where a cgroup (v2) limits the process (a container): its memory.max less
+// memory.current. 0 when /proc/meminfo cannot be read.
 func availableMemory() int64 {
+	avail := memAvailable()
+	limit, err1 := os.ReadFile("/sys/fs/cgroup/memory.max")
+	used, err2 := os.ReadFile("/sys/fs/cgroup/memory.current")
+	if err1 == nil && err2 == nil {
+		m, errM := strconv.ParseInt(strings.TrimSpace(string(limit)), 10, 64) // "max" when unlimited
+		c, errC := strconv.ParseInt(strings.TrimSpace(string(used)), 10, 64)
+		if errM == nil && errC == nil {
+			avail = min(avail, max(0, m-c))
+		}
+	}
+	return avail
+}
+
+// memAvailable is MemAvailable of /proc/meminfo in bytes (0 when it cannot be read).
+func memAvailable() int64 {
 	f, err := os.Open("/proc/meminfo")
 	if err != nil {
 		return 0

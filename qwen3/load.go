@@ -31,15 +31,16 @@ type loadOptions struct {
 // WithThreads sets how many cores the engine uses (default: all of them, runtime.NumCPU).
 func WithThreads(n int) Option { return func(o *loadOptions) { o.threads = n } }
 
-// WithoutMmap reads the file into memory instead of mapping it.
+// WithoutMmap reads the file into the Go heap instead of mapping it (and so not into huge pages,
+// see WithoutHugePages).
 func WithoutMmap() Option { return func(o *loadOptions) { o.noMmap = true } }
 
 // WithoutHugePages keeps a GGUF file's weights in the mapped file (4 KB pages of the page cache,
-// shared with other processes mapping it) instead of reading them into 2 MB transparent huge pages,
-// which Load does by default on Linux when the kernel offers them and the file fits in half the
-// available memory. Huge pages make decoding faster (fewer TLB misses, prefetching over longer
-// runs of physical memory; see the package documentation) and cost the read of the whole file
-// when loading and a private copy of it in memory.
+// shared with other processes mapping it) instead of reading them into transparent huge pages (2
+// MB on x86-64), which Load does by default on Linux when the kernel offers them and the file fits
+// in half the memory available to the process. Huge pages make decoding faster (fewer TLB misses,
+// prefetching over longer runs of physical memory; see the package documentation) and cost the
+// read of the whole file when loading and a private copy of it in memory.
 func WithoutHugePages() Option { return func(o *loadOptions) { o.noHuge = true } }
 
 // WithPrefault touches every page of the weights while loading, so that the first token does not

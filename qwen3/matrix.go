@@ -87,7 +87,7 @@ func (t DType) rowBytes(cols int) int { return cols / dtypes[t].block * dtypes[t
 
 // Matrix is a weight matrix in Hugging Face orientation, Rows x Cols = [out][in], stored row-major
 // in its file's precision. Row r dotted with an input vector gives output r: y = W x.
-// The bytes are the file's, read once into huge pages or mapped (Load), and never copied again.
+// The bytes are usually the file's, read once into huge pages or mapped (Load), and not copied again.
 type Matrix struct {
 	Type       DType
 	Rows, Cols int

@@ -72,7 +72,7 @@ type Model struct {
 	exact bool  // the inputs of block-quantized matrices stay float32 (WithExactActivations)
 }
 
-// HugePages reports whether Load read the weights into memory advised for 2 MB transparent huge
+// HugePages reports whether Load read the weights into memory advised for transparent huge
 // pages (see WithoutHugePages); the kernel decides, page by page, whether it really backs them so
 // (AnonHugePages in /proc/self/smaps_rollup counts what it did).
 func (m *Model) HugePages() bool { return m.huge }

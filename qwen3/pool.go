@@ -62,15 +62,21 @@ const (
 	spinShort = 8 * time.Microsecond
 )
 
-// spin calls done until it reports true, for at most p.spinFor; it reports whether done did.
+// spin calls done until it reports true, for at most p.spinFor; it reports whether done did. Every
+// 256 checks it also lets other goroutines of its core run (runtime.Gosched returns at once when
+// there are none), so that a spin does not hold a core that another pool, or any other work of the
+// program, is waiting for.
 func (p *pool) spin(done func() bool) bool {
 	start := time.Now()
 	for i := 1; ; i++ {
 		if done() {
 			return true
 		}
-		if i%256 == 0 && time.Since(start) > p.spinFor {
-			return false
+		if i%256 == 0 {
+			if time.Since(start) > p.spinFor {
+				return false
+			}
+			runtime.Gosched()
 		}
 	}
 }

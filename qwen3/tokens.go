@@ -17,6 +17,9 @@ const tokenGrain = 16
 // normQuantize writes xb = rmsnorm(x, w) for every token of the chunk and rounds it into xbChunk.
 func (s *Session) normQuantize(w []float32) {
 	s.jobNorm = w
+	if s.xbChunk != nil {
+		s.xbChunk.MarkWritten() // filled through the workers' views below
+	}
 	s.m.pool.run(s.n, tokenGrain, s.normQuantBody)
 }
 
@@ -35,6 +38,7 @@ func (s *Session) quantizeTokens(a *kernels.Act, x []float32, width int) {
 		return
 	}
 	s.jobAct, s.jobX, s.jobWidth = a, x, width
+	a.MarkWritten() // filled through the workers' views below
 	s.m.pool.run(s.n, tokenGrain, s.quantBody)
 }
 

@@ -69,12 +69,15 @@ func axpyArch(y []float32, a float32, x []float32) (done int) {
 // actArch is what an Act keeps for the VNNI byte-plane kernels (dotQ6_KActVNNI): its values split
 // into bytes, 64 per block of 32 (the high bytes a>>8, signed, then the low bytes a&255,
 // unsigned), the layout of dispatch_arm64.go's planes. quantizeActArch writes them with the values
-// when the VNNI kernels are on and clears n otherwise, so that planes never describe values
-// written since: the dots read them only when n covers the row.
+// when the VNNI kernels are on and clears n otherwise (MarkWritten clears it for writes through
+// views), so that planes never describe values written since: the dots read them only when n
+// covers the row.
 type actArch struct {
 	planes []byte
 	n      int // values the planes hold
 }
+
+func (a *actArch) stale() { a.n = 0 }
 
 func quantizeActArch(a *Act, x []float32) bool {
 	a.arch.n = 0

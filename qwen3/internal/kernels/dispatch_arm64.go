@@ -52,6 +52,8 @@ type actArch struct {
 	n      int // values the planes hold
 }
 
+func (a *actArch) stale() { a.n = 0 }
+
 func quantizeActArch(a *Act, x []float32) bool {
 	a.arch.n = 0
 	if !useNEON || len(x) == 0 {

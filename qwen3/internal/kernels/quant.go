@@ -72,6 +72,12 @@ func (a *Act) Quantize(x []float32) {
 	quantizeActGeneric(a, x)
 }
 
+// MarkWritten tells a that its values were written other than by its own Quantize (through views
+// of it, as a prompt chunk's per-token passes fill it on several cores): what an architecture's
+// kernels keep beside the values (the byte planes of amd64's VNNI and arm64's DotProd dots) no
+// longer describes them, and the dots stop reading it until the next Quantize.
+func (a *Act) MarkWritten() { a.arch.stale() }
+
 func quantizeActGeneric(a *Act, x []float32) {
 	for b := range len(x) / ActBlock {
 		blk := x[b*ActBlock : (b+1)*ActBlock]
