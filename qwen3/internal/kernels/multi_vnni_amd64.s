@@ -41,7 +41,8 @@
 // zero, bit 1 leaves them there instead of storing the dot products; pf is the prefetch distance
 // in bytes. Registers: R12 the row, R13 its index, SI its blocks, DI the buffer's group, CX the
 // groups left, R11 the prefetch distance, AX and BX the stores; Z8..Z11 the pairs' sums, Z16..Z19
-// and Z20..Z23 the pairs' c of blocks 0-3 and 4-7 of the group, Z1 and Z2 the weights W and W'.
+// and Z20..Z23 the pairs' c of blocks 0-3 and 4-7 of the group (those of the next group formed
+// ahead in Z12..Z15, Z24, Z25, Z27, Z29), Z1 and Z2 the weights W and W'.
 
 // PB is the pair layout's bytes per group and pair.
 #define PB 1152
@@ -107,13 +108,13 @@
 	ZSC(3*PB+1024, Z19, Z23)
 
 // ZSTORE(z, y, x) stores the pair's two sums (HSUM of each half of z) at (AX) and (AX)(BX*1) and
-// moves AX two tokens on. Y12 and X1 are clobbered.
+// moves AX two tokens on. Y4 and X1 are clobbered.
 #define ZSTORE(z, y, x) \
-	VEXTRACTF64X4 $1, z, Y12 \
+	VEXTRACTF64X4 $1, z, Y4 \
 	HSUM(y, x) \
 	VMOVSS        x, (AX) \
-	HSUM(Y12, X12) \
-	VMOVSS        X12, (AX)(BX*1) \
+	HSUM(Y4, X4) \
+	VMOVSS        X4, (AX)(BX*1) \
 	LEAQ          (AX)(BX*2), AX
 
 #define ZSTORES2 \
@@ -197,6 +198,65 @@ last: \
 	PRE(AX) \
 done:
 
+// ZAHEADC(PRE, step, NEXT, pairs, last, sc, done) is ZAHEAD for the kernels with scales c = d·s:
+// with the next group's d (PRE leaves it in Y3), NEXT also forms that group's c of every pair
+// from its place in the buffer (the next group's, or the buffer's first for the next row) in
+// Z12..Z15, Z24, Z25, Z27, Z29, and TAKE moves them to Z16..Z23 when the group is done: a group's
+// first multiply-adds do not wait for its scales either.
+#define ZAHEADC(PRE, step, NEXT, pairs, last, sc, done) \
+	CMPQ CX, $1 \
+	JEQ  last \
+	LEAQ step(SI), AX \
+	PRE(AX) \
+	LEAQ pairs*PB(DI), AX \
+	JMP  sc \
+last: \
+	LEAQ 1(R13), AX \
+	CMPQ AX, rows+16(FP) \
+	JGE  done \
+	MOVQ R12, AX \
+	ADDQ stride+8(FP), AX \
+	PRE(AX) \
+	MOVQ x+24(FP), AX \
+sc: \
+	NEXT(AX) \
+done:
+
+// ZSCN(base, off, c03, c47) is ZSC for the group whose buffer is at base.
+#define ZSCN(base, off, c03, c47) \
+	VMULPS     off(base), Z3, Z28 \
+	VSHUFF64X2 $0xa0, Z28, Z28, c03 \
+	VSHUFF64X2 $0xf5, Z28, Z28, c47
+
+#define ZNEXT2(base) \
+	VINSERTF64X4 $1, Y3, Z3, Z3 \
+	ZSCN(base, 1024, Z12, Z24)
+
+#define ZNEXT4(base) \
+	ZNEXT2(base) \
+	ZSCN(base, PB+1024, Z13, Z25)
+
+#define ZNEXT8(base) \
+	ZNEXT4(base) \
+	ZSCN(base, 2*PB+1024, Z14, Z27) \
+	ZSCN(base, 3*PB+1024, Z15, Z29)
+
+#define ZTAKE2 \
+	VMOVAPS Z12, Z16 \
+	VMOVAPS Z24, Z20
+
+#define ZTAKE4 \
+	ZTAKE2 \
+	VMOVAPS Z13, Z17 \
+	VMOVAPS Z25, Z21
+
+#define ZTAKE8 \
+	ZTAKE4 \
+	VMOVAPS Z14, Z18 \
+	VMOVAPS Z27, Z22 \
+	VMOVAPS Z15, Z19 \
+	VMOVAPS Z29, Z23
+
 // ZSETUP: the first row, BX the output stride in bytes, R11 the prefetch distance.
 #define ZSETUP \
 	MOVQ w+0(FP), R12 \
@@ -236,16 +296,15 @@ GLOBL q40didx<>(SB), RODATA|NOPTR, $64
 	VSHUFI64X2 $0x4e, Z1, Z1, Z2 \
 	PAIRS(128*b, b)
 
-// Q8ZGROUP(SCALES, PAIRS, PAIRSH, pairs, last, done): a group of eight blocks for every pair, its
-// scales c from the d that ZAHEAD gathered a group earlier; then the next group's d.
-#define Q8ZGROUP(SCALES, PAIRS, PAIRSH, pairs, last, done) \
+// Q8ZGROUP(NEXT, TAKE, PAIRS, PAIRSH, pairs, last, sc, done): a group of eight blocks for every
+// pair, its scales c formed a group earlier; the next group's d and c first (ZAHEADC).
+#define Q8ZGROUP(NEXT, TAKE, PAIRS, PAIRSH, pairs, last, sc, done) \
 	PREFETCHT0 (SI)(R11*1) \
 	PREFETCHT0 64(SI)(R11*1) \
 	PREFETCHT0 128(SI)(R11*1) \
 	PREFETCHT0 192(SI)(R11*1) \
 	PREFETCHT0 256(SI)(R11*1) \
-	SCALES \
-	ZAHEAD(Q8DZ, 272, last, done) \
+	ZAHEADC(Q8DZ, 272, NEXT, pairs, last, sc, done) \
 	Q8ZB(0, PAIRS) \
 	Q8ZB(1, PAIRS) \
 	Q8ZB(2, PAIRS) \
@@ -254,6 +313,7 @@ GLOBL q40didx<>(SB), RODATA|NOPTR, $64
 	Q8ZB(5, PAIRSH) \
 	Q8ZB(6, PAIRSH) \
 	Q8ZB(7, PAIRSH) \
+	TAKE \
 	ADDQ $272, SI \
 	ADDQ $(pairs*PB), DI
 
@@ -295,20 +355,20 @@ GLOBL q40didx<>(SB), RODATA|NOPTR, $64
 	Q4KSC(p) \
 	VINSERTF64X4 $1, Y4, Z4, Z30
 
-// Q4KZSB(SCALES, MINS, PAIRS, PAIRSH, pairs, last, done): a super-block for every pair, with its
-// scales and minimums unpacked a super-block earlier as the AVX2 kernel does (Q4KSC): the
-// minimums' term first, then the sub-blocks in order.
-#define Q4KZSB(SCALES, MINS, PAIRS, PAIRSH, pairs, last, done) \
+// Q4KZSB(NEXT, TAKE, MINS, PAIRS, PAIRSH, pairs, last, sc, done): a super-block for every pair,
+// with its scales and minimums unpacked (as the AVX2 kernel does, Q4KSC) and its c formed a
+// super-block earlier: the minimums' term first, then the sub-blocks in order.
+#define Q4KZSB(NEXT, TAKE, MINS, PAIRS, PAIRSH, pairs, last, sc, done) \
 	PREFETCHT0   (SI)(R11*1) \
 	PREFETCHT0   64(SI)(R11*1) \
 	PREFETCHT0   128(SI)(R11*1) \
 	MINS \
-	SCALES \
-	ZAHEAD(Q4KPRE, 144, last, done) \
+	ZAHEADC(Q4KPRE, 144, NEXT, pairs, last, sc, done) \
 	Q4KZCHUNK(0, PAIRS) \
 	Q4KZCHUNK(1, PAIRS) \
 	Q4KZCHUNK(2, PAIRSH) \
 	Q4KZCHUNK(3, PAIRSH) \
+	TAKE \
 	ADDQ $144, SI \
 	ADDQ $(pairs*PB), DI
 
@@ -588,13 +648,12 @@ GLOBL q40shift<>(SB), RODATA|NOPTR, $64
 	VSHUFI64X2     $0x4e, Z1, Z1, Z2 \
 	PAIRS(128*b, b)
 
-// Q40ZGROUP(SCALES, PAIRS, PAIRSH, pairs, last, done): Q8ZGROUP for Q4_0.
-#define Q40ZGROUP(SCALES, PAIRS, PAIRSH, pairs, last, done) \
+// Q40ZGROUP(NEXT, TAKE, PAIRS, PAIRSH, pairs, last, sc, done): Q8ZGROUP for Q4_0.
+#define Q40ZGROUP(NEXT, TAKE, PAIRS, PAIRSH, pairs, last, sc, done) \
 	PREFETCHT0 (SI)(R11*1) \
 	PREFETCHT0 64(SI)(R11*1) \
 	PREFETCHT0 128(SI)(R11*1) \
-	SCALES \
-	ZAHEAD(Q40DZ, 144, last, done) \
+	ZAHEADC(Q40DZ, 144, NEXT, pairs, last, sc, done) \
 	Q40ZB(0, PAIRS) \
 	Q40ZB(1, PAIRS) \
 	Q40ZB(2, PAIRS) \
@@ -603,6 +662,7 @@ GLOBL q40shift<>(SB), RODATA|NOPTR, $64
 	Q40ZB(5, PAIRSH) \
 	Q40ZB(6, PAIRSH) \
 	Q40ZB(7, PAIRSH) \
+	TAKE \
 	ADDQ $144, SI \
 	ADDQ $(pairs*PB), DI
 
@@ -665,12 +725,15 @@ TEXT ·dotQ8_0ActN8VNNI(SB), NOSPLIT, $0-80
 	ZSETUP
 	VMOVDQU64 q8didx<>(SB), Z26
 	Q8DZ(R12)
+	MOVQ x+24(FP), AX
+	ZNEXT8(AX)
+	ZTAKE8
 
 q8z8row:
 	ZROWSTART(q8z8rowa, q8z8rowb)
 
 q8z8loop:
-	Q8ZGROUP(ZSCALES8, PAIRS8, PAIRS8H, 4, q8z8next, q8z8done)
+	Q8ZGROUP(ZNEXT8, ZTAKE8, PAIRS8, PAIRS8H, 4, q8z8next, q8z8sc, q8z8done)
 	DECQ CX
 	JNE  q8z8loop
 	ZROWEND(ZSTORES8, q8z8row, q8z8rowk, q8z8rown)
@@ -680,12 +743,15 @@ TEXT ·dotQ8_0ActN4VNNI(SB), NOSPLIT, $0-80
 	ZSETUP
 	VMOVDQU64 q8didx<>(SB), Z26
 	Q8DZ(R12)
+	MOVQ x+24(FP), AX
+	ZNEXT4(AX)
+	ZTAKE4
 
 q8z4row:
 	ZROWSTART(q8z4rowa, q8z4rowb)
 
 q8z4loop:
-	Q8ZGROUP(ZSCALES4, PAIRS4, PAIRS4H, 2, q8z4next, q8z4done)
+	Q8ZGROUP(ZNEXT4, ZTAKE4, PAIRS4, PAIRS4H, 2, q8z4next, q8z4sc, q8z4done)
 	DECQ CX
 	JNE  q8z4loop
 	ZROWEND(ZSTORES4, q8z4row, q8z4rowk, q8z4rown)
@@ -695,12 +761,15 @@ TEXT ·dotQ8_0ActN2VNNI(SB), NOSPLIT, $0-80
 	ZSETUP
 	VMOVDQU64 q8didx<>(SB), Z26
 	Q8DZ(R12)
+	MOVQ x+24(FP), AX
+	ZNEXT2(AX)
+	ZTAKE2
 
 q8z2row:
 	ZROWSTART(q8z2rowa, q8z2rowb)
 
 q8z2loop:
-	Q8ZGROUP(ZSCALES2, PAIRS2, PAIRS2H, 1, q8z2next, q8z2done)
+	Q8ZGROUP(ZNEXT2, ZTAKE2, PAIRS2, PAIRS2H, 1, q8z2next, q8z2sc, q8z2done)
 	DECQ CX
 	JNE  q8z2loop
 	ZROWEND(ZSTORES2, q8z2row, q8z2rowk, q8z2rown)
@@ -710,12 +779,15 @@ TEXT ·dotQ4_KActN8VNNI(SB), NOSPLIT, $0-80
 	ZSETUP
 	LO4ZN
 	Q4KPRE(R12)
+	MOVQ x+24(FP), AX
+	ZNEXT8(AX)
+	ZTAKE8
 
 q4kz8row:
 	ZROWSTART(q4kz8rowa, q4kz8rowb)
 
 q4kz8loop:
-	Q4KZSB(ZSCALES8, Q4KZMINS8, PAIRS8, PAIRS8H, 4, q4kz8next, q4kz8done)
+	Q4KZSB(ZNEXT8, ZTAKE8, Q4KZMINS8, PAIRS8, PAIRS8H, 4, q4kz8next, q4kz8sc, q4kz8done)
 	DECQ CX
 	JNE  q4kz8loop
 	ZROWEND(ZSTORES8, q4kz8row, q4kz8rowk, q4kz8rown)
@@ -725,12 +797,15 @@ TEXT ·dotQ4_KActN4VNNI(SB), NOSPLIT, $0-80
 	ZSETUP
 	LO4ZN
 	Q4KPRE(R12)
+	MOVQ x+24(FP), AX
+	ZNEXT4(AX)
+	ZTAKE4
 
 q4kz4row:
 	ZROWSTART(q4kz4rowa, q4kz4rowb)
 
 q4kz4loop:
-	Q4KZSB(ZSCALES4, Q4KZMINS4, PAIRS4, PAIRS4H, 2, q4kz4next, q4kz4done)
+	Q4KZSB(ZNEXT4, ZTAKE4, Q4KZMINS4, PAIRS4, PAIRS4H, 2, q4kz4next, q4kz4sc, q4kz4done)
 	DECQ CX
 	JNE  q4kz4loop
 	ZROWEND(ZSTORES4, q4kz4row, q4kz4rowk, q4kz4rown)
@@ -740,12 +815,15 @@ TEXT ·dotQ4_KActN2VNNI(SB), NOSPLIT, $0-80
 	ZSETUP
 	LO4ZN
 	Q4KPRE(R12)
+	MOVQ x+24(FP), AX
+	ZNEXT2(AX)
+	ZTAKE2
 
 q4kz2row:
 	ZROWSTART(q4kz2rowa, q4kz2rowb)
 
 q4kz2loop:
-	Q4KZSB(ZSCALES2, Q4KZMINS2, PAIRS2, PAIRS2H, 1, q4kz2next, q4kz2done)
+	Q4KZSB(ZNEXT2, ZTAKE2, Q4KZMINS2, PAIRS2, PAIRS2H, 1, q4kz2next, q4kz2sc, q4kz2done)
 	DECQ CX
 	JNE  q4kz2loop
 	ZROWEND(ZSTORES2, q4kz2row, q4kz2rowk, q4kz2rown)
@@ -873,12 +951,15 @@ q6z2loop:
 TEXT ·dotQ4_0ActN8VNNI(SB), NOSPLIT, $0-80
 	Q40ZSETUP
 	Q40DZ(R12)
+	MOVQ x+24(FP), AX
+	ZNEXT8(AX)
+	ZTAKE8
 
 q40z8row:
 	ZROWSTART(q40z8rowa, q40z8rowb)
 
 q40z8loop:
-	Q40ZGROUP(ZSCALES8, PAIRS8, PAIRS8H, 4, q40z8next, q40z8done)
+	Q40ZGROUP(ZNEXT8, ZTAKE8, PAIRS8, PAIRS8H, 4, q40z8next, q40z8sc, q40z8done)
 	DECQ CX
 	JNE  q40z8loop
 	ZROWEND(ZSTORES8, q40z8row, q40z8rowk, q40z8rown)
@@ -887,12 +968,15 @@ q40z8loop:
 TEXT ·dotQ4_0ActN4VNNI(SB), NOSPLIT, $0-80
 	Q40ZSETUP
 	Q40DZ(R12)
+	MOVQ x+24(FP), AX
+	ZNEXT4(AX)
+	ZTAKE4
 
 q40z4row:
 	ZROWSTART(q40z4rowa, q40z4rowb)
 
 q40z4loop:
-	Q40ZGROUP(ZSCALES4, PAIRS4, PAIRS4H, 2, q40z4next, q40z4done)
+	Q40ZGROUP(ZNEXT4, ZTAKE4, PAIRS4, PAIRS4H, 2, q40z4next, q40z4sc, q40z4done)
 	DECQ CX
 	JNE  q40z4loop
 	ZROWEND(ZSTORES4, q40z4row, q40z4rowk, q40z4rown)
@@ -901,12 +985,15 @@ q40z4loop:
 TEXT ·dotQ4_0ActN2VNNI(SB), NOSPLIT, $0-80
 	Q40ZSETUP
 	Q40DZ(R12)
+	MOVQ x+24(FP), AX
+	ZNEXT2(AX)
+	ZTAKE2
 
 q40z2row:
 	ZROWSTART(q40z2rowa, q40z2rowb)
 
 q40z2loop:
-	Q40ZGROUP(ZSCALES2, PAIRS2, PAIRS2H, 1, q40z2next, q40z2done)
+	Q40ZGROUP(ZNEXT2, ZTAKE2, PAIRS2, PAIRS2H, 1, q40z2next, q40z2sc, q40z2done)
 	DECQ CX
 	JNE  q40z2loop
 	ZROWEND(ZSTORES2, q40z2row, q40z2rowk, q40z2rown)
