@@ -29,9 +29,9 @@
 // and rows whose copy would not stay in L1 are done in passes over pieces of their columns; every
 // lane still does the AVX2 kernel's operations in order, so the same bits. Eight tokens, AVX2
 // against 512-bit, multiply-adds per ns of one core on the AVX-512 EPYC of 2026-11-27, in cache
-// and then streaming 1024-value rows from memory: Q8_0 62 against 120 and 58 against 111, Q4_0 59
-// against 103 and 58 against 100, Q4_K 61 against 110 and 60 against 107, Q6_K 39 against 118 and
-// 40 against 110.
+// and then streaming 1024-value rows from memory: Q8_0 64 against 121 and 63 against 108, Q4_0 61
+// against 104 and 60 against 101, Q4_K 63 against 112 and 62 against 105, Q6_K 41 against 122 and
+// 41 against 106.
 //
 // Prompts are arithmetic-bound: Tile multiplies 32 packed weight rows (decoded to float32 by
 // Transpose8, WidenBF16, WidenF16, or PackBF16 for a block of BF16 rows) with 12 tokens, and
