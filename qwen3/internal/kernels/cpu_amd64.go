@@ -220,3 +220,30 @@ func dotF16N4AVX2(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int
 
 //go:noescape
 func dotF16N2AVX2(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)
+
+//go:noescape
+func dotF32N8AVX512(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)
+
+//go:noescape
+func dotF32N4AVX512(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)
+
+//go:noescape
+func dotF32N2AVX512(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)
+
+//go:noescape
+func dotBF16N8AVX512(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)
+
+//go:noescape
+func dotBF16N4AVX512(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)
+
+//go:noescape
+func dotBF16N2AVX512(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)
+
+//go:noescape
+func dotF16N8AVX512(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)
+
+//go:noescape
+func dotF16N4AVX512(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)
+
+//go:noescape
+func dotF16N2AVX512(w unsafe.Pointer, stride, rows int, x *float32, xstride, n int, out *float32, outStride int)

@@ -470,21 +470,21 @@ func dotF32RowsNArch(out []float32, outStride, rows int, w []float32, cols int, 
 	if !useAVX2 || rows == 0 || cols == 0 || cols%8 != 0 {
 		return 0
 	}
-	return floatRowsN(unsafe.Pointer(unsafe.SliceData(w)), 4*cols, rows, cols, out, outStride, x, xStride, tokens, &f32KernelsN)
+	return floatRowsNArch(unsafe.Pointer(unsafe.SliceData(w)), 4*cols, rows, cols, out, outStride, x, xStride, tokens, &f32KernelsN, &f32KernelsN512)
 }
 
 func dotBF16RowsNArch(out []float32, outStride, rows int, w []uint16, cols int, x []float32, xStride, tokens int) int {
 	if !useAVX2 || rows == 0 || cols == 0 || cols%8 != 0 {
 		return 0
 	}
-	return floatRowsN(unsafe.Pointer(unsafe.SliceData(w)), 2*cols, rows, cols, out, outStride, x, xStride, tokens, &bf16KernelsN)
+	return floatRowsNArch(unsafe.Pointer(unsafe.SliceData(w)), 2*cols, rows, cols, out, outStride, x, xStride, tokens, &bf16KernelsN, &bf16KernelsN512)
 }
 
 func dotF16RowsNArch(out []float32, outStride, rows int, w []uint16, cols int, x []float32, xStride, tokens int) int {
 	if !useAVX2 || rows == 0 || cols == 0 || cols%8 != 0 {
 		return 0
 	}
-	return floatRowsN(unsafe.Pointer(unsafe.SliceData(w)), 2*cols, rows, cols, out, outStride, x, xStride, tokens, &f16KernelsN)
+	return floatRowsNArch(unsafe.Pointer(unsafe.SliceData(w)), 2*cols, rows, cols, out, outStride, x, xStride, tokens, &f16KernelsN, &f16KernelsN512)
 }
 
 // floatKernelsN are a float type's batched kernels for 8, 4 and 2 tokens (their weights' type
@@ -495,7 +495,26 @@ var (
 	f32KernelsN  = floatKernelsN{dotF32N8AVX2, dotF32N4AVX2, dotF32N2AVX2}
 	bf16KernelsN = floatKernelsN{dotBF16N8AVX2, dotBF16N4AVX2, dotBF16N2AVX2}
 	f16KernelsN  = floatKernelsN{dotF16N8AVX2, dotF16N4AVX2, dotF16N2AVX2}
+
+	// the AVX512 level's (multif_avx512_amd64.s): four rows at a time, 16 columns per step
+	f32KernelsN512  = floatKernelsN{dotF32N8AVX512, dotF32N4AVX512, dotF32N2AVX512}
+	bf16KernelsN512 = floatKernelsN{dotBF16N8AVX512, dotBF16N4AVX512, dotBF16N2AVX512}
+	f16KernelsN512  = floatKernelsN{dotF16N8AVX512, dotF16N4AVX512, dotF16N2AVX512}
 )
+
+// floatRowsNArch runs the AVX512 level's kernels (k512) on the rows in whole groups of four when
+// the columns are whole steps of 16, and the AVX2 kernels (k) on the rest: both do every lane's
+// operations in the same order, so which rows each takes changes no bit.
+func floatRowsNArch(w unsafe.Pointer, stride, rows, cols int, out []float32, outStride int, x []float32, xStride, tokens int, k, k512 *floatKernelsN) int {
+	if r4 := rows &^ 3; useAVX512 && r4 > 0 && cols%16 == 0 {
+		t := floatRowsN(w, stride, r4, cols, out, outStride, x, xStride, tokens, k512)
+		if r4 == rows {
+			return t
+		}
+		w, rows, out = unsafe.Add(w, r4*stride), rows-r4, out[r4:]
+	}
+	return floatRowsN(w, stride, rows, cols, out, outStride, x, xStride, tokens, k)
+}
 
 // floatRowsN runs a float type's batched kernels over the tokens, eight, four or two at a time,
 // and returns how many tokens they did.
