@@ -99,6 +99,9 @@ func dotQ4_KActAVX2(w *byte, stride, rows int, q *int16, scale, sum *float32, n 
 func dotQ4_0ActVNNI(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
 
 //go:noescape
+func dotQ8_0ActVNNI(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
+
+//go:noescape
 func dotQ6_KActVNNI(w *byte, stride, rows int, p *byte, scale *float32, sum16 *int32, n int, out *float32)
 
 //go:noescape

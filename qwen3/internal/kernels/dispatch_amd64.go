@@ -126,7 +126,7 @@ func dotActRowsArch(k actKind, out []float32, w []byte, rowBytes, nb int, a *Act
 	rows := len(out)
 	switch k {
 	case q8_0:
-		dotQ8_0ActAVX2(w0, rowBytes, rows, q, sc, sum, n, o)
+		wideThenAVX2(dotQ8_0ActVNNI, dotQ8_0ActAVX2, 4, w, rowBytes, out, q, sc, sum, n)
 	case q4_0:
 		wideThenAVX2(dotQ4_0ActVNNI, dotQ4_0ActAVX2, 4, w, rowBytes, out, q, sc, sum, n)
 	case q4_K:

@@ -61,12 +61,16 @@
 // integer sums and float flushes as the AVX2 kernel, so the same bits, and 2.3 times its
 // multiply-adds per ns in cache on the AVX-512 AMD EPYC of 2026-11-27: 226 against 99, where the
 // multiplies alone would give 266; the flushes take the rest); and the one-token dots of decoding
-// for Q4_0, Q4_K, Q6_K (quantdot_vnni_amd64.s, with VNNI) and BF16 (dotf_avx512_amd64.s), two
+// for Q8_0, Q4_0, Q4_K, Q6_K (quantdot_vnni_amd64.s, with VNNI) and BF16 (dotf_avx512_amd64.s), two
 // rows to a 512-bit register, every lane doing what the AVX2 kernel's lane does in the same order,
 // so again the same bits (and the batched kernels' bits). On that machine, in cache and then
 // streamed from memory on one core: Q4_K 59 against 43 multiply-adds per ns and 31 against 22.6
 // GB/s, Q6_K 51 against 23.5 and 37 against 19.3 GB/s, Q4_0 55 against 39 and 29.4 against 21.1
-// GB/s, BF16 33 against 30 GB/s. The Q6_K and BF16 dots prefetch with one pointer that walks the
+// GB/s, BF16 33 against 30 GB/s, Q8_0 55 against 32 and 36-46 against 31 GB/s. Q8_0's decoding
+// gained less than its kernel, and not at every moment: in 51 engine runs alternated with the AVX2
+// kernel it decoded faster in 32, by a median of 6.5% and a mean of 4%, mostly 8-15% while this
+// host's memory was fast, and lost (by 3-13%) mostly in its slow stretches (four rows read side by
+// side where the AVX2 kernel reads one). The Q6_K and BF16 dots prefetch with one pointer that walks the
 // rows ahead in order (as the Q4_K and Q4_0 kernels' PFLIN9 does), not one per row: this machine's
 // hardware prefetchers add little (Q6_K rows stream at 8 GB/s on one core without software
 // prefetching), and one ordered stream of requests took Q6_K from 24 to 37 GB/s on one core and

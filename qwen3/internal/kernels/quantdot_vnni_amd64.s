@@ -476,3 +476,103 @@ q40zloop:
 q40zdone:
 	VZEROUPPER
 	RET
+
+// Q8_0, four rows at a time, two to a register as Q4_0's: Q80PAIR(off, p1, p2, c, i, acc) is
+// block b (byte off of the rows at p1 and p2) with the activations in Z1 (values 0-15 in both
+// halves) and Z2 (16-31). Each row's 32 quants widen to int16 in one instruction (values 0-15 in
+// the low half, 16-31 in the high one), and two shuffles pair the rows' halves, so that each
+// 256-bit half of Z5 holds one row's eight int32 lanes of the AVX2 kernel's QTOK: the same
+// integers, the same scale c and the same fused multiply-add per lane, so the same bits.
+#define Q80PAIR(off, p1, p2, c, i, acc) \
+	VPMOVSXBW   off+2(p1), Z3 \
+	VPMOVSXBW   off+2(p2), Z4 \
+	VSHUFI64X2  $0x44, Z4, Z3, Z5 \
+	VSHUFI64X2  $0xee, Z4, Z3, Z6 \
+	VPMADDWD    Z1, Z5, Z5 \
+	VPDPWSSD    Z2, Z6, Z5 \
+	VCVTDQ2PS   Z5, Z5 \
+	VPERMPS     c, i, Z6 \
+	VFMADD231PS Z6, Z5, acc
+
+// Q80ZB(off, xoff, i): block b of the four rows (activations at xoff of DI).
+#define Q80ZB(off, xoff, i) \
+	VBROADCASTI64X4 xoff(DI), Z1 \
+	VBROADCASTI64X4 xoff+32(DI), Z2 \
+	Q80PAIR(off, SI, R14, Z28, i, Z8) \
+	Q80PAIR(off, BX, R9, Z29, i, Z9)
+
+// Q80SCZ is Q40SCZ for Q8_0's 34-byte blocks.
+#define Q80SCZ \
+	GATHERD8(34, SI) \
+	VMULPS        (DX), Y3, Y16 \
+	GATHERD8(34, R14) \
+	VMULPS        (DX), Y3, Y3 \
+	VINSERTF64X4  $1, Y3, Z16, Z28 \
+	GATHERD8(34, BX) \
+	VMULPS        (DX), Y3, Y16 \
+	GATHERD8(34, R9) \
+	VMULPS        (DX), Y3, Y3 \
+	VINSERTF64X4  $1, Y3, Z16, Z29
+
+// PFLIN17 is PFLIN9 for a group of four rows of Q8_0 (4 x 272 bytes: 17 lines).
+#define PFLIN17 \
+	PREFETCHT0 (R11) \
+	PREFETCHT0 64(R11) \
+	PREFETCHT0 128(R11) \
+	PREFETCHT0 192(R11) \
+	PREFETCHT0 256(R11) \
+	PREFETCHT0 320(R11) \
+	PREFETCHT0 384(R11) \
+	PREFETCHT0 448(R11) \
+	PREFETCHT0 512(R11) \
+	PREFETCHT0 576(R11) \
+	PREFETCHT0 640(R11) \
+	PREFETCHT0 704(R11) \
+	PREFETCHT0 768(R11) \
+	PREFETCHT0 832(R11) \
+	PREFETCHT0 896(R11) \
+	PREFETCHT0 960(R11) \
+	PREFETCHT0 1024(R11) \
+	ADDQ       $1088, R11
+
+// func dotQ8_0ActVNNI(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
+// dotQ8_0ActAVX2's formula four rows at a time (rows a multiple of 4), rows 0 and 1 in Z8, rows 2
+// and 3 in Z9; the next group of four rows but one is asked for in memory order (PFLIN17).
+TEXT ·dotQ8_0ActVNNI(SB), NOSPLIT, $0-64
+	MOVQ w+0(FP), R12
+	MOVQ stride+8(FP), R10
+	XORQ R13, R13
+	LOADPERM
+
+q80z:
+	CMPQ R13, rows+16(FP)
+	JGE  q80zdone
+	R4START
+
+q80zloop:
+	PFLIN17
+	Q80SCZ
+	Q80ZB(0, 0, Z20)
+	Q80ZB(34, 64, Z21)
+	Q80ZB(68, 128, Z22)
+	Q80ZB(102, 192, Z23)
+	Q80ZB(136, 256, Z24)
+	Q80ZB(170, 320, Z25)
+	Q80ZB(204, 384, Z26)
+	Q80ZB(238, 448, Z27)
+	R4ADVANCE(272)
+	ADDQ $512, DI
+	ADDQ $32, DX
+	DECQ CX
+	JNE  q80zloop
+	MOVQ out+56(FP), AX
+	LEAQ (AX)(R13*4), AX
+	ZHALVES(Z8, Y8, X8, 0, 4)
+	ZHALVES(Z9, Y9, X9, 8, 12)
+	LEAQ (R12)(R10*4), R12
+	ADDQ $4, R13
+	JMP  q80z
+
+q80zdone:
+	VZEROUPPER
+	RET
