@@ -284,19 +284,61 @@ GLOBL q6gperm<>(SB), RODATA|NOPTR, $64
 	Q40PAIR(off, SI, R14, Z28, i, Z8) \
 	Q40PAIR(off, BX, R9, Z29, i, Z9)
 
-// Q40SCZ gathers the eight block scales of the group of each of the four rows and multiplies them
-// by the activations' scales (SCALE4's products) into Z28 (rows 0, 1) and Z29 (rows 2, 3).
-#define Q40SCZ \
-	GATHERD8(18, SI) \
+// SCZ4(bytes) gathers the eight block scales of the group of each of the four rows (blocks of
+// that many bytes: Q4_0's 18, Q8_0's 34) and multiplies them by the activations' scales (SCALE4's
+// products) into Z28 (rows 0, 1) and Z29 (rows 2, 3).
+#define SCZ4(bytes) \
+	GATHERD8(bytes, SI) \
 	VMULPS        (DX), Y3, Y16 \
-	GATHERD8(18, R14) \
+	GATHERD8(bytes, R14) \
 	VMULPS        (DX), Y3, Y3 \
 	VINSERTF64X4  $1, Y3, Z16, Z28 \
-	GATHERD8(18, BX) \
+	GATHERD8(bytes, BX) \
 	VMULPS        (DX), Y3, Y16 \
-	GATHERD8(18, R9) \
+	GATHERD8(bytes, R9) \
 	VMULPS        (DX), Y3, Y3 \
 	VINSERTF64X4  $1, Y3, Z16, Z29
+
+// DOTZ4(PF, bytes, ZB) is the body of the four-row kernels of Q4_0 and Q8_0 (blocks of that many
+// bytes, ZB the macro of one block of the four rows), func(w *byte, stride, rows int, q *int16,
+// scale, sum *float32, n int, out *float32): rows a multiple of 4, rows 0 and 1 in Z8, rows 2 and
+// 3 in Z9, eight blocks per step with their scales gathered at once (SCZ4), and PF asking for the
+// group of four rows after the next in memory order.
+#define DOTZ4(PF, bytes, ZB) \
+	MOVQ w+0(FP), R12 \
+	MOVQ stride+8(FP), R10 \
+	XORQ R13, R13 \
+	LOADPERM \
+z4: \
+	CMPQ R13, rows+16(FP) \
+	JGE  z4done \
+	R4START \
+z4loop: \
+	PF \
+	SCZ4(bytes) \
+	ZB(0, 0, Z20) \
+	ZB(bytes, 64, Z21) \
+	ZB(2*bytes, 128, Z22) \
+	ZB(3*bytes, 192, Z23) \
+	ZB(4*bytes, 256, Z24) \
+	ZB(5*bytes, 320, Z25) \
+	ZB(6*bytes, 384, Z26) \
+	ZB(7*bytes, 448, Z27) \
+	R4ADVANCE((8*bytes)) \
+	ADDQ $512, DI \
+	ADDQ $32, DX \
+	DECQ CX \
+	JNE  z4loop \
+	MOVQ out+56(FP), AX \
+	LEAQ (AX)(R13*4), AX \
+	ZHALVES(Z8, Y8, X8, 0, 4) \
+	ZHALVES(Z9, Y9, X9, 8, 12) \
+	LEAQ (R12)(R10*4), R12 \
+	ADDQ $4, R13 \
+	JMP  z4 \
+z4done: \
+	VZEROUPPER \
+	RET
 
 // func dotQ4_KActVNNI(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
 // dotQ4_KActAVX2's four-row loop (rows a multiple of 4), rows 0 and 1 in Z8, rows 2 and 3 in Z9.
@@ -435,47 +477,11 @@ splitdone:
 // func dotQ4_0ActVNNI(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
 // dotQ4_0ActAVX2's four-row loop (rows a multiple of 4), rows 0 and 1 in Z8, rows 2 and 3 in Z9.
 TEXT ·dotQ4_0ActVNNI(SB), NOSPLIT, $0-64
-	MOVQ w+0(FP), R12
-	MOVQ stride+8(FP), R10
-	XORQ R13, R13
 	LO4Z
 	VPTERNLOGD $0xff, Z7, Z7, Z7
 	VPSRLW     $15, Z7, Z7
 	VPSLLW     $3, Z7, Z7
-	LOADPERM
-
-q40z:
-	CMPQ R13, rows+16(FP)
-	JGE  q40zdone
-	R4START
-
-q40zloop:
-	PFLIN9
-	Q40SCZ
-	Q40ZB(0, 0, Z20)
-	Q40ZB(18, 64, Z21)
-	Q40ZB(36, 128, Z22)
-	Q40ZB(54, 192, Z23)
-	Q40ZB(72, 256, Z24)
-	Q40ZB(90, 320, Z25)
-	Q40ZB(108, 384, Z26)
-	Q40ZB(126, 448, Z27)
-	R4ADVANCE(144)
-	ADDQ $512, DI
-	ADDQ $32, DX
-	DECQ CX
-	JNE  q40zloop
-	MOVQ out+56(FP), AX
-	LEAQ (AX)(R13*4), AX
-	ZHALVES(Z8, Y8, X8, 0, 4)
-	ZHALVES(Z9, Y9, X9, 8, 12)
-	LEAQ (R12)(R10*4), R12
-	ADDQ $4, R13
-	JMP  q40z
-
-q40zdone:
-	VZEROUPPER
-	RET
+	DOTZ4(PFLIN9, 18, Q40ZB)
 
 // Q8_0, four rows at a time, two to a register as Q4_0's: Q80PAIR(off, p1, p2, c, i, acc) is
 // block b (byte off of the rows at p1 and p2) with the activations in Z1 (values 0-15 in both
@@ -501,78 +507,8 @@ q40zdone:
 	Q80PAIR(off, SI, R14, Z28, i, Z8) \
 	Q80PAIR(off, BX, R9, Z29, i, Z9)
 
-// Q80SCZ is Q40SCZ for Q8_0's 34-byte blocks.
-#define Q80SCZ \
-	GATHERD8(34, SI) \
-	VMULPS        (DX), Y3, Y16 \
-	GATHERD8(34, R14) \
-	VMULPS        (DX), Y3, Y3 \
-	VINSERTF64X4  $1, Y3, Z16, Z28 \
-	GATHERD8(34, BX) \
-	VMULPS        (DX), Y3, Y16 \
-	GATHERD8(34, R9) \
-	VMULPS        (DX), Y3, Y3 \
-	VINSERTF64X4  $1, Y3, Z16, Z29
-
-// PFLIN17 is PFLIN9 for a group of four rows of Q8_0 (4 x 272 bytes: 17 lines).
-#define PFLIN17 \
-	PREFETCHT0 (R11) \
-	PREFETCHT0 64(R11) \
-	PREFETCHT0 128(R11) \
-	PREFETCHT0 192(R11) \
-	PREFETCHT0 256(R11) \
-	PREFETCHT0 320(R11) \
-	PREFETCHT0 384(R11) \
-	PREFETCHT0 448(R11) \
-	PREFETCHT0 512(R11) \
-	PREFETCHT0 576(R11) \
-	PREFETCHT0 640(R11) \
-	PREFETCHT0 704(R11) \
-	PREFETCHT0 768(R11) \
-	PREFETCHT0 832(R11) \
-	PREFETCHT0 896(R11) \
-	PREFETCHT0 960(R11) \
-	PREFETCHT0 1024(R11) \
-	ADDQ       $1088, R11
-
 // func dotQ8_0ActVNNI(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
 // dotQ8_0ActAVX2's formula four rows at a time (rows a multiple of 4), rows 0 and 1 in Z8, rows 2
 // and 3 in Z9; the next group of four rows but one is asked for in memory order (PFLIN17).
 TEXT ·dotQ8_0ActVNNI(SB), NOSPLIT, $0-64
-	MOVQ w+0(FP), R12
-	MOVQ stride+8(FP), R10
-	XORQ R13, R13
-	LOADPERM
-
-q80z:
-	CMPQ R13, rows+16(FP)
-	JGE  q80zdone
-	R4START
-
-q80zloop:
-	PFLIN17
-	Q80SCZ
-	Q80ZB(0, 0, Z20)
-	Q80ZB(34, 64, Z21)
-	Q80ZB(68, 128, Z22)
-	Q80ZB(102, 192, Z23)
-	Q80ZB(136, 256, Z24)
-	Q80ZB(170, 320, Z25)
-	Q80ZB(204, 384, Z26)
-	Q80ZB(238, 448, Z27)
-	R4ADVANCE(272)
-	ADDQ $512, DI
-	ADDQ $32, DX
-	DECQ CX
-	JNE  q80zloop
-	MOVQ out+56(FP), AX
-	LEAQ (AX)(R13*4), AX
-	ZHALVES(Z8, Y8, X8, 0, 4)
-	ZHALVES(Z9, Y9, X9, 8, 12)
-	LEAQ (R12)(R10*4), R12
-	ADDQ $4, R13
-	JMP  q80z
-
-q80zdone:
-	VZEROUPPER
-	RET
+	DOTZ4(PFLIN17, 34, Q80ZB)
