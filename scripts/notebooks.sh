@@ -223,6 +223,9 @@ report_errors() {
 #      too, so a committed notebook cannot lack a picture or a printout that the code now makes.
 #      Only the kinds are compared, not the bytes (timings and PNG encodings may differ), and
 #      output on stderr is not required (a cold machine's Go toolchain may print downloads there).
+#   3. Every number the markdown marks as a claim (<!--claim:NAME-->, see notebooks/plots/claims.go)
+#      is checked by a cell of this run: its output has the line "claim NAME: ... holds". (A claim
+#      that disagrees with its value already failed its cell.)
 # Exit status 1 when a check fails, with one line per problem.
 check_outputs() {
 	"$(jupyter_python)" - "$@" <<-'EOF'
@@ -253,6 +256,25 @@ check_outputs() {
 		    got = kinds(cell)
 		    if show.search(code(cell)) and not any(k.endswith("image/png") for k in got):
 		        problems.append(f"cell {i} displays a plot but produced no image")
+
+		# Claims (notebooks/plots/claims.go): every number the prose marks with <!--claim:NAME-->
+		# must be checked by a cell of this run, which prints "claim NAME: ... holds".
+		marker = re.compile(r"<!--\s*claim:([A-Za-z0-9_.\-]+)\s*-->")
+		held = re.compile(r"^claim ([A-Za-z0-9_.\-]+): .* holds \(computed", re.M)
+		marked = {}
+		for i, cell in enumerate(fresh.cells):
+		    if cell.cell_type == "markdown":
+		        for name in marker.findall(cell.source):
+		            marked.setdefault(name, i)
+		checked = set()
+		for cell in fresh.cells:
+		    for o in cell.get("outputs", []) if cell.cell_type == "code" else []:
+		        if o.get("output_type") == "stream" and o.get("name") == "stdout":
+		            checked.update(held.findall(o.get("text", "")))
+		for name, i in sorted(marked.items(), key=lambda kv: kv[1]):
+		    if name not in checked:
+		        problems.append(f"claim {name} (markdown cell {i}) is checked by no cell: call claims.Check(\"{name}\", value) where it is computed")
+		print(f"  {len(marked)} claim(s) in the prose, {len(checked & set(marked))} checked by a cell", file=sys.stderr)
 		if committed is not None:
 		    if [c.source for c in committed.cells] != [c.source for c in fresh.cells]:
 		        problems.append("the executed copy's cells differ from the committed ones")
@@ -314,6 +336,7 @@ run_notebooks() {
 		[[ "$mode" == check ]] && ref=("$nb")
 		if ! check_outputs "$out" "${ref[@]}"; then
 			log "FAIL $nb (above): a plotting cell without a picture is a bug in the cell or in notebooks/plots;" \
+				"a marked claim that no cell checks needs its claims.Check;" \
 				"a missing output means the committed notebook is stale: scripts/notebooks.sh run $nb"
 			failed+=("$nb")
 			continue

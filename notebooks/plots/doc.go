@@ -31,6 +31,9 @@
 //     notebook 02); Surface and Diverging (surface.go); ProjectedCells (kvcache.go, notebook 08);
 //     MaskKinds (batching.go, notebook 10); LogLogSlope, TokenFLOPs and RoundBlocks (powerlaw.go
 //     and roofline.go, notebook 12).
+//   - NotebookClaims binds the numbers a notebook's prose states to the cells that compute them:
+//     the markdown marks a number with <!--claim:NAME--> and a cell calls Check(NAME, value),
+//     which fails the cell when the two disagree beyond the precision written (claims.go).
 //   - TinyTokenizer and GoldenAttentionLayer load reference data that notebooks use; LoadBench
 //     reads notebooks/data/bench.json (measured speeds), ReadGoBench and Medians the output of
 //     `go test -bench`; TopIndices ranks a vector.
