@@ -81,15 +81,9 @@ func WithExactActivations() Option { return func(o *loadOptions) { o.exact = tru
 // Linux offers them (WithoutHugePages: not), otherwise they stay in the mapped file (WithoutMmap:
 // read into the Go heap); a Hugging Face directory's stay in its mapped files.
 func Load(path string, opts ...Option) (*Model, error) {
-	o := loadOptions{threads: runtime.NumCPU()}
-	for _, opt := range opts {
-		opt(&o)
-	}
-	// Each worker costs a goroutine and ~1 MB of scratch per session; more workers than cores
-	// only adds switching.
-	o.threads = max(1, min(o.threads, 4*runtime.NumCPU()))
-	if o.kv != F32 && o.kv != F16 {
-		return nil, fmt.Errorf("qwen3: a KV cache of %v: the engine keeps its cache in F32 or F16", o.kv)
+	o, err := newLoadOptions(opts)
+	if err != nil {
+		return nil, err
 	}
 	var fileOpts []gguf.Option
 	if o.noMmap {
@@ -114,9 +108,52 @@ func Load(path string, opts ...Option) (*Model, error) {
 	if o.prefault && !m.huge { // weights read into huge pages are in memory already
 		m.prefault(o.progress)
 	}
+	m.start(o)
+	return m, nil
+}
+
+// LoadGGUFBytes opens a GGUF file held in memory, such as a checkpoint embedded in a program with
+// go:embed (the qwen3 command's built-in model); name is what errors call it. The weights are used
+// where they are, not copied (F32 and 16-bit tensors at an odd address excepted), so data must not
+// change while the Model is open. The options that say how a file is read (WithoutMmap,
+// WithoutHugePages, WithPrefault) do not apply.
+func LoadGGUFBytes(name string, data []byte, opts ...Option) (*Model, error) {
+	o, err := newLoadOptions(opts)
+	if err != nil {
+		return nil, err
+	}
+	f, err := gguf.Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("qwen3: %s: %w", name, err)
+	}
+	f.Path = name
+	m, err := buildGGUF(f)
+	if err != nil {
+		return nil, inPath(err, name)
+	}
+	m.start(o)
+	return m, nil
+}
+
+// newLoadOptions applies opts to the defaults and checks them.
+func newLoadOptions(opts []Option) (loadOptions, error) {
+	o := loadOptions{threads: runtime.NumCPU()}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	// Each worker costs a goroutine and ~1 MB of scratch per session; more workers than cores
+	// only adds switching.
+	o.threads = max(1, min(o.threads, 4*runtime.NumCPU()))
+	if o.kv != F32 && o.kv != F16 {
+		return o, fmt.Errorf("qwen3: a KV cache of %v: the engine keeps its cache in F32 or F16", o.kv)
+	}
+	return o, nil
+}
+
+// start applies the options that act after loading and starts the worker pool.
+func (m *Model) start(o loadOptions) {
 	m.kv, m.exact = o.kv, o.exact
 	m.pool = newPool(o.threads)
-	return m, nil
 }
 
 // loadGGUF opens a GGUF file: read into huge pages when huge is set and readHuge can (progress

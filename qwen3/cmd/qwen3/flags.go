@@ -138,6 +138,9 @@ func (c *common) sampling() qwen3.Sampling {
 // builtinNote says what the built-in checkpoint is, when no -model is given.
 const builtinNote = "note: no -model given, using the built-in tiny reference checkpoint: a 6-layer Qwen3 trained on Go's standard library (reference/README.md); it completes Go code"
 
+// builtinName is what the built-in checkpoint is called (in errors and the chat's first line).
+const builtinName = "tiny-qwen3.gguf (built in)"
+
 // builtinChatNote adds what chatting with it means.
 const builtinChatNote = "note: this tiny model completes Go code and was never trained on the chat template, so its replies are Go-shaped text, not answers; to chat, use the real Qwen3-0.6B with -model (README: \"Using the real Qwen3-0.6B\")"
 
@@ -145,17 +148,21 @@ const builtinChatNote = "note: this tiny model completes Go code and was never t
 // terminal for big files, and checks -ctx against the model's context.
 func (c *common) load(e *env) (*qwen3.Model, error) {
 	path := c.model
-	if path == "" {
-		path = reference.TinyGGUF()
-		if _, err := os.Stat(path); err != nil {
-			return nil, fmt.Errorf("the built-in tiny checkpoint is missing (%v); pass -model", err)
-		}
-		fmt.Fprintln(e.stderr, builtinNote)
-	}
 	kv, _ := qwen3.ParseKVCache(c.kvCache) // checked by check
 	opts := []qwen3.Option{qwen3.WithThreads(c.threads), qwen3.WithKVCache(kv)}
 	if c.exact {
 		opts = append(opts, qwen3.WithExactActivations())
+	}
+	if path == "" {
+		// The built-in model: reference/tiny-qwen3.gguf, compiled into this program (go:embed), so
+		// that an installed or -trimpath binary runs it from any directory.
+		fmt.Fprintln(e.stderr, builtinNote)
+		m, err := qwen3.LoadGGUFBytes(builtinName, reference.TinyGGUFBytes(), opts...)
+		if err != nil {
+			return nil, fmt.Errorf("the built-in tiny checkpoint: %w", err)
+		}
+		c.path = builtinName
+		return c.checkCtx(m)
 	}
 	if !c.hugePages {
 		opts = append(opts, qwen3.WithoutHugePages())
@@ -174,6 +181,12 @@ func (c *common) load(e *env) (*qwen3.Model, error) {
 		return nil, err
 	}
 	c.path = path
+	return c.checkCtx(m)
+}
+
+// checkCtx checks -ctx against the model's context (closing m when it does not fit) and sets the
+// default context.
+func (c *common) checkCtx(m *qwen3.Model) (*qwen3.Model, error) {
 	if c.ctxTokens > m.Config.MaxPositionEmbeddings {
 		m.Close()
 		return nil, usagef("-ctx %d: the model's context is %d tokens", c.ctxTokens, m.Config.MaxPositionEmbeddings)
