@@ -16,34 +16,39 @@
 //
 // # What came before
 //
-// The original Transformer (2017) added a fixed sinusoidal vector to each token's embedding,
-// sin and cos of pos·10000^(-2i/d); GPT-2 and BERT learned one vector per position instead (1,024
-// of them in GPT-2, 512 in BERT). Both are absolute: the model sees "token at position 37", must
-// learn from data that 37 and 38 are neighbours, and cannot go past the last learned position.
-// Both are added once at the input, so every later layer sees position mixed into the content.
-// RoPE (Su et al., 2021; GPT-NeoX, LLaMA, Qwen) changes three things: position enters at every
-// attention layer, as a rotation of q and k rather than an addition to the token; the score then
-// depends on the distance m-n alone (a uniform shift of every position changes nothing); and it
-// has no parameters, so any position up to the table's size is defined. Values are not rotated:
-// position decides where to look, not what is read.
+// The original Transformer (Vaswani et al., 2017, section 3.5) added a fixed sinusoidal vector to
+// each token's embedding, sin and cos of pos·10000^(-2i/d); GPT-2 and BERT learned one vector per
+// position instead (GPT-2's config has n_positions 1024, BERT's max_position_embeddings 512). Both
+// are absolute: the model sees "token at position 37", must learn from data that 37 and 38 are
+// neighbours, and cannot go past the last learned position. Both are added once at the input, so
+// every later layer sees position mixed into the content. RoPE (Su et al., "RoFormer", 2021,
+// section 3.2; adopted by GPT-NeoX, LLaMA and every Qwen) changes three things: position enters at
+// every attention layer, as a rotation of q and k rather than an addition to the token; the score
+// then depends on the distance m-n alone (a uniform shift of every position changes nothing); and
+// it has no parameters, so any position up to the table's size is defined. Values are not rotated:
+// position decides where to look, not what is read (chapter 05's Example_rotatedValues measures
+// what rotating them would break).
 //
 // # The formula
 //
 // A head vector of d = head_dim values (128 in Qwen3) is split into d/2 pairs, and pair i is turned
 // as a 2-D point by the angle pos*inv_freq[i], with
 //
-//	inv_freq[i] = theta^(-2i/d),   i = 0 .. d/2-1,   theta = rope_theta = 1e6
+//	inv_freq[i] = theta^(-2i/d),   i = 0 .. d/2-1,   theta = rope_theta = 1e6 (Qwen3's config.json)
 //
-// Pair 0 turns one radian per token; pair 63 turns 1.2e-6 radians per token, so that one full turn
-// takes about five million tokens. The fast pairs resolve neighbours, the slow ones distances.
+// Pair 0 turns one radian per token; pair 63 turns 1.241e-06 radians per token (ExampleInvFreq),
+// so that one full turn takes 5,063,256 tokens (Example_theta). The fast pairs resolve neighbours,
+// the slow ones distances.
 //
 // # Why theta is 1e6
 //
-// The original base was 10,000 (LLaMA kept it, for 2,048 tokens). Qwen3 reads 32,768 tokens
-// natively and uses 1e6. At a distance of Δ tokens pair i has turned Δ·inv_freq[i] radians; a
-// pair that has turned less than a quarter turn still rewards a query and a key that point the
-// same way (its cos is positive), while a pair that has turned thousands of times adds something
-// close to noise for that distance. Counted with InvFreq (Example_theta):
+// The original base was 10,000 (RoFormer, section 3.2: θ_i = 10000^(-2(i-1)/d), the sinusoids'
+// base of the original Transformer); Meta's LLaMA code keeps it (llama/model.py:
+// precompute_freqs_cis theta=10000.0, max_seq_len 2048). Qwen3 reads 32,768 tokens natively and its config has rope_theta 1e6. At a
+// distance of Δ tokens pair i has turned Δ·inv_freq[i] radians; a pair that has turned less than a
+// quarter turn still rewards a query and a key that point the same way (its cos is positive),
+// while a pair that has turned thousands of times adds something close to noise for that
+// distance. Counted with InvFreq (Example_theta):
 //
 //	                          theta 10,000    theta 1e6
 //	slowest pair, full turn   54,410 tokens   5,063,256 tokens
@@ -52,24 +57,35 @@
 //
 // With 10,000 no pair is left that can say "far away but the same thing" across a 32k context;
 // with 1e6 a quarter of them can. Raising the base to stretch the context is how long-context
-// models were made from short ones (Code Llama and LLaMA 2 Long raised it; Qwen trains with 1e6
-// from the start). Going further than the trained length needs more than a base: YaRN rescales
-// the frequencies, which chapter 01's Config refuses rather than computes wrongly.
+// models were made from short ones: Code Llama raised it from 10,000 to 1,000,000 for its
+// long-context fine-tuning (Rozière et al., 2023, section 2.4), Llama 2 Long to 500,000 and called
+// it ABF, "adjusted base frequency" (Xiong et al., 2023, section 3). Qwen3 did the same: its first
+// two pre-training stages use 4,096-token sequences, and the long-context stage raises the base
+// from 10,000 to 1,000,000 with ABF to reach 32,768 tokens (Qwen3 Technical Report, 2025, section
+// 3, "Pre-training Stage"). The released weights therefore expect 1e6. Going further than the
+// trained length needs more than a base: YaRN rescales the frequencies (the same section uses it,
+// with Dual Chunk Attention, at inference), which chapter 01's Config refuses rather than computes
+// wrongly.
 //
-// Which elements form a pair is the classic trap. The original RoPE paper and Meta's LLaMA code
-// pair neighbours (2i, 2i+1). Qwen3, like GPT-NeoX and every Hugging Face model, pairs element i
-// with element i + d/2 (the "half-split" layout):
+// Which elements form a pair is the classic trap. The RoFormer paper (section 3.2: its rotation
+// matrix turns (x1, x2), (x3, x4), ...) and Meta's LLaMA code (llama/model.py, apply_rotary_emb:
+// view_as_complex of reshape(-1, 2)) pair neighbours (2i, 2i+1), and so does GPT-J (transformers' models/gptj/modeling_gptj.py, rotate_every_two).
+// Qwen3, like GPT-NeoX and transformers' Llama and Qwen code (rotate_half), pairs element i with
+// element i + d/2 (the "half-split" layout):
 //
 //	x'[i]       = x[i]*cos θ_i - x[i+d/2]*sin θ_i
 //	x'[i+d/2]   = x[i+d/2]*cos θ_i + x[i]*sin θ_i
 //
 // transformers writes this as q*cos + rotate_half(q)*sin with rotate_half(x) = cat(-x[d/2:], x[:d/2])
-// and cos, sin of width d built as cat(freqs, freqs). llama.cpp calls it rope type NEOX; its qwen3
-// converter does not permute the weights (only the LLaMA converter does, to turn the interleaved
-// layout into this one). Using (2i, 2i+1) pairs with Qwen3 weights gives garbage that still looks
-// like numbers; the golden test catches it.
+// and cos, sin of width d built as cat(freqs, freqs) (models/qwen3/modeling_qwen3.py). llama.cpp
+// calls it rope type NEOX; its qwen3 converter does not permute the weights (only the LLaMA
+// converter does, to turn Meta's interleaved layout into this one: convert_hf_to_gguf.py). Using
+// (2i, 2i+1) pairs with Qwen3 weights gives garbage that still looks like numbers; the golden test
+// catches it.
 //
-// RoPE is applied to queries and keys only, after QK-norm (chapter 03), never to values.
+// RoPE is applied to queries and keys only, after QK-norm (chapter 03), never to values. Both
+// choices are argued in chapter 05's doc ("Why each piece is there"), with the numbers its
+// Example_normBeforeRoPE and Example_rotatedValues compute.
 //
 // # Shapes
 //
@@ -81,31 +97,34 @@
 // # The float32 detail (why there are two tables)
 //
 // transformers computes inv_freq in float32 (1 / theta**(arange(0,d,2)/d), every step in float32)
-// and the angle as float32(position) * inv_freq, also in float32. Only then does it take cos and
-// sin. At small positions the rounding is invisible, but float32 has 24 significant bits: an angle
-// near 33000 radians (pair 1 at position 40959) is stored with a spacing of 2^-8 rad, so the
-// rounded angle is off by up to 2e-3 rad, and one ulp of error in inv_freq adds another 1e-3.
-// Those are errors in the reference, but they are the numbers the model was trained and is run
-// with, and we want to match them.
+// and the angle as float32(position) * inv_freq, also in float32 (Qwen3RotaryEmbedding in
+// modeling_qwen3.py). Only then does it take cos and sin. At small positions the rounding is
+// invisible, but float32 has 24 significant bits: an angle near 33000 radians (pair 1 at position
+// 40959) is stored with a spacing of 2^-8 rad, so the rounded angle is off by up to 2e-3 rad, and
+// one ulp of error in inv_freq adds another 1e-3. Those are errors in the reference, but they are
+// the numbers the model was trained and is run with, and we want to match them.
 //
 // NewTable reproduces that arithmetic: InvFreq rounds every step to float32, and Angle32 rounds
 // pos*inv_freq to float32, which is exact float32 multiplication because the product of two
-// float32 numbers fits a float64. Only cos and sin are taken in float64. Measured against
-// Qwen3RotaryEmbedding at 96 positions up to 40959, the table is within 1.9e-6 of transformers'
-// cos and sin, and the textbook NewExactTable (float64 inv_freq and angles) is off by 3.2e-3, more
-// than 300 times the course tolerance. A course that computes RoPE "exactly" does not reproduce
-// the model near the end of its context; one that rounds like the reference does.
+// float32 numbers fits a float64. Only cos and sin are taken in float64. Example_float32 measures
+// it against the golden cos and sin of Qwen3RotaryEmbedding:
 //
-// The remaining 1.9e-6 has one source, which we found by substituting transformers' own inv_freq
-// (the error then drops to 3.6e-8, float32's rounding of cos itself): PyTorch's CPU pow is SLEEF's
-// vectorized powf, accurate to 1 ulp but not correctly rounded. For theta 1e6 and head_dim 128,
-// 1e6^(74/128) lies 0.486 ulp from the nearest float32, nearly on a midpoint; Go's correctly
-// rounded math.Pow picks the nearest, SLEEF the other neighbour, so inv_freq[37] differs by one
-// ulp (63 of 64 values are bit-identical). Pair 37 turns 3.4e-4 rad per token, so the ulp costs at
-// most 1.2e-6 rad at 40959. Reproducing SLEEF's polynomial bit for bit is possible but would tie
-// the course to one library's internals (other backends round differently again), so we stop here
-// and the test allows one ulp. (The reciprocal is not a source: torch computes 1/x as
-// x.reciprocal(), a correctly rounded division, exactly as float32(1/float64(p)) does.)
+//	96 positions up to 40959: float32 table within 1.9e-06, exact table off by 3.2e-03 (315 times the 1e-5 tolerance)
+//	the same float32 arithmetic on transformers' own inv_freq: within 3.6e-08
+//	inv_freq[37] differs by one float32 ulp: 1e6^(74/128) lies 0.486 ulp from its nearest float32;
+//	  pair 37 turns 3.4e-04 rad per token, so the ulp costs 1.2e-06 rad at position 40959
+//	63 of 64 inv_freq values are bit-identical to transformers'
+//
+// A course that computes RoPE "exactly" does not reproduce the model near the end of its context;
+// one that rounds like the reference does. The remaining error has one source, found by
+// substituting transformers' own inv_freq (the second line: what is left is float32's rounding of
+// cos itself): PyTorch's CPU pow is SLEEF's vectorized powf, accurate to 1 ulp but not correctly
+// rounded. 1e6^(74/128) lies nearly on a midpoint between two float32 numbers; Go's correctly
+// rounded math.Pow picks the nearest, SLEEF the other neighbour. Reproducing SLEEF's polynomial
+// bit for bit is possible but would tie the course to one library's internals (other backends
+// round differently again), so we stop here and the test allows one ulp. (The reciprocal is not
+// a source: torch computes 1/x as x.reciprocal(), a correctly rounded division, exactly as
+// float32(1/float64(p)) does.)
 //
 // A consequence for the property tests: with float32 angles, "the score depends only on m-n"
 // holds only up to that rounding, so the exact property is tested on the exact table and the
