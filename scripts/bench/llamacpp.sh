@@ -4,8 +4,8 @@
 #   scripts/bench/llamacpp.sh            build once (if needed) and print the directory of the binaries
 #
 # The llama-cpp-python sdist vendors llama.cpp's sources (version and commit below). pip downloads
-# the sdist (no binaries, no dependencies), cmake builds llama-bench, llama-quantize and
-# llama-batched-bench for this CPU (-DGGML_NATIVE=ON) into $LLAMA_CPP_DIR (default
+# the sdist (no binaries, no dependencies), cmake builds llama-bench, llama-quantize,
+# llama-batched-bench and llama-server (the serving peer of `qwen3 serve`) for this CPU (-DGGML_NATIVE=ON) into $LLAMA_CPP_DIR (default
 # <repo>/.cache/llama.cpp, ignored by git; point several checkouts at one directory to share the
 # build). A second call finds the binaries and returns at once. Nothing of llama.cpp is committed.
 # On failure it prints one line saying why, on stderr, and exits non-zero: callers go on without the peer.
@@ -21,7 +21,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 LLAMA_CPP_PACKAGE="llama-cpp-python==0.3.36"         # vendors llama.cpp 0c1e570
 LLAMA_CPP_SHA256="832db0699007f1be95a7e41ef12e88926b02ba836461e36a36372db2760c1a2e"
 DIR="${LLAMA_CPP_DIR:-$ROOT/.cache/llama.cpp}"
-TARGETS=(llama-bench llama-quantize llama-batched-bench)
+TARGETS=(llama-bench llama-quantize llama-batched-bench llama-server)
 PYTHON="${PYTHON:-$( [[ -x "$ROOT/.venv/bin/python" ]] && echo "$ROOT/.venv/bin/python" || echo python3)}"
 fail() { echo "llamacpp.sh: $*" >&2; exit 1; }
 cmake_options=()
@@ -62,7 +62,7 @@ if [[ ! -f "$src/CMakeLists.txt" ]]; then
 fi
 echo "llamacpp.sh: building ${TARGETS[*]} in $DIR/build (a few minutes on 2 cores)" >&2
 cmake -S "$src" -B "$DIR/build" -DCMAKE_BUILD_TYPE=Release -DGGML_NATIVE=ON -DLLAMA_CURL=OFF \
-	-DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_SERVER=OFF -DBUILD_SHARED_LIBS=OFF ${cmake_options[@]+"${cmake_options[@]}"} >"$DIR/cmake.log" 2>&1 \
+	-DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_SERVER=ON -DBUILD_SHARED_LIBS=OFF ${cmake_options[@]+"${cmake_options[@]}"} >"$DIR/cmake.log" 2>&1 \
 	|| fail "cmake configure failed (see $DIR/cmake.log)"
 cmake --build "$DIR/build" -j "$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)" --target "${TARGETS[@]}" >"$DIR/build.log" 2>&1 \
 	|| fail "the build failed (see $DIR/build.log)"
