@@ -29,20 +29,28 @@
 // position t (RoPE, chapter 04) and attends to tokens 0..t only (the causal mask, chapter 05).
 // The residual stream x is only ever added to: each block reads a normalized copy and writes a
 // correction. That is why the norms are "pre-norm" and why the final norm is needed at all: the
-// stream's scale grows layer after layer (the notebook plots it), and the LM head expects unit RMS.
+// stream's scale grows layer after layer (the notebook plots it), and the LM head must see every
+// token at one scale, whatever its depth. The final RMSNorm divides each token by its RMS (unit RMS)
+// and multiplies by the learned weight model.norm.weight, so what reaches the head has the scale
+// that weight sets: not 1 (notebook 07 prints it for the tiny model), but the same for every token
+// and every depth.
 //
 // # Why a residual stream, and why the norm comes first
 //
 // Without residual connections a deep network is a chain of functions, each one's output the
 // next one's only input, and what the first layers knew must survive every later one. Residual
-// connections (ResNet, 2015, for images; the Transformer from the start) make each block add to a
-// running sum instead: x_L = x_0 + Σ_l F_l(...), so the embedding and every block's contribution
-// reach the top directly, a block that has nothing to say can output 0 and leave the stream as
-// it was, and the gradient reaches every block through the additions. The original Transformer
-// normalized after each addition, x = Norm(x + F(x)) ("post-norm", [Layer.PostNormForward]);
-// GPT-2 moved the norm in front of each block, x = x + F(Norm(x)) ("pre-norm", Qwen3's wiring),
-// which keeps the sum itself free of normalization; post-norm models need a learning-rate
-// warm-up to train at all once they are deep.
+// connections (He et al., "Deep Residual Learning for Image Recognition", 2015, for images; the
+// Transformer from the start: Vaswani et al., "Attention Is All You Need", 2017, §3.1) make each
+// block add to a running sum instead: x_L = x_0 + Σ_l F_l(...), so the embedding and every block's
+// contribution reach the top directly, a block that has nothing to say can output 0 and leave the
+// stream as it was, and the gradient reaches every block through the additions. The original
+// Transformer normalized after each addition, x = Norm(x + F(x)) ("post-norm", §3.1 there,
+// [Layer.PostNormForward]); GPT-2 moved the norm to the input of each block, x = x + F(Norm(x))
+// ("pre-norm", Qwen3's wiring), and added a norm after the last block, Qwen3's final RMSNorm
+// (Radford et al., "Language Models are Unsupervised Multitask Learners", 2019, §2.3). Pre-norm
+// keeps the sum itself free of normalization; Xiong et al. ("On Layer Normalization in the
+// Transformer Architecture", 2020) show that post-norm needs a learning-rate warm-up to train
+// well, and that pre-norm can do without one.
 //
 // Example_residual runs the same 28 random layers (weights of variance 1/fan-in, 8 random tokens)
 // wired three ways, and measures how alike the tokens' final vectors are (mean cosine between
@@ -53,7 +61,7 @@
 //	post-norm          1.00  1.00  1.00              1.000          0.056
 //	no residual        0.58  0.57  0.54              1.000          0.009
 //
-// Attention averages tokens; stacked 56 times with nothing to hold them apart (no residual), or
+// Attention averages tokens; stacked 28 times with nothing to hold them apart (no residual), or
 // with the stream renormalized after every average (post-norm, where each block's output weighs
 // as much as everything before it), every token ends as the same vector and the input is lost.
 // In the pre-norm stream the tokens stay distinct and the input is still there, and the stream
@@ -61,31 +69,47 @@
 // but the LM head must get a normalized stream too, hence the final RMSNorm. (Random layers are
 // not a trained model; they show what the wiring does before training has taught anything.)
 //
-// # Shapes (Qwen3-0.6B; the tiny reference model in parentheses)
+// # Shapes
 //
-//	Embedding, LMHead   vocab x hidden          151936 x 1024   (151936 x 64)
-//	layers              28                                      (6)
-//	q_proj / o_proj     2048 x 1024 / 1024 x 2048               (128 x 64 / 64 x 128)
-//	k_proj, v_proj      1024 x 1024  (8 KV heads of 128)        (64 x 64: 2 KV heads of 32)
-//	gate, up / down     3072 x 1024 / 1024 x 3072               (192 x 64 / 64 x 192)
+// Every matrix is [out][in], as Hugging Face stores it (Example_shapes prints this table from the
+// two configurations):
 //
-// In float64 Qwen3-0.6B takes 4.8 GB; this chapter is for understanding and checking, the
-// course's qwen3 package is the fast float32 engine.
+//	                   Qwen3-0.6B                         tiny reference model
+//	Embedding, LMHead  151936 x 1024                      151936 x 64
+//	layers             28                                 6
+//	q_proj / o_proj    2048 x 1024 / 1024 x 2048          128 x 64 / 64 x 128
+//	k_proj, v_proj     1024 x 1024 (8 KV heads of 128)    64 x 64 (2 KV heads of 32)
+//	gate, up / down    3072 x 1024 / 1024 x 3072          192 x 64 / 64 x 192
+//
+// In float64 Qwen3-0.6B takes 4.77 GB (Example_tiedHead); this chapter is for understanding and
+// checking, the course's qwen3 package is the fast float32 engine.
 //
 // # The tied LM head
 //
 // Qwen3-0.6B has tie_word_embeddings: the LM head is the embedding matrix itself, so logit j is
 // the dot product of the final state with token j's own embedding. GGUF files of tied models have
 // no output.weight at all (the official Qwen3-0.6B GGUF neither), and Load then uses
-// token_embd.weight, as llama.cpp does.
+// token_embd.weight, as llama.cpp's loader does (src/llama-model.cpp: output.weight is optional,
+// and when it is absent token_embd.weight serves as the head).
 //
-// The original Transformer and GPT-2 tied their heads too; LLaMA and the larger Qwen3 models
-// untie them (a separate lm_head of the same shape), which lets the output side learn its own
-// vectors. For a small model the tie is worth it: the embedding is 151,936 x 1,024 = 155,582,464
-// weights, 26% of Qwen3-0.6B's 596,049,920 (chapter 01's ExampleCountParams), and an untied head
-// would add as many again. The tie is by reference: Model.LMHead == Model.Embedding,
-// no second copy of the largest matrix. A loader that errors on the missing tensor or silently
-// uses zeros (every logit 0) fails the golden tests.
+// What the tie costs and saves. Tying the head to the embedding is older than Qwen: Press and
+// Wolf ("Using the Output Embedding to Improve Language Models", EACL 2017) found that it lowers
+// the perplexity of the language models they tried, as well as saving the matrix, and the
+// original Transformer shares it (Vaswani et al. 2017, §3.4). Untied, the output side can learn
+// vectors of its own: Chung et al. ("Rethinking Embedding Coupling in Pre-trained Language
+// Models", ICLR 2021) found that decoupled input and output embeddings gave better downstream
+// results for the same number of fine-tuned parameters. Qwen3 takes the trade by size: the
+// Qwen3 Technical Report (§2, Table 1) ties the embeddings of the 0.6B, 1.7B and 4B models and not
+// those of 8B and up, where the matrix is a small share of the model. At 0.6B it is a large one:
+// Example_tiedHead counts the untied head's 155,582,464 weights, 26.1% of the 596,049,920 tied
+// parameters, 311 MB more in a BF16 file (1.19 GB to 1.50 GB) and 165 MB more in Q8_0. What the
+// tie does not save is reading: the head is read whole for every decoded token either way, while
+// the embedding gives one row per token, so an untied head costs memory and file size, not
+// decoding speed.
+//
+// The tie is by reference: Model.LMHead == Model.Embedding, no second copy of the largest matrix.
+// A loader that errors on the missing tensor or silently uses zeros (every logit 0) fails the
+// golden tests.
 //
 // # Loading and checking
 //
@@ -102,10 +126,12 @@
 // # Debugging a forward pass
 //
 // ForwardTrace keeps the embeddings, each layer's output, the final norm and the logits.
-// GoldenTrace loads transformers' trace of the tiny model for three prompts, and FirstDivergence
-// walks both in order and names the first stage that differs:
+// GoldenTrace loads transformers' trace of the tiny model for each golden prompt (GoldenPrompts of
+// them), and FirstDivergence walks both in order and names the first stage that differs:
 //
-//	layer 0 differs by 0.87 (tolerance 1e-05): check its attention (Q/K/V, QK-norm, RoPE, GQA), its MLP and the two residual adds
+//	layer 2 differs by 22.5 (tolerance 1e-05): check its attention (Q/K/V, QK-norm, RoPE, GQA), its MLP and the two residual adds
+//
+// (ExampleFirstDivergence, after one value of layer 2's output is overwritten.)
 //
 // Errors propagate forward, so only the first divergence is informative.
 //
@@ -118,9 +144,12 @@
 //	tr, err := m.ForwardTrace(tok.Encode("The capital of France is"))
 //	p := tr.Attn[2][1] // layer 2, head 1: p.At(r, c) is how much token r reads token c
 //
-// Notebooks 05 and 07 draw them for the tiny model, layers x heads with the tokens on both axes;
-// notebook 11 does the same for Qwen3-0.6B when QWEN3_MODEL is set, where trained heads show
-// recognisable patterns (most attention on the first token, or on the previous one).
+// Notebooks 05 and 07 draw them for the tiny model, layers x heads with the tokens on both axes,
+// and notebook 11 does the same for Qwen3-0.6B when QWEN3_MODEL is set. Xiao et al. ("Efficient
+// Streaming Language Models with Attention Sinks", 2023, §3) found that trained language models
+// put a large share of their attention on the first tokens whatever they say (an "attention
+// sink"); which patterns a given model's heads have is a measurement on text it did not train on,
+// with a control for chance, not something to read off one prompt.
 //
 // # Gotchas
 //
@@ -184,7 +213,8 @@
 //     Without residuals the layer outputs 0, and everything the stream held is lost.
 //  3. Each block reads a normalized copy, but the stream itself is a sum that grows with depth
 //     (Example_residual: RMS 1.42 after one layer, 4.84 after 28); the LM head's dot products
-//     would grow with it. The final norm gives the head a unit-RMS vector.
+//     would grow with it. The final norm divides each token by its RMS, and its learned weight
+//     sets the one scale the head sees.
 //  4. 151,936 x 1,024 = 155,582,464 weights, as many as the embedding: 26% of the model.
 //  5. None of the logits tests: scores depend only on position differences (chapter 04), so
 //     every golden value stays within tolerance. What does see absolute positions is a rotated

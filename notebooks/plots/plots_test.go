@@ -579,3 +579,31 @@ func TestPointLabels(t *testing.T) {
 		}
 	}
 }
+
+// TestLogTicksShortRange: an axis spanning less than two decades gets more labels than its powers
+// of ten (a loss from 3 to 12 would otherwise read "10" alone), and one spanning less than a
+// factor of 2.5 gets every tick labelled.
+func TestLogTicksShortRange(t *testing.T) {
+	for _, c := range []struct {
+		min, max float64
+		want     []string
+	}{
+		{3, 12, []string{"3", "4", "5", "6", "7", "8", "9", "10"}},
+		{0.3, 10, []string{"0.5", "1", "2", "5", "10"}},
+		{0.08, 3000, []string{"0.1", "1", "10", "100", "1000"}},
+		{16, 2048, []string{"20", "50", "100", "200", "500", "1000", "2000"}},
+	} {
+		var got []string
+		for _, tk := range (LogTicks{}).Ticks(c.min, c.max) {
+			if tk.Value < c.min || tk.Value > c.max {
+				t.Errorf("%g .. %g: tick %g outside the range", c.min, c.max, tk.Value)
+			}
+			if tk.Label != "" {
+				got = append(got, tk.Label)
+			}
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("labels over %g .. %g: %q, want %q", c.min, c.max, got, c.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package plots
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -66,22 +67,56 @@ func (Ticks) Ticks(min, max float64) []plot.Tick {
 	return ts
 }
 
-// LogTicks is the ticker for a plot.LogScale axis: gonum's plot.LogTicks (a labelled tick at
-// every power of ten, minor ticks between) without the ticks that fall outside the axis range,
-// which gonum would otherwise leave room for, squashing the plot, and with the powers of ten
-// written exactly ("1e-05", not "9.999999999999999e-05").
+// LogTicks is the ticker for a plot.LogScale axis: a tick at every 1, 2, ..., 9 times a power of
+// ten inside the axis range (never one outside it, which gonum's plot.LogTicks would leave room
+// for, squashing the plot), labelled so that the axis can be read: the powers of ten, and when
+// fewer than three of those fall in the range (an axis spanning less than about two decades, such
+// as a loss from 3 to 12), also 2 and 5 times them, and when still fewer than three, every tick.
+// Labels are written exactly ("1e-05", not "9.999999999999999e-05"; "0.2", "5000").
 type LogTicks struct{}
 
 // Ticks implements plot.Ticker.
 func (LogTicks) Ticks(min, max float64) []plot.Tick {
+	if !(min > 0) || !(max >= min) || math.IsInf(max, 0) {
+		return nil
+	}
+	in := func(v float64) bool { return v >= min*(1-1e-9) && v <= max*(1+1e-9) }
 	var out []plot.Tick
-	for _, t := range (plot.LogTicks{Prec: -1}).Ticks(min, max) {
-		if t.Value >= min*(1-1e-9) && t.Value <= max*(1+1e-9) {
-			if t.Label != "" {
-				t.Label = strconv.FormatFloat(math.Pow10(int(math.Round(math.Log10(t.Value)))), 'g', -1, 64)
+	for e := int(math.Floor(math.Log10(min))); e <= int(math.Ceil(math.Log10(max))); e++ {
+		for m := 1; m <= 9; m++ {
+			// m x 10^e, parsed from its decimal form so that 3e-05 is the float64 nearest 3e-05
+			v, _ := strconv.ParseFloat(strconv.Itoa(m)+"e"+strconv.Itoa(e), 64)
+			if in(v) {
+				out = append(out, plot.Tick{Value: v})
 			}
-			out = append(out, t)
+		}
+	}
+	labelled := func(mantissas ...int) int {
+		n := 0
+		for _, t := range out {
+			if slices.Contains(mantissas, logMantissa(t.Value)) {
+				n++
+			}
+		}
+		return n
+	}
+	label := []int{1}
+	if labelled(label...) < 3 {
+		label = []int{1, 2, 5}
+	}
+	if labelled(label...) < 3 {
+		label = []int{1, 2, 3, 4, 5, 6, 7, 8, 9}
+	}
+	for i, t := range out {
+		if slices.Contains(label, logMantissa(t.Value)) {
+			out[i].Label = strconv.FormatFloat(t.Value, 'g', -1, 64)
 		}
 	}
 	return out
+}
+
+// logMantissa is m of a tick value m x 10^e (m in 1..9).
+func logMantissa(v float64) int {
+	e := math.Floor(math.Log10(v) + 1e-9)
+	return int(math.Round(v / math.Pow(10, e)))
 }
