@@ -15,7 +15,7 @@ import (
 // The examples run on the course's tiny reference checkpoint: it was trained only on Go's source, so
 // its text after an English prompt is Go comments, but it goes through exactly the code the real
 // Qwen3-0.6B does. They decode
-// greedily so that the text printed is the same on every run. README.md's Go programs are the ones
+// greedily so that the text printed is the same on every run. qwen3/README.md's Go programs are the ones
 // under qwen3/examples (TestREADMESnippets checks it).
 
 // ask loads a checkpoint, starts a chat and streams one reply (qwen3/examples/ask as a program).

@@ -112,7 +112,7 @@ func TestChatLongLine(t *testing.T) {
 		t.Errorf("stdout %q\nstderr %q", r.out, r.err)
 	}
 	// No -model: the chat says what the built-in model is and where the real one is.
-	for _, want := range []string{"completes Go code", "never trained on the chat template", "Using the real Qwen3-0.6B"} {
+	for _, want := range []string{"completes Go code", "never trained on the chat template", `README.md: "The real model"`} {
 		if !strings.Contains(r.err, want) {
 			t.Errorf("chat on the built-in model: stderr lacks %q:\n%s", want, r.err)
 		}

@@ -8,7 +8,7 @@ import (
 	"github.com/qwen3go/qwen3go/reference"
 )
 
-// TestAsk runs the README's first program on the course's tiny checkpoint: it loads, chats and
+// TestAsk runs qwen3/README.md's first program on the course's tiny checkpoint: it loads, chats and
 // streams, and what it streams is what it returns. (The tiny model's words are not checked: they
 // mean nothing and change with the checkpoint.)
 func TestAsk(t *testing.T) {

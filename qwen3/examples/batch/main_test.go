@@ -8,7 +8,7 @@ import (
 	"github.com/qwen3go/qwen3go/reference"
 )
 
-// TestComplete runs the README's second program on the course's tiny checkpoint: one line per
+// TestComplete runs qwen3/README.md's second program on the course's tiny checkpoint: one line per
 // prompt, each starting with its prompt and saying why it ended. (The tiny model's words are not
 // checked: they mean nothing and change with the checkpoint.)
 func TestComplete(t *testing.T) {
