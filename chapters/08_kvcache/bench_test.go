@@ -22,7 +22,7 @@ import (
 //	layers/recompute/pos=N   the decoder layers without a cache: all N+1 tokens through every
 //	                         layer again (chapter 07's forward pass without the LM head).
 //	lmhead                   the final norm and the LM head for the one row whose logits are
-//	                         needed (151936 x 32 multiply-adds): the same for both, whatever N.
+//	                         needed (vocab x hidden multiply-adds): the same for both, whatever N.
 //
 // A cached layer pass grows linearly with N (the attention over N keys), a recomputed one
 // quadratically (N rows, each attending over up to N keys), once the parts that do not depend on

@@ -75,3 +75,33 @@ func Example_gqa() {
 	// MQA,  1 KV head             14336 bytes per token,  0.47 GB at 32,768 tokens (BF16)
 	// BF16 weights 1.19 GB = the BF16 cache of 10395 tokens
 }
+
+// Example_decodeReads is what a decoded token of Qwen3-0.6B reads from memory as the context
+// grows: every weight once (BF16) and every cached key and value of every layer, for each kind of
+// attention. It also counts what a prompt reads when it is fed at once (one pass over the weights
+// per chunk) against token by token (one pass per token).
+func Example_decodeReads() {
+	cfg := gguf.Qwen3_0_6B()
+	w := gguf.WeightBytes(cfg, gguf.TypeBF16)
+	fmt.Println("GB read per decoded token, BF16 weights and cache:")
+	fmt.Printf("%8s %12s %20s %12s\n", "context", "MHA, 16 KV", "GQA, 8 KV (Qwen3)", "MQA, 1 KV")
+	for _, n := range []int{0, 4096, 32768} {
+		fmt.Printf("%8d", n)
+		for i, kv := range []int{16, 8, 1} {
+			c := cfg
+			c.NumKeyValueHeads = kv
+			fmt.Printf(" %*.2f", []int{12, 20, 12}[i], float64(w+kvcache.Bytes(c, n, 2))/1e9)
+		}
+		fmt.Println()
+	}
+	const prompt = 512
+	fmt.Printf("a %d-token prompt: the weights read once in one chunk (%.2f GB), %d times token by token (%.0f GB)\n",
+		prompt, float64(w)/1e9, prompt, float64(prompt*w)/1e9)
+	// Output:
+	// GB read per decoded token, BF16 weights and cache:
+	//  context   MHA, 16 KV    GQA, 8 KV (Qwen3)    MQA, 1 KV
+	//        0         1.19                 1.19         1.19
+	//     4096         2.13                 1.66         1.25
+	//    32768         8.71                 4.95         1.66
+	// a 512-token prompt: the weights read once in one chunk (1.19 GB), 512 times token by token (610 GB)
+}

@@ -28,14 +28,16 @@
 // # Shapes
 //
 // Per layer the cache holds MaxLen rows of KVHeads*HeadDim keys and as many values. Only the KV
-// heads are stored, not the 16 query heads: grouped-query attention halves the cache of
-// Qwen3-0.6B. Its size per token is
+// heads are stored, not the 16 query heads: grouped-query attention (Ainslie et al., "GQA:
+// Training Generalized Multi-Query Transformer Models from Multi-Head Checkpoints", 2023), with 8
+// KV heads shared by 16 query heads, halves the cache of Qwen3-0.6B against one K and V per head.
+// Its size per token is
 //
 //	layers * 2 * KVHeads * HeadDim * bytes = 28 * 2 * 8 * 128 * 4 = 229,376 bytes in float32
 //
-// so the full 40960-token context takes 9.4 GB in float32 and 4.7 GB in BF16, nearly four times the
-// BF16 weights; Bytes computes it. This package stores float64 (twice that) and takes memory as
-// tokens arrive, never more than MaxLen rows.
+// so the full 40960-token context takes 8.75 GiB in float32 and 4.38 GiB in BF16 (ExampleBytes),
+// several times the 1.19 GB of BF16 weights (Example_gqa). This package stores float64 (twice the
+// float32 figure) and takes memory as tokens arrive, never more than MaxLen rows.
 //
 // # What it trades
 //
@@ -47,15 +49,56 @@
 // token in BF16 for Qwen3-0.6B, so at 10,395 tokens the cache weighs as much as the model's BF16
 // weights (1.19 GB), and at 32,768 tokens it takes 3.76 GB. That is why chapter 05's grouped-query
 // attention matters (with a K and V for all 16 heads: 7.52 GB), why engines store the cache in
-// 16 or 8 bits, and why serving many users is a problem of cache memory (vLLM pages it).
+// 16 or 8 bits (llama.cpp's default cache type is F16: cache_type_k and cache_type_v in its
+// common/common.h), and why serving many users is a problem of cache memory, which vLLM answers
+// by allocating the cache in pages (Kwon et al., "Efficient Memory Management for Large Language
+// Model Serving with PagedAttention", 2023).
 //
-// Before caching, decoding ran the whole model on the whole sequence for every token (the first
-// Transformer implementations did; it is what chapter 07's Forward does). A cache works only
-// because of two properties earlier chapters built: the causal mask (chapter 05), so a token's
-// keys and values never depend on later tokens, and RoPE's absolute rotation of each key at its
-// own position (chapter 04), so a cached key stays valid as the sequence grows. Learned
-// absolute positions would have allowed it too; a model whose keys depended on later tokens
-// (bidirectional attention, as in BERT) could not be cached at all.
+// Without a cache a decoder runs the whole model on the whole sequence for every token, which is
+// what chapter 07's Forward does. A cache works only because of two properties earlier chapters
+// built: the causal mask (chapter 05), so a token's keys and values never depend on later
+// tokens, and RoPE's absolute rotation of each key at its own position (chapter 04), so a cached
+// key stays valid as the sequence grows. Learned absolute positions would have allowed it too; a
+// model whose keys depended on later tokens (bidirectional attention, as in BERT) could not be
+// cached at all.
+//
+// # Why a prompt goes in at once, and decoding one token at a time
+//
+// All the tokens of a prompt are known before the model runs, and causality makes feeding them
+// in one chunk exactly equivalent to feeding them one by one (TestChunks: the same logits, to
+// float rounding): the chunk's row r attends to keys 0 .. n+r and nothing later. So Prefill takes
+// the whole prompt as one matrix, and every weight matrix is read once for all its rows:
+// matrix-matrix products, which a CPU runs near its arithmetic peak, where token by token would
+// read every weight once per token. Example_decodeReads counts it for Qwen3-0.6B in BF16: a
+// 512-token prompt reads the 1.19 GB of weights once in one chunk, 610 GB fed token by token.
+// Decoding cannot do the same: token t+1 is chosen from the logits of token t, so it does not
+// exist until the step before it has run, and every decoded token is one pass over every weight
+// (notebook 12 measures what that costs: decoding runs at the speed memory streams the weights,
+// prompts at the speed of the multiply-adds). Guessing several tokens ahead with a small model
+// and checking them in one pass of the large one (speculative decoding: Leviathan et al., "Fast
+// Inference from Transformers via Speculative Decoding", 2023) is the way around it, and is not
+// in this course.
+//
+// # How grouped-query attention changes the cost of a decoded token
+//
+// A decoded token reads every weight once, and the cache of every layer: each of its query heads
+// reads all n cached keys and values of its KV head. The weights are a fixed cost; the cache grows
+// with the context, by Bytes(cfg, 1, ...) per token. Example_decodeReads adds them up for
+// Qwen3-0.6B in BF16, for its 8 KV heads (GQA), for one K and V per query head (MHA, 16) and for
+// one shared by all (MQA, Shazeer, "Fast Transformer Decoding: One Write-Head is All You Need",
+// 2019):
+//
+//	context   MHA, 16 KV    GQA, 8 KV (Qwen3)    MQA, 1 KV     GB read per decoded token
+//	      0         1.19                 1.19         1.19
+//	   4096         2.13                 1.66         1.25
+//	  32768         8.71                 4.95         1.66
+//
+// At an empty context the three cost the same; at 32,768 tokens Qwen3's cache is read 3.76 GB per
+// token beside 1.19 GB of weights, and a decoder bound by memory (notebook 12) slows in
+// proportion. MHA would read 8.71 GB, MQA 1.66 GB. What a shared KV head gives up is the freedom
+// of each query head to look for its own kind of key; Ainslie et al. (2023, abstract and §3)
+// report that GQA's quality stays close to MHA's while its decoding speed approaches MQA's, which
+// is the trade Qwen3 takes.
 //
 // # Gotchas
 //

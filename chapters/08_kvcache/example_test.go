@@ -3,18 +3,25 @@ package kvcache_test
 import (
 	"fmt"
 	"log"
+	"path/filepath"
 
 	gguf "github.com/qwen3go/qwen3go/chapters/01_gguf"
+	tokenizer "github.com/qwen3go/qwen3go/chapters/02_tokenizer"
 	forward "github.com/qwen3go/qwen3go/chapters/07_forward"
 	kvcache "github.com/qwen3go/qwen3go/chapters/08_kvcache"
 	"github.com/qwen3go/qwen3go/reference"
 )
 
 // Greedy decoding with a KV cache: prefill the prompt once, then feed each chosen token back with
-// Step. The tiny model's weights are random, so the tokens are not English; they are the ones
-// transformers' cached generation picks too (golden/08_kvcache/step_ids.npy).
+// Step. The prompt is the golden one of reference/golden/08_kvcache, and the tiny model, trained
+// on Go's standard library, continues it with Go; the ids are the ones transformers' cached
+// generation picks too (step_ids.npy there).
 func ExampleCache_Step() {
 	m, err := forward.Load(reference.TinyGGUF())
+	if err != nil {
+		log.Fatal(err)
+	}
+	tok, err := tokenizer.FromTokenizerJSON(filepath.Join(reference.TinyHFDir(), "tokenizer.json"))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -22,7 +29,7 @@ func ExampleCache_Step() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	logits, err := c.Prefill([]int{785, 6722, 315, 9625, 374}) // "The capital of France is"
+	logits, err := c.Prefill([]int{2830, 1887, 368, 314}) // "func main() {"
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -34,11 +41,17 @@ func ExampleCache_Step() {
 			log.Fatal(err)
 		}
 	}
+	text, err := tok.Decode(out, false)
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Println("generated:", out)
+	fmt.Printf("as text: %q\n", text)
 	fmt.Println("cached tokens:", c.Len(), "rows projected:", c.ProjectedRows())
 	// Output:
-	// generated: [537 387 1483 311 198 197 322 279]
-	// cached tokens: 13 rows projected: 78
+	// generated: [470 1465 341 743 1848 961 2092 341]
+	// as text: " return error {\n\tif err != nil {\n"
+	// cached tokens: 12 rows projected: 72
 }
 
 func argmax(v []float64) int {
