@@ -48,8 +48,9 @@
 // key and fail with the key, its byte offset and both types when the type is not the expected one.
 //
 // For Qwen3 the metadata is large: tokenizer.ggml.tokens (151,936 strings) and tokenizer.ggml.merges
-// (151,387 strings) make region 2 about 6 MB. In the tiny reference checkpoint the data section starts
-// at byte 5,934,912, though the weights themselves are only 9.8 MB.
+// (151,387 strings) make region 2 5.9 MB (Example_metadata measures it in the tiny reference
+// checkpoint, which carries the same tokenizer). There the data section starts only after those
+// megabytes; notebook 01 draws the four regions to scale.
 //
 // # Dims are reversed
 //
@@ -73,8 +74,8 @@
 // [Open] maps the file read-only (syscall.Mmap on Linux, macOS and FreeBSD). Mapping costs nothing
 // up front: the kernel reads a page from disk the first time it is touched, keeps it in the page
 // cache shared by every process that maps the file, and can drop it under memory pressure because
-// it can read it again. Opening a 2.4 GB file takes milliseconds and the resident memory grows only
-// with the tensors actually read. [File.TensorData] returns a slice of the mapping, no copy. The
+// it can read it again. Opening a 2.4 GB file reads only the pages its header and tables sit on,
+// and the resident memory grows only with the tensors actually read. [File.TensorData] returns a slice of the mapping, no copy. The
 // [WithoutMmap] option (and other systems) read the whole file into memory instead: simpler,
 // slower to open, and the whole file counts against the process's memory. [File.Close] unmaps; slices
 // from File.TensorData must not be used afterwards.
@@ -83,8 +84,8 @@
 //
 // llama2.c's run.c reads its checkpoint by walking a pointer through one flat float array in a fixed
 // order: token embedding, then every layer's attention weights, and so on, with sizes computed from a
-// small header. A C port of that idea to Qwen3-0.6B hard-codes a 5,951,648-byte skip over the GGUF
-// metadata. That works for exactly one file: a tokenizer with one more token, a different writer
+// small header. Ported to a GGUF file, that idea hard-codes the byte count of the metadata to skip
+// before the weights. That works for exactly one file: a tokenizer with one more token, a different writer
 // version, another alignment or one tensor stored in another type, and the walk silently reads the
 // wrong bytes as weights. Here, tensors are found by name in the tensor table, their types and shapes
 // are checked, and a missing or misshapen tensor is an error.
@@ -153,8 +154,30 @@
 //	Q6_K  210/256    256 6-bit q, 16 int8 scales, f16 d: y = d*scale*(q-32)
 //	Q4_K  144/256    256 4-bit q, 8 6-bit scales and mins, f16 d and dmin: y = d*sc*q - dmin*m
 //
-// [Dequantize] follows ggml's reference code in float32, so its results are bit-identical to ggml's
-// and gguf-py's (the golden test demands equality, not closeness).
+// (the block layouts of ggml/src/ggml-common.h, block_q8_0 .. block_q6_K).
+//
+// [Dequantize] follows ggml's reference code in float32 (ggml/src/ggml-quants.c, dequantize_row_q8_0,
+// _q4_0, _q4_K, _q6_K), so its results are bit-identical to ggml's and gguf-py's (the golden test
+// demands equality, not closeness).
+//
+// # Which weights are quantized, and which stay in float
+//
+// A quantized file quantizes the matrices only. llama.cpp's quantizer (src/llama-quant.cpp,
+// tensor_allows_quantization) quantizes tensors of two or more dimensions whose name does not end
+// in "_norm.weight": every RMSNorm weight, q_norm and k_norm stays F32. They are too few to matter
+// for size and too central to risk: one norm weight scales one feature of every token that passes
+// the norm, where one matrix weight is one product among a thousand summed. And the mixes are not
+// uniform either: llama.cpp's Q4_K_M (llama_tensor_get_type_impl) gives the output matrix (for
+// Qwen3 the tied token_embd) and, in half the layers, attn_v and ffn_down the finer Q6_K, its
+// heuristics for the tensors whose errors hurt most. Example_keptInFloat counts it for Qwen3-0.6B:
+//
+//	norm weights kept in F32: 65536 of 596049920 parameters (0.011%), 262144 bytes
+//	quantized to Q8_0 they would save 192512 bytes, 0.030% of the Q8_0 file
+//	q_norm and k_norm hold 128 values: half a Q4_K block of 256
+//	Q4_K_M: attn_v and ffn_down in Q6_K in 14 of 28 layers [0 1 2 5 8 11 14 17 20 23 24 25 26 27]
+//	weights: 390753280 bytes as Q4_K_M, 335503360 as Q4_K everywhere (+16%)
+//
+// Notebook 01 shows what each type loses on real weights.
 //
 // # Why bfloat16, and not float16
 //
@@ -171,11 +194,12 @@
 //
 // A network can live with the third error (each weight and activation a little noisy) but not
 // with the first two: one Inf in an activation turns every later sum into Inf or NaN, and a
-// gradient flushed to 0 stops learning. Models of the GPT-2 era were trained in float32, or in
-// "mixed precision" float16 with loss scaling, which multiplies the loss by a large factor so
-// that small gradients stay above float16's floor and divides it out afterwards, skipping the
-// steps that overflow. bfloat16 (from Google's TPUs, now on every recent GPU) made that
-// bookkeeping unnecessary: anything a float32 can hold, a bfloat16 can hold roughly, and
+// gradient flushed to 0 stops learning. Before bfloat16, large models were trained in float32, or
+// in "mixed precision" float16 with loss scaling (Micikevicius et al., 2018, "Mixed Precision
+// Training", section 3.2), which multiplies the loss by a large factor so that small gradients
+// stay above float16's floor and divides it out afterwards, skipping the steps that overflow.
+// bfloat16 (Google's format for its TPUs; Kalamkar et al., 2019, "A Study of BFLOAT16 for Deep
+// Learning Training", trains without loss scaling) made that bookkeeping unnecessary: anything a float32 can hold, a bfloat16 can hold roughly, and
 // widening it is a shift ([BF16ToF32]). That is why the checkpoint is bfloat16 and why a
 // conversion of it to float16 can overflow where the original did not.
 //
@@ -193,7 +217,8 @@
 //
 // Note head_dim is 128, not hidden/heads = 64: Q is 2048 wide and K, V are 1024 wide. With the
 // matrices in one type and the norms in F32 the weights take 2.38 GB as F32, 1.19 GB as BF16,
-// 633 MB as Q8_0 and 336 MB as Q4_K ([WeightBytes]); [CountParams] and its test check the sum.
+// 633 MB as Q8_0 and 336 MB as Q4_K ([WeightBytes], printed by ExampleCountParams); [CountParams]
+// and its test check the sum.
 //
 // # A worked example by hand
 //
