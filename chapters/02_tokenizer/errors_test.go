@@ -65,6 +65,7 @@ func TestTokenizerJSONErrors(t *testing.T) {
 		{"bad merge", strings.Replace(good, `"merges":[]`, `"merges":[7]`, 1), "model.merges is neither"},
 		{"bad pair", strings.Replace(good, `"merges":[]`, `"merges":[["a","b","c"]]`, 1), "model.merges[0] has 3 strings"},
 		{"huge id", strings.Replace(good, `"a":0`, `"a":99999999999`, 1), "out of range"},
+		{"sparse id", strings.Replace(good, `"a":0`, `"a":16000000`, 1), `model.vocab["a"] = 16000000 leaves ids unused: the file lists 1 tokens`},
 	}
 	dir := t.TempDir()
 	for _, c := range cases {

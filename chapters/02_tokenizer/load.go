@@ -79,18 +79,29 @@ func parseTokenizerJSON(data []byte) (*Tokenizer, error) {
 	if len(j.Model.Vocab) == 0 {
 		return nil, fmt.Errorf("tokenizer: tokenizer.json: model.vocab is empty")
 	}
-	size := 0
+	size, largest := 0, "" // the table's length (the largest id + 1) and the token with that id
 	for tok, id := range j.Model.Vocab {
 		if id < 0 || id >= maxVocab {
 			return nil, fmt.Errorf("tokenizer: tokenizer.json: model.vocab[%q] = %d is out of range", tok, id)
 		}
-		size = max(size, id+1)
+		if id+1 > size || id+1 == size && tok < largest {
+			size, largest = id+1, tok
+		}
 	}
+	where := fmt.Sprintf("model.vocab[%q]", largest)
 	for i, a := range j.AddedTokens {
 		if a.ID < 0 || a.ID >= maxVocab {
 			return nil, fmt.Errorf("tokenizer: tokenizer.json: added_tokens[%d].id = %d is out of range", i, a.ID)
 		}
-		size = max(size, a.ID+1)
+		if a.ID+1 > size {
+			size, where = a.ID+1, fmt.Sprintf("added_tokens[%d].id", i)
+		}
+	}
+	// The tables below have a row per id, so every id must be backed by an entry of the file: a
+	// 400-byte file with one id of 16,000,000 would otherwise allocate hundreds of megabytes.
+	if n := len(j.Model.Vocab) + len(j.AddedTokens); size > n {
+		return nil, fmt.Errorf("tokenizer: tokenizer.json: %s = %d leaves ids unused: the file lists %d tokens, so ids must be below %d",
+			where, size-1, n, n)
 	}
 	tokens := make([]string, size)
 	types := make([]int32, size)
