@@ -52,18 +52,33 @@ func unquote(entry string) string {
 type lineReader struct {
 	r      *bufio.Reader
 	prompt io.Writer // where to write a prompt, or nil
+	max    int       // the longest entry in bytes; 0 means maxEntry (tests set less)
 }
 
+func (l *lineReader) limit() int {
+	if l.max > 0 {
+		return l.max
+	}
+	return maxEntry
+}
+
+// line returns the next line without its line break. A line over the limit is skipped with
+// errEntryTooLong, and what is returned in its place says only whether it opens or closes a block:
+// """ when it holds an odd number of them, "" otherwise. (Skipping a line that opens a block, and
+// reading the block's lines as entries of their own, would lose the reader's place.)
 func (l *lineReader) line() (string, error) {
 	var b []byte
 	for {
 		chunk, err := l.r.ReadSlice('\n')
-		if len(b)+len(chunk) > maxEntry {
-			// Skip the rest of the line: it is over any context anyway.
+		if len(b)+len(chunk) > l.limit() {
+			var q quoteCount
+			q.add(b)
+			q.add(chunk)
 			for errors.Is(err, bufio.ErrBufferFull) {
-				_, err = l.r.ReadSlice('\n')
+				chunk, err = l.r.ReadSlice('\n')
+				q.add(chunk)
 			}
-			return "", errEntryTooLong
+			return q.marker(), errEntryTooLong
 		}
 		b = append(b, chunk...)
 		if errors.Is(err, bufio.ErrBufferFull) {
@@ -76,12 +91,38 @@ func (l *lineReader) line() (string, error) {
 	}
 }
 
+// quoteCount counts the """ of a line read in pieces, as strings.Count does: a run of n quotes
+// holds n/3 of them.
+type quoteCount struct{ n, run int }
+
+func (q *quoteCount) add(p []byte) {
+	for _, c := range p {
+		if c == '"' {
+			q.run++
+			continue
+		}
+		q.n, q.run = q.n+q.run/3, 0
+	}
+}
+
+// marker is """ when the line held an odd number of """, "" otherwise.
+func (q *quoteCount) marker() string {
+	if (q.n+q.run/3)%2 == 1 {
+		return quotes
+	}
+	return ""
+}
+
+// read returns the next entry: a line, or the lines of a """ block. An entry over the limit (a
+// line, or a block as its lines join) is skipped whole, up to the line that closes its block, and
+// reported as errEntryTooLong.
 func (l *lineReader) read() (string, error) {
 	if l.prompt != nil {
 		fmt.Fprint(l.prompt, ">>> ")
 	}
 	entry, err := l.line()
-	if err != nil {
+	tooLong := errors.Is(err, errEntryTooLong)
+	if err != nil && !tooLong {
 		return "", err
 	}
 	for open(entry) {
@@ -90,20 +131,24 @@ func (l *lineReader) read() (string, error) {
 		}
 		next, err := l.line()
 		if errors.Is(err, io.EOF) {
-			return entry, nil // an unclosed block ends with the input
+			break // an unclosed block ends with the input
+		}
+		if errors.Is(err, errEntryTooLong) || len(entry)+len(next) > l.limit() {
+			tooLong = true
 		} else if err != nil {
 			return "", err
 		}
-		if len(entry)+len(next) > maxEntry {
-			// Skip to the line that closes the block (it has an odd number of """).
-			for !open(next) {
-				if next, err = l.line(); err != nil && !errors.Is(err, errEntryTooLong) {
-					break
-				}
+		if tooLong {
+			// Keep only whether the block is still open (next does not close it): not its text.
+			if entry = ""; !open(next) {
+				entry = quotes
 			}
-			return "", errEntryTooLong
+			continue
 		}
 		entry += "\n" + next
+	}
+	if tooLong {
+		return "", errEntryTooLong
 	}
 	return entry, nil
 }
