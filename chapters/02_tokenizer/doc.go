@@ -51,10 +51,16 @@
 //
 // A vocabulary has to cover every text a user can type. Early neural models used one token per
 // word and mapped the rest to <unk>: a name, a typo or a new word became the same unknown token,
-// and its meaning was lost. WordPiece (BERT) and SentencePiece split words into pieces but still
-// needed an [UNK] for characters they had not seen, and Unicode has about 150,000 of them.
-// GPT-2's byte-level BPE starts instead from the 256 byte values: any string is a sequence of
-// UTF-8 bytes, and every byte is a token, so nothing is ever unknown. The merges then make common
+// and its meaning was lost (the problem Sennrich et al., 2016, "Neural Machine Translation of Rare
+// Words with Subword Units", set out to solve with BPE on characters). Subword vocabularies built
+// on characters still need an answer for a character they never saw, and Unicode 15.0 assigns
+// 149,186 graphic and format characters (notebook 02 counts them with Go's unicode tables):
+// WordPiece (BERT) maps it to [UNK], and so does SentencePiece unless it is trained with
+// byte_fallback, which spells an unknown character as its UTF-8 bytes, tokens <0x00>..<0xFF>
+// reserved in the vocabulary (LLaMA's tokenizer does that: Touvron et al., 2023, section 2.1).
+// GPT-2's byte-level BPE (Radford et al., 2019, section 2.2) starts from the bytes instead: any
+// string is a sequence of UTF-8 bytes, and every one of the 256 byte values is a token, so nothing
+// is ever unknown, and no fallback is needed. The merges then make common
 // byte sequences single tokens, and rare text simply stays longer. In Example_noUnknownTokens a
 // cuneiform sign (4 bytes: f0 92 80 80) becomes two tokens, one for three bytes and one for the
 // last, and decodes back to itself. The price: rare scripts and emoji cost several tokens per
