@@ -12,7 +12,9 @@
 // Greedy decoding takes argmax(z): deterministic, and what transformers' generate(do_sample=False)
 // does, so it is how chapter 07/08 are checked token for token against the reference. But always
 // taking the single most likely token makes text bland and, in long outputs, repetitive: the model
-// falls into loops. Qwen's model card says it plainly: do NOT use greedy decoding in thinking mode.
+// falls into loops. Qwen's model card says it plainly (Qwen3-0.6B's model card, "Best Practices"):
+// for thinking mode, do NOT use greedy decoding, which "can lead to performance degradation and
+// endless repetitions".
 // Sampling instead draws the token at random from the model's distribution p = softmax(z):
 //
 //	p_i = exp(z_i - m) / Σ_j exp(z_j - m),  m = max_j z_j   (subtracting m avoids overflow)
@@ -56,14 +58,15 @@
 //
 // What each row says:
 //
-//   - Top-k (Fan et al., 2018, for story generation) keeps a fixed number whatever the shape: it
-//     bounds the worst case cheaply, but keeps 19 unlikely tokens when the model is sure (0.7% of
-//     the draws go to the tail) and can cut plausible ones when it is not.
+//   - Top-k (Fan et al., "Hierarchical Neural Story Generation", 2018) keeps a fixed number
+//     whatever the shape: it bounds the worst case cheaply, but keeps 19 unlikely tokens when the
+//     model is sure (0.7% of the draws go to the tail) and can cut plausible ones when it is not.
 //   - Top-p (Holtzman et al., 2019, "The Curious Case of Neural Text Degeneration") adapts to the
 //     shape: one token when the model is sure, many when it is not. But a long tail adds up:
 //     with 0.9 of the mass spread thin, it keeps 349 tokens and 13% of the draws come from the
 //     tail, and after a high temperature (which flattens everything) it keeps 713.
-//   - Min-p (Nguyen et al., 2024) cuts relative to the most likely token: keep p_i >= min_p · p_max.
+//   - Min-p (Nguyen et al., "Turning Up the Heat: Min-p Sampling for Creative and Coherent LLM
+//     Outputs", 2024) cuts relative to the most likely token: keep p_i >= min_p · p_max.
 //     It adapts like top-p, one token when sure, but cannot be flooded by a flat tail: 15 tokens
 //     in the open case, and still 59 with no tail at T = 1.5, which is why it pairs well with
 //     high temperatures for varied but sane text.
@@ -74,12 +77,14 @@
 // Before sampling filters, generation was greedy or beam search (keep the k best sequences by
 // total probability): both pick the likeliest text, which for open-ended generation is bland and
 // loops ("the the the", repeated sentences); pure sampling avoids the loops but draws from the
-// tail often enough to derail. The filters keep sampling's variety without its tail.
+// tail often enough to derail (Holtzman et al. 2019 show both failures). The filters
+// keep sampling's variety without its tail.
 //
 // # The order
 //
 // transformers' generate() applies them in this order, each on the previous one's output:
-// temperature, top-k, top-p, min-p (Warp). The order matters: top-p measures mass after
+// temperature, top-k, top-p, min-p (Warp; transformers' generation/utils.py,
+// _get_logits_processor, appends them in that order). The order matters: top-p measures mass after
 // temperature and top-k have reshaped the distribution, so T=0.6 then top_p=0.95 keeps fewer
 // tokens than top_p=0.95 on the raw logits. Distribution is softmax(Warp(z)). Every warper here is
 // checked against transformers' own on reference/golden/09_sampling: the same -Inf positions
@@ -87,9 +92,9 @@
 //
 // # Qwen3's settings
 //
-// Thinking mode (generation_config.json): T=0.6, top_p=0.95, top_k=20, min_p=0 (QwenThinking).
-// Non-thinking mode (model card): T=0.7, top_p=0.8, top_k=20, min_p=0 (QwenNonThinking).
-// Never greedy in thinking mode.
+// Thinking mode (generation_config.json, and the model card's "Best Practices"): T=0.6,
+// top_p=0.95, top_k=20, min_p=0 (QwenThinking). Non-thinking mode (the model card): T=0.7,
+// top_p=0.8, top_k=20, min_p=0 (QwenNonThinking). Never greedy in thinking mode.
 //
 // # Reproducible randomness
 //
@@ -109,6 +114,38 @@
 // length is exceeded; those errors are returned wrapped, with the tokens generated so far.
 // GenerateText adds the tokenizer (chapter 02): it encodes the prompt and streams the reply as
 // text, holding back a character split across tokens until its last byte arrives.
+//
+// # Why two stop tokens
+//
+// Qwen's generation_config.json stops on two ids, eos_token_id [151645, 151643]: <|im_end|> and
+// <|endoftext|>. They end different things (Qwen's documentation, "Key Concepts", Control
+// Tokens: QwenLM/Qwen2.5 docs/source/getting_started/concepts.md). <|endoftext|> is the end of a
+// document: pre-training packs many documents into one sequence with <|endoftext|> between them.
+// <|im_end|> is the end of a turn: the chat template (ChatML) appends it to every message, and
+// tokenizer_config.json names it the eos token because most frameworks stop on one eos. A chat
+// reply ends with <|im_end|>; a plain continuation, with no template, ends where a document would,
+// with <|endoftext|>. Stop on only one, and the other runs on: after <|endoftext|> a model begins
+// the next document, which has nothing to do with the prompt. The tiny model of this course was
+// trained on Go files that each end with <|endoftext|> (scripts/train_tiny.py) and never saw
+// <|im_end|>; notebook 09 shows what it writes after the end of a file when only <|im_end|>
+// stops it.
+//
+// # When the same seed gives other text
+//
+// The seed fixes the uniform numbers the Sampler draws, nothing else. The token drawn is the first
+// whose cumulative probability passes u, so anything that moves the logits, even in the last bit,
+// can move a boundary across u and change one token, and every token after it. The same seed
+// gives the same text only for the same logits, bit for bit: the same weights, the same precision
+// (this chapter's float64 and the qwen3 engine's float32 differ), the same order of every sum
+// (a kernel that splits a dot product across threads, or a batch of sequences, differently), the
+// same way of feeding the prompt (one chunk or token by token) and the same KV cache type.
+// Notebook 11 measures each of these on the engine. Engines whose kernels change their
+// reduction order with the batch size give other text for the same request depending on what else
+// the server is doing: He and Thinking Machines Lab ("Defeating Nondeterminism in LLM Inference",
+// 2025) report 80 different completions in 1,000 runs of one prompt at temperature 0 on Qwen3-8B
+// in vLLM, and one with batch-invariant kernels. Chapter 10's batches and the qwen3 engine's
+// compute each sequence's row exactly as they would alone (TestBatchedEqualsAlone, and
+// qwen3.Batch's test), so there the batch size does not change the text.
 //
 // # Shapes
 //
