@@ -56,7 +56,7 @@ func Example_keptInFloat() {
 			more = append(more, i)
 		}
 		mix += bytes(d*q+d*kv+q*d, gguf.TypeQ4_K) + bytes(d*kv, v) // q, k, o; v
-		mix += bytes(2*d*f, gguf.TypeQ4_K) + bytes(d*f, down)     // gate, up; down
+		mix += bytes(2*d*f, gguf.TypeQ4_K) + bytes(d*f, down)      // gate, up; down
 	}
 	fmt.Printf("norm weights kept in F32: %d of %d parameters (%.3f%%), %d bytes\n",
 		p.Norms, p.Total(), 100*float64(p.Norms)/float64(p.Total()), 4*p.Norms)
