@@ -4,7 +4,8 @@
 // # The problem
 //
 // A decode step (chapter 08) reads every weight of the model to produce one token. On a CPU that
-// reading is the cost: Qwen3-0.6B streams 1.2 GB of BF16 weights per token, whatever the arithmetic.
+// reading is the cost: Qwen3-0.6B streams 1.19 GB of BF16 weights per token (chapter 08's
+// Example_gqa), whatever the arithmetic.
 // Serving several prompts one after the other pays it once per prompt per token. Stack the new
 // rows of B sequences into one matrix, (B·n) x hidden, and every linear layer, the MLP and the LM
 // head read their weights once for all B rows: B tokens for the reading cost of one. Only attention
@@ -28,9 +29,10 @@
 // column is a pad: its next token is predicted from a padding column (an <|endoftext|> looking
 // back at the prompt) and appended after the padding, so every later token carries the gap.
 // transformers warns ("A decoder-only architecture is being used, but right-padding was
-// detected! ... set padding_side='left'") and goes on: in the golden data, five prompts of 1 to 12 tokens padded on the right continue
-// differently from the same prompts alone from their first new token, all but the 12-token one,
-// which has no padding. TestRightPaddingGoesWrong reproduces transformers' wrong tokens exactly.
+// detected! ... set padding_side='left'", generation/utils.py) and goes on: in the golden data
+// (Example_goldenBatch), every prompt padded on the right continues differently from the same
+// prompt alone from its first new token, all but the longest, which has no padding.
+// TestRightPaddingGoesWrong reproduces transformers' wrong tokens exactly.
 // (Right padding is fine for a model that reads its input once, a classifier; it is generation
 // that needs the left.)
 //
@@ -47,8 +49,8 @@
 // layer its value row is multiplied by the probability 0 that the real queries give it, and 0 ×
 // NaN is NaN. So a query that would see nothing sees its own key (attention.AttendMask refuses a
 // row that hides every key). transformers avoids the NaN differently: its eager attention adds the
-// float32 minimum instead of -Inf, so such a row spreads evenly over every key. The padding rows
-// differ; the real ones are the same.
+// float32 minimum instead of -Inf (masking_utils.py, eager_mask: torch.finfo(dtype).min), so such a
+// row spreads evenly over every key. The padding rows differ; the real ones are the same.
 //
 // With every real query blind to padding, what a padding column holds cannot matter: the tests
 // write a random id in every padding column, or replace the pad token's embedding by noise, and
@@ -62,14 +64,16 @@
 //
 //	position_ids = cumsum(attention_mask, -1) - 1,   and 0 in padding columns
 //
-// (transformers 4 filled padding with 1, version 5 with 0; no real token sees it.) At each decode
-// step a sequence's new token goes to its own next position, one past its last one: with left
-// padding, its count of real tokens so far (Cache.Next), not the column index (Cache.Width).
+// (transformers 4's prepare_inputs_for_generation filled padding with 1,
+// position_ids.masked_fill_(attention_mask == 0, 1); the golden run, on transformers 5, has 0; no
+// real token sees it.) At each decode step a sequence's new token goes to its own next position,
+// one past its last one: with left padding, its count of real tokens so far (Cache.Next), not the
+// column index (Cache.Width).
 //
 // Counting from the column instead shifts every token of a sequence by its padding. RoPE sees only
-// position differences, so the logits barely move (5e-7 relative on the tiny model, the float32
-// rounding of the angle table; chapter 04), far below the 1e-4 golden tolerance: that mistake
-// hides from a logits test. It is still wrong: the positions are not the model's, a padded prompt
+// position differences, so the logits barely move (3e-08 relative at most on the golden batch,
+// Example_columnPositions: the float32 rounding of the angle table, chapter 04), far below the
+// 1e-4 golden tolerance: that mistake hides from a logits test. It is still wrong: the positions are not the model's, a padded prompt
 // reaches the end of the context sooner, and far positions carry more rounding. The tests compare
 // the positions themselves with transformers'.
 //
@@ -87,8 +91,10 @@
 //
 // The cache holds the padding too: Σ_b (T - n_b) rows per layer that nobody looks at. Engines that
 // serve many requests avoid it with ragged storage: llama.cpp puts all sequences in one KV cache
-// tagged with sequence ids, vLLM pages it; attention then needs no padding mask at all. The padded
-// rectangle is what transformers does, and the clearest place to start.
+// whose cells are tagged with the ids of the sequences that use them (src/llama-kv-cells.h), vLLM
+// pages it (Kwon et al., "Efficient Memory Management for Large Language Model Serving with
+// PagedAttention", 2023); attention then needs no padding mask at all. The padded rectangle is
+// what transformers does, and the clearest place to start.
 //
 // # Stopping each sequence on its own
 //
@@ -101,9 +107,10 @@
 // transformers keeps the rectangle instead: a finished sequence stays in the batch and is fed the
 // pad token every step (next_tokens * unfinished + pad_token_id * (1 - unfinished)), its output
 // holds the stop token followed by pad ids, and the loop ends when every sequence has finished or
-// the budget is spent. The live sequences get the same tokens either way; the finished ones cost
-// work for nothing. In the golden run, three of five prompts stop after 7, 15 and 11 new tokens
-// (the stop token counted) and two run to the budget of 24.
+// the budget is spent (generation/utils.py, _sample). The live sequences get the same tokens
+// either way; the finished ones cost work for nothing. In the golden run (Example_goldenBatch),
+// three of the five prompts stop after 12, 3 and 8 new tokens (the stop token counted) and two
+// run to the budget of 24.
 //
 // # Shapes
 //
@@ -118,10 +125,11 @@
 //
 //   - Right padding generates garbage with no error; only the last column being a pad gives it away.
 //   - Qwen3's pad token <|endoftext|> is also a stop token. transformers infers the attention
-//     mask from the pad id only when the pad is not a stop token, so generate(input_ids) on a
-//     padded Qwen3 batch without attention_mask warns and attends to the padding, so a short
-//     left-padded prompt can continue differently from the same prompt alone. Always pass the
-//     mask; here it is Batch.Real, and the pad id itself does not matter.
+//     mask from the pad id only when the pad is not a stop token (generation/utils.py,
+//     _prepare_attention_mask_for_generation), so generate(input_ids) on a padded Qwen3 batch
+//     without attention_mask warns and attends to the padding, so a short left-padded prompt can
+//     continue differently from the same prompt alone. Always pass the mask; here it is
+//     Batch.Real, and the pad id itself does not matter.
 //   - A padding query that sees nothing needs a rule (its own key here), or NaN reaches real tokens
 //     through 0 × NaN.
 //   - Positions counted from the column are a uniform shift per sequence: invisible in the logits,
@@ -131,8 +139,8 @@
 // # Proving it
 //
 // The golden data (reference/golden/10_batching) is transformers' batched greedy generate() on
-// five prompts of 1, 4, 5, 9 and 12 tokens, left-padded with an attention mask, with two extra stop
-// ids so that sequences stop at different steps; the same prompts generated alone; the mask, the
+// five prompts of 4, 1, 13, 10 and 5 tokens (Example_goldenBatch), left-padded with an attention
+// mask, with two extra stop ids so that sequences stop at different steps; the same prompts generated alone; the mask, the
 // position ids and the logits of every column and step; and the same batch padded on the right.
 // The tests check Pad, Positions and Mask against it; every real column's logits and every step's
 // (1e-4, replaying transformers' fed tokens); Generate's ids against transformers' batched and
@@ -148,6 +156,13 @@
 // Session's cache, so there is no padding and no padding mask to get wrong; the weight passes are
 // shared, as Cache.Step shares them here. qwen3.GenerateBatch is Generate above, with prompts
 // prefilled one by one and per-sequence callbacks; its test checks the same golden ids.
+//
+// Here and in qwen3.Batch, a sequence's logits in a batch are exactly those it gets alone
+// (TestBatchedEqualsAlone; qwen3.Batch.Step's doc and test: bit for bit), so a sampled sequence
+// draws the same text whatever the batch around it (TestSampledBatchEqualsAlone). That is a
+// choice, not a law: a kernel that sums in another order when the batch is larger gives other
+// logits in the last bits, and sampled text that depends on what else the server is running
+// (chapter 09, "When the same seed gives other text").
 //
 // # A worked example by hand
 //

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log"
 	"math"
+	"slices"
 
 	forward "github.com/qwen3go/qwen3go/chapters/07_forward"
 	sampling "github.com/qwen3go/qwen3go/chapters/09_sampling"
@@ -144,4 +145,57 @@ func ExampleGenerate() {
 	// 0 [537 387 1483]
 	// 1 [198 197 197 322 279 897 315 279]
 	// 2 [624 197 322 1416 279 1465 374 264]
+}
+
+// The golden batch (reference/golden/10_batching/batch.json), transformers' run that the tests
+// compare with, as the package doc describes it: the prompts' lengths; when each sequence of the
+// left-padded greedy batch stops (the stop token counted) or runs to the budget; and which
+// sequences of the right-padded batch continue differently from their prompt alone, and from
+// which new token.
+func Example_goldenBatch() {
+	var g struct {
+		StopTokens   []int `json:"stop_tokens"`
+		MaxNewTokens int   `json:"max_new_tokens"`
+		Prompts      []struct {
+			IDs         []int `json:"ids"`
+			AloneNewIDs []int `json:"alone_new_ids"`
+		} `json:"prompts"`
+		Left, Right struct {
+			NewIDs [][]int `json:"new_ids"`
+		}
+	}
+	if err := reference.LoadJSON("10_batching", "batch", &g); err != nil {
+		log.Fatal(err)
+	}
+	var lengths []int
+	for _, p := range g.Prompts {
+		lengths = append(lengths, len(p.IDs))
+	}
+	fmt.Println("prompt lengths:", lengths, "budget:", g.MaxNewTokens)
+	for b, ids := range g.Left.NewIDs {
+		stop := slices.IndexFunc(ids, func(id int) bool { return slices.Contains(g.StopTokens, id) })
+		if stop < 0 {
+			fmt.Printf("prompt %d: left-padded, runs to the budget", b)
+		} else {
+			fmt.Printf("prompt %d: left-padded, stops after %d new tokens", b, stop+1)
+		}
+		right, alone := g.Right.NewIDs[b], g.Prompts[b].AloneNewIDs
+		n := min(len(right), len(alone))
+		k := 0
+		for k < n && right[k] == alone[k] {
+			k++
+		}
+		if k == n {
+			fmt.Println("; right-padded, the same as alone")
+		} else {
+			fmt.Printf("; right-padded, differs from alone at new token %d\n", k)
+		}
+	}
+	// Output:
+	// prompt lengths: [4 1 13 10 5] budget: 24
+	// prompt 0: left-padded, stops after 12 new tokens; right-padded, differs from alone at new token 0
+	// prompt 1: left-padded, runs to the budget; right-padded, differs from alone at new token 0
+	// prompt 2: left-padded, runs to the budget; right-padded, the same as alone
+	// prompt 3: left-padded, stops after 3 new tokens; right-padded, differs from alone at new token 0
+	// prompt 4: left-padded, stops after 8 new tokens; right-padded, differs from alone at new token 0
 }
