@@ -52,6 +52,8 @@ func ParseConfig(data []byte) (Config, error) {
 		switch {
 		case errors.As(err, &se):
 			e.Offset = max(se.Offset-1, 0)
+		case errors.As(err, &te) && te.Field == "": // the file is a string, a number, a list...
+			e.Msg = fmt.Sprintf("holds a JSON %s, not an object of keys", te.Value)
 		case errors.As(err, &te):
 			e.Field, e.Offset, e.Msg = strings.TrimPrefix(te.Field, "Config."), te.Offset, "has the wrong type"
 		}

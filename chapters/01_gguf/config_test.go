@@ -138,6 +138,8 @@ func TestConfigJSONErrors(t *testing.T) {
 	wantFormatErr(t, err, "JSON", 21, "does not parse")
 	_, err = ParseConfig([]byte(`{"hidden_size": "big"}`))
 	wantFormatErr(t, err, "hidden_size", anyOffset, "wrong type")
+	_, err = ParseConfig([]byte(`[{"hidden_size": 1024}]`)) // found by FuzzConfig: the field was ""
+	wantFormatErr(t, err, "JSON", 0, "holds a JSON array, not an object of keys")
 	_, err = ParseConfig([]byte(`{"eos_token_id": "x"}`))
 	var fe *FormatError
 	if !errors.As(err, &fe) {
