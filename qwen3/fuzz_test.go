@@ -15,6 +15,7 @@ import (
 
 	gguf "github.com/qwen3go/qwen3go/chapters/01_gguf"
 	tokenizer "github.com/qwen3go/qwen3go/chapters/02_tokenizer"
+	sampling "github.com/qwen3go/qwen3go/chapters/09_sampling"
 	"github.com/qwen3go/qwen3go/reference"
 )
 
@@ -210,6 +211,7 @@ func FuzzLoadGGUFBytes(f *testing.F) {
 			return
 		}
 		defer m.Close()
+		checkDefaults(t, m, m.Defaults)
 		s, err := m.NewSession(min(16, m.sizes.MaxContext))
 		if err != nil {
 			t.Fatalf("the model loaded, but a session cannot open: %v", err)
@@ -253,19 +255,26 @@ func FuzzGenerationConfig(f *testing.F) {
 			}
 			return
 		}
-		for _, s := range []string{"<|im_end|>", "<|endoftext|>"} {
-			if id, _ := m.Tokenizer.TokenID(s); !slices.Contains(d.Stop, id) {
-				t.Fatalf("stop tokens %v lack %s", d.Stop, s)
-			}
-		}
-		mm := *m
-		mm.Defaults = d
-		if st, err := mm.Settings(Sampling{}); err == nil {
-			if st.Temperature < 0 || st.TopK < 0 || !(st.TopP > 0 && st.TopP <= 1) || !(st.MinP >= 0 && st.MinP <= 1) {
-				t.Fatalf("defaults %+v give settings %+v that Settings accepts", d, st)
-			}
-		}
+		checkDefaults(t, m, d)
 	})
+}
+
+// checkDefaults asserts what a checkpoint's defaults must give: both of Qwen3's end tokens stop a
+// reply, and the sampling settings they recommend are in range, or Settings refuses them.
+func checkDefaults(t *testing.T, m *Model, d Defaults) {
+	t.Helper()
+	for _, s := range []string{"<|im_end|>", "<|endoftext|>"} {
+		if id, ok := m.Tokenizer.TokenID(s); ok && !slices.Contains(d.Stop, id) {
+			t.Fatalf("stop tokens %v lack %s", d.Stop, s)
+		}
+	}
+	mm := *m
+	mm.Defaults = d
+	if st, err := mm.Settings(Sampling{}); err == nil {
+		if !(st.Temperature >= 0) || st.TopK < 0 || !(st.TopP > 0 && st.TopP <= 1) || !(st.MinP >= 0 && st.MinP <= 1) {
+			t.Fatalf("defaults %+v give settings %+v that Settings accepts", d, st)
+		}
+	}
 }
 
 // smallModels caches the model of smallQwen3GGUF per test binary.
@@ -331,6 +340,50 @@ func FuzzChat(f *testing.F) {
 			if c.Last.NewTokens > 4 {
 				t.Fatalf("%d new tokens, at most 4 asked", c.Last.NewTokens)
 			}
+		}
+	})
+}
+
+// FuzzPicker compares the engine's picker (float32 logits; top-k candidates found with a heap and
+// only they handed to chapter 09) with chapter 09's Sampler on the whole vocabulary, for arbitrary
+// logits (ties, -Inf, +Inf and NaN among them) and settings: the same token with the same seed, or
+// an error from both.
+func FuzzPicker(f *testing.F) {
+	f.Add([]byte{1, 0, 2, 0, 2, 0, 0, 0}, 0.7, 2, 0.9, 0.0, uint64(1))
+	f.Add([]byte{0, 0x80, 9, 0, 9, 0, 9, 0}, 0.0, 0, 1.0, 0.0, uint64(2))
+	f.Add([]byte{1, 0x7f, 3, 0, 0xff, 0x7f}, 1.0, 1, 0.5, 0.1, uint64(3))
+	f.Fuzz(func(t *testing.T, raw []byte, temp float64, topK int, topP, minP float64, seed uint64) {
+		var logits []float32
+		for i := 0; i+2 <= len(raw) && len(logits) < 512; i += 2 {
+			v := int16(binary.LittleEndian.Uint16(raw[i:]))
+			switch v {
+			case math.MinInt16:
+				logits = append(logits, float32(math.Inf(-1)))
+			case math.MaxInt16:
+				logits = append(logits, float32(math.Inf(1)))
+			case math.MaxInt16 - 1:
+				logits = append(logits, float32(math.NaN()))
+			default:
+				logits = append(logits, float32(v)/256)
+			}
+		}
+		if len(logits) == 0 {
+			return
+		}
+		s := sampling.Settings{Temperature: temp, TopK: topK, TopP: topP, MinP: minP, Seed: seed}
+		sm, err := sampling.NewSampler(s)
+		if err != nil {
+			return
+		}
+		ref, _ := sampling.NewSampler(s)
+		got, gotErr := newPicker(len(logits), sm).pick(logits)
+		wide := make([]float64, len(logits))
+		for i, v := range logits {
+			wide[i] = float64(v)
+		}
+		want, wantErr := ref.Sample(wide)
+		if (gotErr != nil) != (wantErr != nil) || gotErr == nil && got != want {
+			t.Fatalf("settings %+v, logits %v: the picker gives %d, %v; chapter 09 gives %d, %v", s, logits, got, gotErr, want, wantErr)
 		}
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -387,14 +388,18 @@ func newPicker(vocab int, sm *sampling.Sampler) *picker {
 func (p *picker) pick(logits []float32) (int, error) {
 	s := p.sampler.Settings()
 	if s.IsGreedy() {
+		// The argmax, refusing what chapter 09's Sample refuses: a NaN or +Inf logit, or none finite.
 		best := -1
 		for i, v := range logits {
-			if v != v { // NaN
-				return 0, fmt.Errorf("logit %d is NaN", i)
+			if v != v || v > math.MaxFloat32 {
+				return 0, fmt.Errorf("sampling: logit %d of %d is %v", i, len(logits), v)
 			}
 			if best < 0 || v > logits[best] {
 				best = i
 			}
+		}
+		if best < 0 || logits[best] < -math.MaxFloat32 {
+			return 0, fmt.Errorf("sampling: none of the %d logits is a finite number", len(logits))
 		}
 		return best, nil
 	}
