@@ -20,8 +20,9 @@
 //
 // # Why each piece is there
 //
-// Why divide by √HeadDim. If the entries of q and k have mean 0 and variance 1, q·k is a sum of
-// HeadDim such products, with variance HeadDim: its spread is √128 = 11.3 in Qwen3. Softmax of
+// Why divide by √HeadDim (Vaswani et al., 2017, section 3.2.1 and its footnote 4). If the entries
+// of q and k have mean 0 and variance 1, q·k is a sum of HeadDim such products, with variance
+// HeadDim: its spread is √128 = 11.3 in Qwen3. Softmax of
 // scores that far apart puts nearly all the weight on the largest, and its gradient towards every
 // other key nearly vanishes, so a head that starts out saturated hardly learns. Example_scale
 // measures it on random vectors: with 16 keys the largest probability averages 0.90 unscaled at
