@@ -28,7 +28,8 @@
 // perplexities" (section 3.2; Table 1, log-perplexity after 524,288 steps: GEGLU 1.633, SwiGLU
 // 1.636, ReLU 1.677): GEGLU marginally ahead (after 65,536 steps 1.942 against 1.944, where the
 // table gives a spread between runs of 0.004 and 0.010). SwiGLU is the one PaLM (Chowdhery et al.,
-// 2022, section 2), LLaMA (Touvron et al., 2023, section 2.2) and every Qwen adopted. Two reasons a gate helps, both visible in the worked example:
+// 2022, section 2), LLaMA (Touvron et al., 2023, section 2.2) and every Qwen adopted. Two reasons a
+// gate helps, both visible in the worked example:
 //
 //   - The gate multiplies. A ReLU unit is linear along every ray from 0: doubling the input
 //     doubles its output (relu(3) = 3, relu(6) = 6, relu(12) = 12). A SwiGLU unit whose gate
@@ -42,9 +43,9 @@
 //     the worked example, where ReLU gives 0) and can learn to open.
 //
 // The price is a third matrix. To keep the parameters of a 4x-wide two-matrix block, a gated
-// block is 8/3 as wide (Shazeer, section 2: 2048 instead of 3072 for T5's 768; LLaMA's 2/3 of 4d, its section 2.2);
-// Qwen3-0.6B goes to 3x (3072 for 1024): 9.4M weights per layer, where a ReLU block of width 4096
-// would hold 8.4M.
+// block is 8/3 as wide (Shazeer, section 2: 2048 instead of 3072 for T5's 768; LLaMA's 2/3 of 4d,
+// its section 2.2); Qwen3-0.6B goes to 3x (3072 for 1024): 9.4M weights per layer, where a ReLU
+// block of width 4096 would hold 8.4M.
 //
 // No biases, here as in attention (chapter 05): Shazeer's variants already drop them ("Following
 // the T5 codebase, we use a version with no bias", section 1), PaLM found that dropping them
@@ -62,9 +63,9 @@
 //   - The gate is the projection that goes through SiLU; swapping gate_proj and up_proj gives a
 //     different function (the golden test catches it).
 //   - SiLU is not GELU and not ReLU: it is smooth, slightly negative for negative inputs (minimum
-//     about -0.278 at z ≈ -1.278) and close to the identity for large z. Replacing it by GELU
-//     moves the golden layer's gated values by 6% of their largest (notebook 06 measures it): a
-//     different function from the one the weights were trained with.
+//     -0.278 at z = -1.278) and close to the identity for large z. Replacing it by GELU moves the
+//     golden layer's gated values by up to 6% of their largest (Example_geluInstead measures
+//     both): a different function from the one the weights were trained with.
 //   - Computing e^-z for very negative z overflows to +Inf; 1/(1+Inf) is 0 and z*0 is -0, which is
 //     the right limit, so the plain formula is safe in float64.
 //
