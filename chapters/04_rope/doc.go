@@ -59,7 +59,7 @@
 // with 1e6 a quarter of them can. Raising the base to stretch the context is how long-context
 // models were made from short ones: Code Llama raised it from 10,000 to 1,000,000 for its
 // long-context fine-tuning (Rozière et al., 2023, section 2.4), Llama 2 Long to 500,000 and called
-// it ABF, "adjusted base frequency" (Xiong et al., 2023, section 3). Qwen3 did the same: its first
+// it ABF, "adjusted base frequency" (Xiong et al., 2023, section 2.1). Qwen3 did the same: its first
 // two pre-training stages use 4,096-token sequences, and the long-context stage raises the base
 // from 10,000 to 1,000,000 with ABF to reach 32,768 tokens (Qwen3 Technical Report, 2025, section
 // 3, "Pre-training Stage"). The released weights therefore expect 1e6. Going further than the
