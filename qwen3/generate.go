@@ -410,9 +410,13 @@ func (p *picker) pick(logits []float32) (int, error) {
 		}
 		return p.sampler.Sample(p.sub)
 	}
-	// the k-th largest value
+	// the k-th largest value (a NaN is refused here: it would not be among the candidates, and
+	// chapter 09 refuses it wherever it is)
 	p.kth = p.kth[:0]
-	for _, v := range logits {
+	for i, v := range logits {
+		if v != v {
+			return 0, fmt.Errorf("sampling: logit %d of %d is NaN", i, len(logits))
+		}
 		if len(p.kth) < s.TopK {
 			heap.Push(&p.kth, v)
 		} else if v > p.kth[0] {
