@@ -94,11 +94,94 @@ func (w *ggufWriter) bytes() []byte {
 	return append(b, w.data...)
 }
 
-// smallQwen3GGUF is a Qwen3 GGUF file small enough to fuzz (about 28 KB): the 256 byte-level
+// ggufSpec is a GGUF file before it is written: metadata entries and tensors in order, which
+// tests edit (drop a key, change a value, a tensor's type or shape) before bytes writes them.
+type ggufSpec struct {
+	meta    []ggufMeta
+	tensors []ggufTensor
+}
+
+type ggufMeta struct {
+	key string
+	put func(w *ggufWriter) // writes the entry
+}
+
+type ggufTensor struct {
+	name string
+	dims []uint64 // ggml's order, fastest first
+	typ  gguf.GGMLType
+	data []byte
+}
+
+// set replaces (or appends) the metadata entry key.
+func (s *ggufSpec) set(key string, put func(w *ggufWriter)) {
+	for i := range s.meta {
+		if s.meta[i].key == key {
+			s.meta[i].put = put
+			return
+		}
+	}
+	s.meta = append(s.meta, ggufMeta{key, put})
+}
+
+// drop removes the metadata entry or tensor named name.
+func (s *ggufSpec) drop(name string) {
+	s.meta = slices.DeleteFunc(s.meta, func(m ggufMeta) bool { return m.key == name })
+	s.tensors = slices.DeleteFunc(s.tensors, func(t ggufTensor) bool { return t.name == name })
+}
+
+// tensor returns the tensor named name, to edit.
+func (s *ggufSpec) tensor(name string) *ggufTensor {
+	for i := range s.tensors {
+		if s.tensors[i].name == name {
+			return &s.tensors[i]
+		}
+	}
+	panic("no tensor " + name)
+}
+
+func (s *ggufSpec) bytes() []byte {
+	w := &ggufWriter{}
+	for _, m := range s.meta {
+		m.put(w)
+	}
+	for _, t := range s.tensors {
+		w.tensor(t.name, t.dims, t.typ, t.data)
+	}
+	return w.bytes()
+}
+
+// encodeValues stores float32 values as typ (F32, F16, BF16, F64 or Q8_0).
+func encodeValues(typ gguf.GGMLType, v []float32) []byte {
+	var b []byte
+	switch typ {
+	case gguf.TypeQ8_0:
+		b, _ = gguf.QuantizeQ8_0(v)
+	case gguf.TypeBF16:
+		for _, x := range v {
+			b = binary.LittleEndian.AppendUint16(b, gguf.F32ToBF16(x))
+		}
+	case gguf.TypeF16:
+		for _, x := range v {
+			b = binary.LittleEndian.AppendUint16(b, gguf.F32ToF16(x))
+		}
+	case gguf.TypeF64:
+		for _, x := range v {
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(float64(x)))
+		}
+	default:
+		for _, x := range v {
+			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
+		}
+	}
+	return b
+}
+
+// smallQwen3 is a Qwen3 checkpoint small enough to fuzz (about 28 KB as GGUF): the 256 byte-level
 // tokens, two merges and three special tokens; hidden 32, one layer, two query heads and one KV
-// head of 16, intermediate 64; its matrices in four storage types (Q8_0, BF16, F16, F32), their
-// weights drawn from a seeded generator.
-func smallQwen3GGUF() []byte {
+// head of 16, intermediate 64, a context of 1024; its matrices in four storage types (Q8_0, BF16,
+// F16, F32), their weights drawn from a seeded generator.
+func smallQwen3() *ggufSpec {
 	const hidden, inter, heads, kvHeads, headDim = 32, 64, 2, 1, 16
 	var tokens []string
 	for _, r := range tokenizer.ByteToRune() {
@@ -112,24 +195,27 @@ func smallQwen3GGUF() []byte {
 	}
 	vocab := len(tokens)
 
-	w := &ggufWriter{}
-	w.str("general.architecture", "qwen3")
-	w.u32("qwen3.embedding_length", hidden)
-	w.u32("qwen3.feed_forward_length", inter)
-	w.u32("qwen3.block_count", 1)
-	w.u32("qwen3.attention.head_count", heads)
-	w.u32("qwen3.attention.head_count_kv", kvHeads)
-	w.u32("qwen3.attention.key_length", headDim)
-	w.u32("qwen3.context_length", 1024)
-	w.f32("qwen3.rope.freq_base", 1e6)
-	w.f32("qwen3.attention.layer_norm_rms_epsilon", 1e-6)
-	w.str("tokenizer.ggml.model", "gpt2")
-	w.str("tokenizer.ggml.pre", "qwen2")
-	w.strs("tokenizer.ggml.tokens", tokens)
-	w.i32s("tokenizer.ggml.token_type", types)
-	w.strs("tokenizer.ggml.merges", merges)
-	w.u32("tokenizer.ggml.eos_token_id", uint32(vocab-1))
-	w.f32("general.sampling.temp", 0.6)
+	s := &ggufSpec{}
+	str := func(k, v string) { s.set(k, func(w *ggufWriter) { w.str(k, v) }) }
+	u32 := func(k string, v uint32) { s.set(k, func(w *ggufWriter) { w.u32(k, v) }) }
+	f32 := func(k string, v float32) { s.set(k, func(w *ggufWriter) { w.f32(k, v) }) }
+	str("general.architecture", "qwen3")
+	u32("qwen3.embedding_length", hidden)
+	u32("qwen3.feed_forward_length", inter)
+	u32("qwen3.block_count", 1)
+	u32("qwen3.attention.head_count", heads)
+	u32("qwen3.attention.head_count_kv", kvHeads)
+	u32("qwen3.attention.key_length", headDim)
+	u32("qwen3.context_length", 1024)
+	f32("qwen3.rope.freq_base", 1e6)
+	f32("qwen3.attention.layer_norm_rms_epsilon", 1e-6)
+	str("tokenizer.ggml.model", "gpt2")
+	str("tokenizer.ggml.pre", "qwen2")
+	s.set("tokenizer.ggml.tokens", func(w *ggufWriter) { w.strs("tokenizer.ggml.tokens", tokens) })
+	s.set("tokenizer.ggml.token_type", func(w *ggufWriter) { w.i32s("tokenizer.ggml.token_type", types) })
+	s.set("tokenizer.ggml.merges", func(w *ggufWriter) { w.strs("tokenizer.ggml.merges", merges) })
+	u32("tokenizer.ggml.eos_token_id", uint32(vocab-1))
+	f32("general.sampling.temp", 0.6)
 
 	r := rand.New(rand.NewPCG(1, 2))
 	values := func(n int, scale float64) []float32 {
@@ -139,35 +225,16 @@ func smallQwen3GGUF() []byte {
 		}
 		return v
 	}
-	encode := func(typ gguf.GGMLType, v []float32) []byte {
-		var b []byte
-		switch typ {
-		case gguf.TypeQ8_0:
-			b, _ = gguf.QuantizeQ8_0(v)
-		case gguf.TypeBF16:
-			for _, x := range v {
-				b = binary.LittleEndian.AppendUint16(b, gguf.F32ToBF16(x))
-			}
-		case gguf.TypeF16:
-			for _, x := range v {
-				b = binary.LittleEndian.AppendUint16(b, gguf.F32ToF16(x))
-			}
-		default:
-			for _, x := range v {
-				b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
-			}
-		}
-		return b
-	}
 	matrix := func(name string, typ gguf.GGMLType, rows, cols int) {
-		w.tensor(name, []uint64{uint64(cols), uint64(rows)}, typ, encode(typ, values(rows*cols, 1/math.Sqrt(float64(cols)))))
+		v := values(rows*cols, 1/math.Sqrt(float64(cols)))
+		s.tensors = append(s.tensors, ggufTensor{name, []uint64{uint64(cols), uint64(rows)}, typ, encodeValues(typ, v)})
 	}
 	norm := func(name string, n int) {
 		v := values(n, 0.1)
 		for i := range v {
 			v[i]++
 		}
-		w.tensor(name, []uint64{uint64(n)}, gguf.TypeF32, encode(gguf.TypeF32, v))
+		s.tensors = append(s.tensors, ggufTensor{name, []uint64{uint64(n)}, gguf.TypeF32, encodeValues(gguf.TypeF32, v)})
 	}
 	matrix("token_embd.weight", gguf.TypeQ8_0, vocab, hidden)
 	norm("blk.0.attn_norm.weight", hidden)
@@ -182,8 +249,11 @@ func smallQwen3GGUF() []byte {
 	matrix("blk.0.ffn_up.weight", gguf.TypeF16, inter, hidden)
 	matrix("blk.0.ffn_down.weight", gguf.TypeQ8_0, hidden, inter)
 	norm("output_norm.weight", hidden)
-	return w.bytes()
+	return s
 }
+
+// smallQwen3GGUF is smallQwen3 written as a GGUF file.
+func smallQwen3GGUF() []byte { return smallQwen3().bytes() }
 
 // engineAllocPerByte bounds what loading n bytes of a GGUF file may allocate
 // (reference.AllocBound): the tokenizer's tables (chapter 02's bound, 128 per byte) dominate;
