@@ -810,6 +810,36 @@ def golden_07_analysis(model, tok) -> None:
     save(chapter, "lens_probs.npy", top.values)
 
 
+def golden_07_probes(model) -> None:
+    """probes.json: the texts chapter 07 scores heads on (train_tiny.head_probes: held-out Go snippets, random tokens,
+    a random sequence repeated twice), transformers' head scores on each, every pattern's threshold and the heads it
+    names (train_tiny.probe_report, which mirrors chapter 07's ScoreHeads, Threshold and the naming rule)."""
+    import train_tiny as tt
+
+    chapter = "07_forward"
+    probes = tt.head_probes(tt.tokenizer(), tt.checked_corpus()[0])
+
+    def attention(ids):
+        with torch.no_grad():
+            out = model(torch.tensor([ids]), output_attentions=True)
+        return torch.stack([a[0] for a in out.attentions])  # (layers, heads, seq, seq)
+
+    report = tt.probe_report(attention, probes)
+    tt.print_probe_report(report)
+    def entry(s):
+        s = s if isinstance(s, dict) else {"ids": s}
+        scores = tt.head_scores(attention(s["ids"]), s["ids"])
+        if not scores["induction_queries"]:
+            scores["induction"] = None  # NaN everywhere (no repeated token), which JSON cannot hold
+        return {**s, **scores}
+
+    scored = {kind: [entry(s) for s in probes[kind]] for kind in ("snippets", "random", "repeated")}
+    save_json(chapter, "probes", {
+        **scored, "control_pool": probes["control_pool"], "threshold_k": tt.THRESHOLD_K,
+        "thresholds": {k: v["threshold"] for k, v in report.items()},
+        "named": {k: v["named"] for k, v in report.items()}})
+
+
 def golden_08_kvcache(model, tok, gen: torch.Generator) -> None:
     """Prefill a prompt, then feed 8 greedy tokens one at a time through transformers' DynamicCache."""
     chapter = "08_kvcache"
@@ -1186,6 +1216,7 @@ def main() -> None:
     golden_06_mlp(torch.Generator().manual_seed(SEED + 6))
     golden_07_forward(model, tok, torch.Generator().manual_seed(SEED + 7))
     golden_07_analysis(model, tok)
+    golden_07_probes(model)
     golden_08_kvcache(model, tok, torch.Generator().manual_seed(SEED + 8))
     golden_09_sampling(model, tok, torch.Generator().manual_seed(SEED + 9))
     golden_10_batching(model, tok, torch.Generator().manual_seed(SEED + 10))

@@ -14,23 +14,34 @@ trains it with transformers + torch on a corpus every machine can get offline-sa
   HOLDOUT_EVERY). The selected text has a pinned sha256 (CORPUS_SHA256): another Go release or another rule is refused.
 
   Vocabulary. The LM head over 151,936 tokens costs about 7x the rest of a step at hidden 64, so training uses a compact
-  vocabulary: the ids that occur in the training split (about 25,000), plus one "other" row shared by every other id.
-  In the training softmax the "other" logit gets + log(number of other ids): that is exactly the softmax of the full
-  model in which every out-of-corpus id has the "other" row as its embedding (N equal terms exp(l) sum to
-  exp(l + log N)). So the compact loss IS the full-vocabulary loss, and the saved model is that full model: every
-  out-of-corpus row of the embedding is the shared row. Without the trick a never-seen row would stay at its initial
-  value (or at zero), and a tied head gives such a row a logit near 0, not -inf: 126,000 of them would take a large
-  share of the probability. After training the script checks both claims on the held-out split: the full model's loss
-  equals the compact one's, and the probability it puts outside the corpus' vocabulary is under 1%.
+  vocabulary: the ids that occur in the training split (25,867; the held-out split plays no part in it), plus one
+  "other" row shared by every other id. In the training softmax the "other" logit gets + log(number of other ids):
+  that is exactly the softmax of the full model in which every other id has the "other" row as its embedding (N equal
+  terms exp(l) sum to exp(l + log N)). So the compact loss IS the full-vocabulary loss, and the saved model is that
+  full model: every row outside the training vocabulary is the shared row. Without the trick a never-seen row would
+  stay at its initial value (or at zero), and a tied head gives such a row a logit near 0, not -inf: 126,000 of them
+  would take a large share of the probability. After training the script checks on the whole held-out split that the
+  full model's loss equals the compact one's and that the probability it puts outside the training vocabulary is
+  under 1% on average; it reports the worst position's too (held-out tokens that training never saw, 0.84% of them,
+  are part of that test: their vocabulary is held out with them).
 
-  Training. AdamW (3e-3, betas 0.9/0.95, weight decay 0.1 on matrices), linear warm-up then cosine decay to a tenth,
-  STEPS steps of BATCH sequences of SEQ tokens cut from the shuffled training files (each file ends with
-  <|endoftext|>, Qwen's document separator). Seeds are fixed; torch runs deterministic algorithms on --threads threads
-  (default one: two were no faster on this model, whose steps are mostly passes over 2,048 x 25,868 logits, and two
-  threads slow down threefold when another program keeps a core busy). Another thread count or CPU can round
-  differently in the last bits, and the run then drifts apart.
+  Training. AdamW (--lr, betas 0.9/0.95, weight decay 0.1 on matrices), linear warm-up then cosine decay to a tenth,
+  --steps steps of --batch sequences of --seq tokens cut from the shuffled training files (each file ends with
+  <|endoftext|>, Qwen's document separator); the defaults are the committed checkpoint's recipe. Seeds are fixed; torch
+  runs deterministic algorithms on --threads threads (default one: two were no faster on this model, and two threads
+  slow down threefold when another program keeps a core busy). Another thread count or CPU can round differently in
+  the last bits, and the run then drifts apart.
 
-Run it from the repository root with the pinned packages of scripts/requirements.txt (about an hour on a quiet core):
+  Measures. Every --eval-every steps: the mean training loss since the last point; the held-out loss on a fixed random
+  sample of EVAL_SEQS held-out windows of EVAL_SEQ tokens (seeded, the same sample at every point); and the head
+  scores of chapter 07 (head_scores, threshold, probe_report mirror its ScoreHeads, Threshold and Evidence.Named) on
+  the probes of head_probes: held-out Go snippets, random tokens, a random sequence repeated twice. At the end: loss,
+  top-1 accuracy and the probability outside the training vocabulary (mean and worst position) on the whole held-out
+  split, the number of epochs, how much the held-out loss moved over the last quarter of the curve (still falling or
+  not), and the head scores of the saved model. `--evaluate FILE` prints the same measures for a saved model.
+
+Run it from the repository root with the pinned packages of scripts/requirements.txt (about an hour on a quiet core),
+under `nice -n 10` on a shared machine:
     .venv/bin/python scripts/train_tiny.py
 It writes .cache/tiny-go/ (model.safetensors: the full-vocabulary model in BF16, as make_reference.py reads it;
 train.json: what was done and measured) and notebooks/data/tiny_training.json (the loss curve the notebooks draw).
@@ -73,13 +84,16 @@ HOLDOUT_EVERY = 20
 CORPUS_SHA256 = "50ffa019b3cca73e60fd67a8891f47b5219f7ea4830cc997762906b1b0da2257"
 
 SEED = 20251125
+# The recipe of the committed checkpoint (reference/README.md lists the others tried, with their flags).
 STEPS = 1200
 BATCH = 8
 SEQ = 256
 LR = 3e-3
 WARMUP = 100
 EVAL_EVERY = 100
-EVAL_SEQS = 48  # held-out sequences scored at each point of the curve (12,288 tokens)
+EVAL_SEQS = 96  # held-out windows scored at each point of the curve: a fixed random sample (seeded), the same each time
+EVAL_SEQ = 128  # their length in tokens (the final measures also use windows of REPORT_SEQ)
+REPORT_SEQ = 256  # the whole held-out split is reported in windows of this length, as for every earlier model
 ENDOFTEXT = 151643
 
 OUT = ROOT / ".cache" / "tiny-go"
@@ -136,12 +150,12 @@ def corpus(zip_path: Path) -> tuple[list[tuple[str, str]], str]:
 
 
 class Vocab:
-    """The ids that occur in the corpus (training and held-out files), renumbered 0..n-1, and row n for every other
-    id. Held-out ids that the training split lacks get rows of their own, which training only ever pushes down (they
-    are never a target there), as it pushes down the shared row."""
+    """The ids that occur in the training split, renumbered 0..n-1, and row n for every other id. The held-out split
+    plays no part in it: a held-out token that training never saw is one of the n_other ids of the shared row, so the
+    probability the model puts outside this vocabulary on held-out text is measured on text it never trained on."""
 
-    def __init__(self, corpus_ids: np.ndarray, full_size: int):
-        self.ids = np.unique(corpus_ids)  # compact row r is real id self.ids[r]
+    def __init__(self, train_ids: np.ndarray, full_size: int):
+        self.ids = np.unique(train_ids)  # compact row r is real id self.ids[r]
         self.other = len(self.ids)  # the shared row
         self.n_other = full_size - len(self.ids)  # how many real ids share it
         self.to_compact = np.full(full_size, self.other, dtype=np.int64)
@@ -154,7 +168,9 @@ def compact_loss(model: Qwen3ForCausalLM, vocab: Vocab, x: torch.Tensor) -> torc
 
     The shared row's logit gets + log(n_other), so its softmax probability is that of the whole class of other ids; a
     target in that class (held-out text only: every training id has its own row) is one id of n_other equally likely
-    ones, so its loss is the class's plus log(n_other)."""
+    ones, so its loss is the class's plus log(n_other). x may be one sequence (seq+1,)."""
+    if x.ndim == 1:
+        x = x[None]
     h = model.model(input_ids=x[:, :-1]).last_hidden_state
     logits = h @ model.model.embed_tokens.weight.T
     logits[..., vocab.other] += vocab.log_n_other  # in place: a pass over 2048 x 25,868 logits costs 5% of a step
@@ -228,27 +244,200 @@ def suppress_unseen(full: Qwen3ForCausalLM, vocab: Vocab, seqs: np.ndarray) -> f
 
 
 @torch.no_grad()
-def full_eval(full: Qwen3ForCausalLM, vocab: Vocab, seqs: np.ndarray) -> tuple[float, float, float]:
-    """On real-id sequences: the mean loss, the mean probability mass outside the corpus' vocabulary, its maximum."""
-    outside = torch.ones(full.config.vocab_size, dtype=torch.bool)
-    outside[torch.from_numpy(vocab.ids)] = False
-    total, mass, worst, n = 0.0, 0.0, 0.0, 0
-    for seq in seqs:  # one sequence at a time: 256 x 151,936 logits
+def full_eval(full: Qwen3ForCausalLM, vocab: Vocab, seqs: np.ndarray) -> dict:
+    """On real-id sequences (windows of seq+1 tokens): the mean loss (nats per token), top-1 accuracy (the argmax of
+    the full 151,936-way distribution is the next token), and the probability the model puts outside the training
+    split's vocabulary: its mean over positions and its worst position."""
+    inside = torch.from_numpy(vocab.ids)
+    total, hits, mass, worst, n = 0.0, 0, 0.0, 0.0, 0
+    for seq in seqs:  # one sequence at a time: seq x 151,936 logits
         x = torch.from_numpy(seq)[None]
         logp = torch.log_softmax(full(input_ids=x[:, :-1]).logits[0], dim=-1)
         total += -logp.gather(-1, x[0, 1:, None]).sum().item()
-        out = logp[:, outside].exp().sum(-1)
+        hits += int((logp.argmax(-1) == x[0, 1:]).sum())
+        out = (1 - logp[:, inside].exp().sum(-1)).clamp(min=0)  # the 25,000 inside columns: cheaper than 126,000
         mass += out.sum().item()
         worst = max(worst, out.max().item())
         n += x.shape[1] - 1
-    return total / n, mass / n, worst
+    return {"loss": total / n, "top1": hits / n, "outside_mean": mass / n, "outside_worst": worst, "tokens": n}
 
 
 @torch.no_grad()
-def mean_loss(model: Qwen3ForCausalLM, vocab: Vocab, seqs: np.ndarray) -> float:
-    losses = [compact_loss(model, vocab, torch.from_numpy(seqs[i: i + BATCH])).item() * len(seqs[i: i + BATCH])
-              for i in range(0, len(seqs), BATCH)]
+def mean_loss(model: Qwen3ForCausalLM, vocab: Vocab, seqs: np.ndarray, batch: int = 16) -> float:
+    """The compact model's mean loss over compact-id windows (all of the same length)."""
+    losses = [compact_loss(model, vocab, torch.from_numpy(seqs[i: i + batch])).item() * len(seqs[i: i + batch])
+              for i in range(0, len(seqs), batch)]
     return sum(losses) / len(seqs)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# head probes: the texts on which chapter 07 scores attention heads (make_reference.py stores them in
+# golden/07_forward/probes.json; this script prints the scores of the model it trained, at every point of the curve)
+
+PROBE_SEED = 20251127
+PROBE_FILES = 4  # snippets cut from held-out files
+PROBE_LEN = 96  # tokens in every probe (a score's chance level depends on the length: a uniform head gives 1/(i+1))
+CONTROL_SEQS = 8  # random-token sequences of each control
+CONTROL_MIN_COUNT = 20  # control tokens are drawn from ids the training split has at least this often
+# Go written for this course, in no file of any corpus: held out by construction (cut to PROBE_LEN tokens).
+COURSE_SNIPPETS = [
+    ("// countWords returns how often each word occurs in lines, ignoring case.\n"
+     "func countWords(lines []string) map[string]int {\n"
+     "\tcounts := make(map[string]int)\n"
+     "\tfor _, line := range lines {\n"
+     "\t\tfor _, word := range strings.Fields(line) {\n"
+     "\t\t\tcounts[strings.ToLower(word)]++\n"
+     "\t\t}\n"
+     "\t}\n"
+     "\treturn counts\n"
+     "}\n\n"
+     "// topWord returns the word with the largest count in counts.\n"
+     "func topWord(counts map[string]int) (string, int) {\n"
+     "\tbest, n := \"\", 0\n"
+     "\tfor word, c := range counts {\n"
+     "\t\tif c > n {\n"
+     "\t\t\tbest, n = word, c\n"
+     "\t\t}\n"
+     "\t}\n"
+     "\treturn best, n\n"
+     "}\n"),
+    ("type stack struct{ items []int }\n\n"
+     "func (s *stack) push(v int) { s.items = append(s.items, v) }\n\n"
+     "func (s *stack) pop() (int, bool) {\n"
+     "\tif len(s.items) == 0 {\n"
+     "\t\treturn 0, false\n"
+     "\t}\n"
+     "\tv := s.items[len(s.items)-1]\n"
+     "\ts.items = s.items[:len(s.items)-1]\n"
+     "\treturn v, true\n"
+     "}\n\n"
+     "func (s *stack) peek() (int, bool) {\n"
+     "\tif len(s.items) == 0 {\n"
+     "\t\treturn 0, false\n"
+     "\t}\n"
+     "\treturn s.items[len(s.items)-1], true\n"
+     "}\n"),
+]
+
+
+def head_probes(tok: Tokenizer, files: list[tuple[str, str]]) -> dict:
+    """The token sequences chapter 07 scores heads on, PROBE_LEN tokens each, all drawn with PROBE_SEED:
+      snippets: PROBE_FILES pieces of held-out files (each from the start of a random line) and COURSE_SNIPPETS;
+      random: CONTROL_SEQS sequences of distinct random tokens (no token repeats, so nothing to copy and no Go
+        structure to follow), drawn from the ids that occur at least CONTROL_MIN_COUNT times in the training split;
+      repeated: CONTROL_SEQS sequences of PROBE_LEN/2 such tokens, then the same tokens again (Olsson et al. 2022,
+        "In-context learning and induction heads": the repeated random tokens on which induction shows)."""
+    rng = np.random.default_rng(PROBE_SEED)
+    held = sorted(f for f in files if held_out(f[0]))
+    train = [t for r, t in files if not held_out(r)]
+    enc = tok.encode_batch(train, add_special_tokens=False)
+    counts = np.bincount(np.concatenate([e.ids for e in enc]), minlength=mr.TINY["vocab_size"])
+    pool = np.flatnonzero(counts >= CONTROL_MIN_COUNT)
+    snippets = []
+    for i in rng.permutation(len(held)):  # files in a seeded order, until PROBE_FILES of them give a snippet
+        rel, text = held[i]
+        starts = [0] + [k + 1 for k, c in enumerate(text) if c == "\n"]
+        for _ in range(100):  # a line start with PROBE_LEN tokens after it
+            a = starts[int(rng.integers(len(starts)))]
+            ids = tok.encode(text[a:], add_special_tokens=False).ids[:PROBE_LEN]
+            if len(ids) == PROBE_LEN:
+                line = text[:a].count("\n") + 1
+                snippets.append({"source": f"{rel} from line {line} (held-out file)", "text": tok.decode(ids),
+                                 "ids": ids})
+                break
+        if len(snippets) == PROBE_FILES:
+            break
+    for text in COURSE_SNIPPETS:
+        ids = tok.encode(text, add_special_tokens=False).ids[:PROBE_LEN]
+        assert len(ids) == PROBE_LEN
+        snippets.append({"source": "written for this course (in no corpus file)", "text": tok.decode(ids), "ids": ids})
+    random = [rng.choice(pool, PROBE_LEN, replace=False).tolist() for _ in range(CONTROL_SEQS)]
+    repeated = []
+    for _ in range(CONTROL_SEQS):
+        half = rng.choice(pool, PROBE_LEN // 2, replace=False).tolist()
+        repeated.append(half + half)
+    return {"snippets": snippets, "random": [[int(t) for t in r] for r in random],
+            "repeated": [[int(t) for t in r] for r in repeated], "control_pool": int(len(pool))}
+
+
+def head_scores(attn: torch.Tensor, ids: list[int]) -> dict:
+    """Chapter 07's ScoreHeads, from the probabilities attn (layers, heads, seq, seq): previous = mean over queries
+    i = 2 .. seq-1 of P[i, i-1]; first = mean over the same queries of P[i, 0]; induction = mean, over the queries i
+    whose token appeared earlier at some j < i-1, of the weight on all such positions j+1 (the tokens that followed
+    earlier copies of the query's token); NaN without such queries."""
+    seq = len(ids)
+    q = torch.arange(2, seq)
+    succ = [sorted({j + 1 for j in range(i - 1) if ids[j] == ids[i]}) for i in range(seq)]
+    queries = [i for i in range(seq) if succ[i]]
+    if queries:
+        induction = torch.stack([attn[:, :, i, succ[i]].sum(-1) for i in queries]).mean(0)
+    else:
+        induction = torch.full(attn.shape[:2], float("nan"))
+    return {"previous": attn[:, :, q, q - 1].mean(-1).tolist(), "first": attn[:, :, q, 0].mean(-1).tolist(),
+            "induction": induction.tolist(), "induction_queries": len(queries)}
+
+
+THRESHOLD_K = 3.0
+
+
+def threshold(control: np.ndarray) -> float:
+    """Chapter 07's Threshold: the bar a head's score must clear to be named, from every head's score on every control
+    sequence (sequences x layers x heads, pooled): median + THRESHOLD_K x 1.4826 x MAD (MAD = the median of
+    |score - median|; 1.4826 x MAD estimates a standard deviation without letting the few heads that do have the
+    pattern move it). NaN scores are left out."""
+    v = np.asarray(control, dtype=np.float64).ravel()
+    v = v[~np.isnan(v)]
+    med = float(np.median(v))
+    return med + THRESHOLD_K * 1.4826 * float(np.median(np.abs(v - med)))
+
+
+@torch.no_grad()
+def probe_report(attention, probes: dict) -> dict:
+    """Head scores on the probes: attention(ids) returns (layers, heads, seq, seq) probabilities. The result holds
+    each pattern's layers x heads mean (and standard deviation) over the held-out snippets, the control means, the
+    thresholds, and the best head of each pattern on held-out text."""
+    def scores(seqs):
+        return [head_scores(attention(ids), ids) for ids in seqs]
+
+    held = scores([s["ids"] for s in probes["snippets"]])
+    rnd, rep = scores(probes["random"]), scores(probes["repeated"])
+    out = {}
+    for name, control in (("previous", rnd), ("first", rnd), ("induction", rep)):
+        h = np.array([s[name] for s in held])  # snippets x layers x heads
+        cs = np.array([s[name] for s in control])  # sequences x layers x heads
+        c = cs.mean(0)
+        mean, sd = np.nanmean(h, 0), np.nanstd(h, 0)
+        t = threshold(cs)
+        l, hd = np.unravel_index(int(np.nanargmax(mean)), mean.shape)
+        cl, ch = np.unravel_index(int(np.argmax(c)), c.shape)
+        # Named: the held-out mean clears the bar; an induction head must clear it on the repeated control too.
+        named = [[int(a), int(b)] for a, b in zip(*np.nonzero(mean >= t))
+                 if name != "induction" or c[a, b] >= t]
+        out[name] = {"named": named, "heldout_mean": mean.tolist(), "heldout_sd": sd.tolist(), "control": c.tolist(), "threshold": t,
+                     "best": [int(l), int(hd)], "best_heldout": float(mean[l, hd]), "best_control": float(c[l, hd]),
+                     "control_best": [int(cl), int(ch)], "control_max": float(c[cl, ch])}
+    return out
+
+
+def print_probe_report(r: dict) -> None:
+    for name in ("previous", "first", "induction"):
+        p = r[name]
+        l, h = p["best"]
+        cl, ch = p["control_best"]
+        ctrl = "random tokens" if name != "induction" else "a random sequence repeated twice"
+        print(f"  {name:9s}: best on held-out Go L{l}H{h} {p['best_heldout']:.3f} (sd over snippets "
+              f"{p['heldout_sd'][l][h]:.3f}; on {ctrl} {p['best_control']:.3f}); best on {ctrl} L{cl}H{ch} "
+              f"{p['control_max']:.3f}; threshold {p['threshold']:.3f}; named: "
+              + (", ".join(f"L{a}H{b}" for a, b in p["named"]) or "none"), flush=True)
+
+
+def compact_attention(model: Qwen3ForCausalLM, vocab: Vocab):
+    """attention(ids) for probe_report on the compact model (real ids mapped to compact rows), eager attention."""
+    def attention(ids):
+        x = torch.from_numpy(vocab.to_compact[np.asarray(ids)])[None]
+        out = model.model(input_ids=x, output_attentions=True)
+        return torch.stack([a[0] for a in out.attentions])
+    return attention
 
 
 def save_bf16(full: Qwen3ForCausalLM, path: Path) -> None:
@@ -265,23 +454,22 @@ def save_bf16(full: Qwen3ForCausalLM, path: Path) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--steps", type=int, default=STEPS, help="optimizer steps (default %(default)s)")
-    ap.add_argument("--threads", type=int, default=1, help="torch threads (default %(default)s: on this model two threads were no faster, and one thread does not collapse when the other core is busy)")
+    ap.add_argument("--batch", type=int, default=BATCH, help="sequences per step (default %(default)s)")
+    ap.add_argument("--seq", type=int, default=SEQ, help="tokens per sequence (default %(default)s)")
+    ap.add_argument("--lr", type=float, default=LR, help="peak learning rate (default %(default)s)")
+    ap.add_argument("--warmup", type=int, default=WARMUP, help="warm-up steps (default %(default)s)")
+    ap.add_argument("--eval-every", type=int, default=EVAL_EVERY, help="steps between points of the curve (default %(default)s)")
+    ap.add_argument("--threads", type=int, default=1, help="torch threads (default %(default)s: two were no faster on a shared 2-core machine, and one thread does not collapse when the other core is busy)")
     ap.add_argument("--out", type=Path, default=OUT, help="where the trained model goes (default .cache/tiny-go)")
     ap.add_argument("--curve", type=Path, default=CURVE, help="the loss curve's JSON (default %(default)s)")
-    ap.add_argument("--finish", action="store_true", help="skip training: apply suppress_unseen and the checks to the model already in --out (a run that stopped at the unseen-mass check before that step existed)")
+    ap.add_argument("--smoke", action="store_true", help="a quick check of the whole script: final measures on 8 held-out windows only (numbers not to be reported)")
+    ap.add_argument("--evaluate", type=Path, help="train nothing: measure the full-vocabulary model in this BF16 safetensors file (e.g. reference/tiny-qwen3/model.safetensors) on the held-out split and the head probes, and print it")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)  # make_reference set 1 for its own reproducibility
     torch.use_deterministic_algorithms(True)
 
-    zip_path = toolchain_zip()
-    files, digest = corpus(zip_path)
-    if digest != CORPUS_SHA256:
-        sys.exit(f"corpus: sha256 {digest}, want {CORPUS_SHA256} ({len(files)} files): another Go release or rule?")
-    tok_path = mr.HF_DIR / "tokenizer.json"
-    if mr.sha256(tok_path) != mr.TOKENIZER_SHA256:
-        sys.exit(f"{tok_path}: not Qwen's tokenizer.json (sha256 differs from {mr.TOKENIZER_SHA256})")
-    tok = Tokenizer.from_file(str(tok_path))
-
+    files, digest = checked_corpus()
+    tok = tokenizer()
     rng = np.random.default_rng(SEED)
     order = rng.permutation(len(files))  # the training stream visits files in a seeded order
     train_files = [files[i] for i in order if not held_out(files[i][0])]
@@ -292,26 +480,30 @@ def main() -> None:
         return np.concatenate([np.append(np.array(e.ids, dtype=np.int64), ENDOFTEXT) for e in enc])
 
     train, val = stream(train_files), stream(val_files)
-    vocab = Vocab(np.concatenate([train, val]), mr.TINY["vocab_size"])
+    vocab = Vocab(train, mr.TINY["vocab_size"])  # the training split's ids only
+    if args.smoke:
+        val = val[: 8 * REPORT_SEQ + 1]
     train_c, val_c = vocab.to_compact[train], vocab.to_compact[val]
-    val_seqs_c = chunks(val_c, SEQ)
-    val_seqs = chunks(val, SEQ)
-    unseen = float((~np.isin(val, np.unique(train))).mean())
+    # The curve's held-out loss: a fixed random sample (seeded) of the held-out windows, the same at every point.
+    n_win = len(chunks(val, EVAL_SEQ))
+    sample = np.sort(np.random.default_rng(SEED + 1).choice(n_win, min(EVAL_SEQS, n_win), replace=False))
+    val_sample_c = chunks(val_c, EVAL_SEQ)[sample]
+    unseen = float((val_c == vocab.other).mean())
     print(f"corpus: {len(files)} files, {sum(len(t) for _, t in files) / 1e6:.2f} MB, sha256 {digest[:16]}...; "
           f"train {len(train_files)} files {len(train):,} tokens, held out {len(val_files)} files {len(val):,} tokens "
-          f"({unseen:.2%} of them never seen in training); compact vocabulary (the corpus' ids) {vocab.other:,} ids + 1 shared "
-          f"row for {vocab.n_other:,}", flush=True)
+          f"({unseen:.2%} of them never seen in training); compact vocabulary (the training split's ids) "
+          f"{vocab.other:,} ids + 1 shared row for {vocab.n_other:,}", flush=True)
+    probes = head_probes(tok, files)
+    train_seqs = chunks(train, REPORT_SEQ)[:16]  # real ids: suppress_unseen calibrates on these 4,096 training positions
 
-    train_seqs = chunks(train, SEQ)[:16]  # real ids: suppress_unseen calibrates on these 4,096 training positions
-    if args.finish:
-        summary = json.loads((args.out / "train.json").read_text())
-        curve = json.loads(args.curve.read_text())["points"]
-        finish(mr.load_trained_model(args.out / "model.safetensors"), vocab, train_seqs, val_seqs, summary, curve, args)
+    if args.evaluate:
+        full = mr.load_trained_model(args.evaluate)
+        print(json.dumps(evaluate(full, vocab, val, probes), indent=1))
         return
+
     torch.manual_seed(SEED)
     compact = {**mr.TINY, "vocab_size": vocab.other + 1, "bos_token_id": None, "eos_token_id": None}
-    cfg = Qwen3Config(**compact, attention_bias=False, use_sliding_window=False,
-                      attn_implementation="sdpa")
+    cfg = Qwen3Config(**compact, attention_bias=False, use_sliding_window=False, attn_implementation="sdpa")
     model = Qwen3ForCausalLM(cfg)
     model.tie_weights()
     # No weight decay on the embedding (the tied head): decay pulls the shared row towards zero, and a zero row's
@@ -319,36 +511,54 @@ def main() -> None:
     decay = [p for n, p in model.named_parameters() if p.ndim == 2 and "embed_tokens" not in n]
     rest = [p for n, p in model.named_parameters() if p.ndim < 2 or "embed_tokens" in n]
     opt = torch.optim.AdamW([{"params": decay, "weight_decay": 0.1}, {"params": rest, "weight_decay": 0.0}],
-                            lr=LR, betas=(0.9, 0.95))
+                            lr=args.lr, betas=(0.9, 0.95))
 
     def lr_at(step: int) -> float:
-        if step < WARMUP:
-            return LR * (step + 1) / WARMUP
-        t = (step - WARMUP) / max(1, args.steps - WARMUP)
-        return LR * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * t)))
+        if step < args.warmup:
+            return args.lr * (step + 1) / args.warmup
+        t = (step - args.warmup) / max(1, args.steps - args.warmup)
+        return args.lr * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * t)))
+
+    def heads_now() -> dict:
+        model.set_attn_implementation("eager")
+        r = probe_report(compact_attention(model, vocab), probes)
+        model.set_attn_implementation("sdpa")
+        return r
 
     curve = []
-    batches = np.zeros((0, SEQ + 1), dtype=np.int64)
+    stopped = None
+    batches = np.zeros((0, args.seq + 1), dtype=np.int64)
     epoch, seen, running, t0 = 0, 0, [], time.time()
     load_start = os.getloadavg()
     for step in range(args.steps + 1):
-        if step % EVAL_EVERY == 0 or step == args.steps:
+        if step % args.eval_every == 0 or step == args.steps:
             model.eval()
-            held = mean_loss(model, vocab, val_seqs_c[:EVAL_SEQS])
+            held = mean_loss(model, vocab, val_sample_c)
+            heads = heads_now()
             model.train()
             point = {"step": step, "tokens": seen, "seconds": round(time.time() - t0, 1), "heldout": round(held, 4),
-                     "train": round(float(np.mean(running)), 4) if running else None}
+                     "train": round(float(np.mean(running)), 4) if running else None, "epoch": epoch,
+                     "heads": {k: {"best": v["best"], "heldout": round(v["best_heldout"], 4),
+                                   "control_max": round(v["control_max"], 4), "threshold": round(v["threshold"], 4)}
+                               for k, v in heads.items()}}
             curve.append(point)
             running = []
-            print(f"step {step:5d}  {point['seconds']:7.0f} s  train {point['train']}  held-out {held:.4f}  "
-                  f"lr {lr_at(min(step, args.steps - 1)):.2e}  load {os.getloadavg()[0]:.1f}", flush=True)
+            print(f"step {step:6d}  {point['seconds']:7.0f} s  epoch {epoch}  train {point['train']}  held-out "
+                  f"{held:.4f}  lr {lr_at(min(step, args.steps - 1)):.2e}  load {os.getloadavg()[0]:.1f}  heads: "
+                  + "  ".join(f"{k} L{v['best'][0]}H{v['best'][1]} {v['heldout']:.2f} (control max {v['control_max']:.2f})"
+                              for k, v in point["heads"].items()), flush=True)
         if step == args.steps:
             break
-        if len(batches) < BATCH:  # a new epoch: another offset and order of the windows
-            fresh = chunks(train_c, SEQ, offset=int(rng.integers(SEQ)))
+        if step % args.eval_every == 0 and (args.out / "STOP").exists():  # an early end, asked for by the file
+            print(f"{args.out / 'STOP'} exists: training ends at step {step} of {args.steps}", flush=True)
+            (args.out / "STOP").unlink()
+            stopped = step
+            break
+        if len(batches) < args.batch:  # a new epoch: another offset and order of the windows
+            fresh = chunks(train_c, args.seq, offset=int(rng.integers(args.seq)))
             batches = np.concatenate([batches, fresh[rng.permutation(len(fresh))]])
             epoch += 1
-        x, batches = torch.from_numpy(batches[:BATCH]), batches[BATCH:]
+        x, batches = torch.from_numpy(batches[:args.batch]), batches[args.batch:]
         for g in opt.param_groups:
             g["lr"] = lr_at(step)
         loss = compact_loss(model, vocab, x)
@@ -357,65 +567,116 @@ def main() -> None:
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
         running.append(loss.item())
-        seen += BATCH * SEQ
+        seen += args.batch * args.seq
     wall = time.time() - t0
     load_end = os.getloadavg()
 
-    # The full-vocabulary model, BF16, and the two checks on the whole held-out split.
+    # The full-vocabulary model, BF16, and the check that its loss is the compact one's.
     model.eval()
-    compact_f32 = mean_loss(model, vocab, val_seqs_c)
+    compact_f32 = mean_loss(model, vocab, chunks(val_c, REPORT_SEQ))
     with torch.no_grad():
         for p in model.parameters():
             p.copy_(mr.bf16(p))
-    compact_bf16 = mean_loss(model, vocab, val_seqs_c)
+    compact_bf16 = mean_loss(model, vocab, chunks(val_c, REPORT_SEQ))
     full = expand(model, vocab)
-    full_loss, mass, worst = full_eval(full, vocab, val_seqs)
-    print(f"held-out loss (all {len(val_seqs)} sequences): compact float32 {compact_f32:.5f}, compact BF16 "
-          f"{compact_bf16:.5f}, full vocabulary BF16 {full_loss:.5f}; probability outside the corpus' vocabulary: "
-          f"mean {mass:.3e}, worst position {worst:.3e}", flush=True)
-    if abs(full_loss - compact_bf16) > 1e-3:
-        sys.exit(f"the full model's loss {full_loss} is not the compact one's {compact_bf16}")
+    before = full_eval(full, vocab, chunks(val, REPORT_SEQ))
+    print(f"held-out loss (whole split, windows of {REPORT_SEQ}): compact float32 {compact_f32:.5f}, compact BF16 "
+          f"{compact_bf16:.5f}, full vocabulary BF16 {before['loss']:.5f}; probability outside the training split's "
+          f"vocabulary: mean {before['outside_mean']:.3e}, worst position {before['outside_worst']:.3e}", flush=True)
+    if abs(before["loss"] - compact_bf16) > 1e-3:
+        sys.exit(f"the full model's loss {before['loss']} is not the compact one's {compact_bf16}")
+    quarter = curve[-1 - max(1, len(curve) // 4)]
     summary = {
         "command": "python scripts/train_tiny.py" + "".join(f" {a}" for a in sys.argv[1:]),
         "corpus": {"module": GO_TOOLCHAIN, "sum": GO_TOOLCHAIN_SUM, "sha256": digest, "files": len(files),
                    "bytes": sum(len(t.encode()) for _, t in files), "train_files": len(train_files),
                    "heldout_files": [r for r, _ in val_files], "train_tokens": int(len(train)),
                    "heldout_tokens": int(len(val)), "heldout_unseen_fraction": round(unseen, 6)},
-        "vocab": {"compact_ids": int(vocab.other), "shared_row_ids": int(vocab.n_other)},
+        "vocab": {"compact_ids": int(vocab.other), "shared_row_ids": int(vocab.n_other), "from": "training split"},
         "model": {k: v for k, v in mr.TINY.items()},
-        "training": {"steps": args.steps, "batch": BATCH, "seq": SEQ, "lr": LR, "warmup": WARMUP, "epochs": epoch,
-                     "tokens": seen, "seed": SEED, "threads": args.threads, "seconds": round(wall, 1),
-                     "steps_per_second": round(args.steps / wall, 3), "loadavg_start": load_start[0],
-                     "loadavg_end": load_end[0], "cpu": cpu_name(), "torch": torch.__version__},
+        "training": {"steps": curve[-1]["step"], "planned_steps": args.steps, "stopped_early": stopped is not None,
+                     "batch": args.batch, "seq": args.seq, "lr": args.lr, "warmup": args.warmup,
+                     "epochs": round(seen / len(train), 3), "tokens": seen, "seed": SEED, "threads": args.threads,
+                     "seconds": round(wall, 1), "tokens_per_second": round(seen / wall), "loadavg_start": load_start[0],
+                     "loadavg_end": load_end[0], "cpu": cpu_name(), "torch": torch.__version__,
+                     "curve_heldout": f"a fixed random sample of {EVAL_SEQS} held-out windows of {EVAL_SEQ} tokens "
+                                      f"(seed {SEED + 1}), the same at every point",
+                     "heldout_change_last_quarter": round(curve[-1]["heldout"] - quarter["heldout"], 4),
+                     "since_step": quarter["step"]},
         "result": {"train_loss": curve[-1]["train"], "heldout_loss_compact_f32": round(compact_f32, 5),
-                   "heldout_loss_compact_bf16": round(compact_bf16, 5), "heldout_loss_full_bf16": round(full_loss, 5),
-                   "outside_mass_mean": mass, "outside_mass_worst": worst},
+                   "heldout_loss_compact_bf16": round(compact_bf16, 5), "heldout_loss_full_bf16": round(before["loss"], 5),
+                   "outside_mass_mean": before["outside_mean"], "outside_mass_worst": before["outside_worst"]},
     }
-    finish(full, vocab, train_seqs, val_seqs, summary, curve, args)
+    finish(full, vocab, train_seqs, val, probes, summary, curve, args)
 
 
-def finish(full: Qwen3ForCausalLM, vocab: Vocab, train_seqs: np.ndarray, val_seqs: np.ndarray, summary: dict,
+def evaluate(full: Qwen3ForCausalLM, vocab: Vocab, val: np.ndarray, probes: dict) -> dict:
+    """The held-out measures of a full-vocabulary model: loss, top-1 and the probability outside the training split's
+    vocabulary on the whole held-out split (windows of REPORT_SEQ and of EVAL_SEQ tokens), and its head scores."""
+    def attention(ids):
+        out = full(input_ids=torch.tensor([ids]), output_attentions=True)
+        return torch.stack([a[0] for a in out.attentions])
+
+    full.set_attn_implementation("eager")
+    r = {f"heldout_{n}": {k: round(v, 6) if isinstance(v, float) else v for k, v in full_eval(full, vocab, chunks(val, n)).items()}
+         for n in (REPORT_SEQ, EVAL_SEQ)}
+    heads = probe_report(attention, probes)
+    print_probe_report(heads)
+    r["heads"] = {k: {"named": v["named"], "best": v["best"], "heldout": round(v["best_heldout"], 4),
+                      "heldout_sd": round(v["heldout_sd"][v["best"][0]][v["best"][1]], 4),
+                      "control": round(v["best_control"], 4), "control_best": v["control_best"],
+                      "control_max": round(v["control_max"], 4), "threshold": round(v["threshold"], 4)}
+                  for k, v in heads.items()}
+    return r
+
+
+def finish(full: Qwen3ForCausalLM, vocab: Vocab, train_seqs: np.ndarray, val: np.ndarray, probes: dict, summary: dict,
            curve: list, args) -> None:
-    """suppress_unseen, the held-out measures again, then save the model, train.json and the curve (before the last
-    check, so that a failed check keeps the run to study)."""
+    """suppress_unseen, the held-out measures and head scores of the saved model, then save the model, train.json and
+    the curve (before the last check, so that a failed check keeps the run to study)."""
     alpha = suppress_unseen(full, vocab, train_seqs)
-    loss, mass, worst = full_eval(full, vocab, val_seqs)
-    print(f"after suppress_unseen (the shared row moved {alpha:.3f}): held-out loss {loss:.5f}; probability outside the corpus' "
-          f"vocabulary: mean {mass:.3e}, worst position {worst:.3e}", flush=True)
-    summary["result"].update({"suppress_moved": round(alpha, 4), "heldout_loss_final": round(loss, 5),
-                              "outside_mass_mean_final": mass, "outside_mass_worst_final": worst})
+    r = evaluate(full, vocab, val, probes)
+    w = r[f"heldout_{REPORT_SEQ}"]
+    print(f"after suppress_unseen (the shared row moved {alpha:.3f}): held-out loss (whole split, windows of "
+          f"{REPORT_SEQ}) {w['loss']:.5f}, top-1 {w['top1']:.2%}; probability outside the training split's vocabulary: "
+          f"mean {w['outside_mean']:.3e}, worst position {w['outside_worst']:.3e}", flush=True)
+    t = summary["training"]
+    print(f"{t['steps']} steps of {t['batch']} x {t['seq']} tokens: {t['tokens']:,} tokens, {t['epochs']} epochs of the "
+          f"training split, {t['seconds'] / 60:.0f} minutes ({t['tokens_per_second']} tokens/s); the curve's held-out "
+          f"loss moved {t['heldout_change_last_quarter']:+.4f} since step {t['since_step']}", flush=True)
+    summary["result"].update({"suppress_moved": round(alpha, 4), "heldout_loss_final": round(w["loss"], 5),
+                              "heldout_top1_final": round(w["top1"], 5), "outside_mass_mean_final": w["outside_mean"],
+                              "outside_mass_worst_final": w["outside_worst"], "final": r})
     args.out.mkdir(parents=True, exist_ok=True)
     save_bf16(full, args.out / "model.safetensors")
     (args.out / "train.json").write_text(json.dumps(summary, indent=1) + "\n")
     args.curve.parent.mkdir(parents=True, exist_ok=True)
     args.curve.write_text(json.dumps({
         "about": "scripts/train_tiny.py: the tiny Qwen3's loss (nats per token) on Go's standard library while it "
-                 "trained; train = mean over the steps since the previous point, heldout = on the first "
-                 f"{EVAL_SEQS} held-out sequences of {SEQ} tokens; seconds = wall time on the machine described",
+                 "trained; train = mean over the steps since the previous point, heldout = on "
+                 + t["curve_heldout"] + "; heads = the best head of each pattern on the held-out probes, the controls' "
+                 "maximum and the threshold; seconds = wall time on the machine described",
         "training": summary["training"], "result": summary["result"], "points": curve}, indent=1) + "\n")
-    if mass >= 0.01:
-        sys.exit(f"the full model puts {mass:.2%} of its probability outside the corpus' vocabulary (want < 1%)")
+    if w["outside_mean"] >= 0.01:
+        sys.exit(f"the full model puts {w['outside_mean']:.2%} of its probability outside the training split's "
+                 f"vocabulary (want < 1%)")
     print(f"wrote {args.out / 'model.safetensors'}, {args.out / 'train.json'} and {args.curve}")
+
+
+def checked_corpus() -> tuple[list[tuple[str, str]], str]:
+    """The corpus' files, refused unless their sha256 is CORPUS_SHA256."""
+    files, digest = corpus(toolchain_zip())
+    if digest != CORPUS_SHA256:
+        sys.exit(f"corpus: sha256 {digest}, want {CORPUS_SHA256} ({len(files)} files): another Go release or rule?")
+    return files, digest
+
+
+def tokenizer() -> Tokenizer:
+    """Qwen's tokenizer.json as committed in reference/tiny-qwen3/, refused unless its sha256 is Qwen's."""
+    path = mr.HF_DIR / "tokenizer.json"
+    if mr.sha256(path) != mr.TOKENIZER_SHA256:
+        sys.exit(f"{path}: not Qwen's tokenizer.json (sha256 differs from {mr.TOKENIZER_SHA256})")
+    return Tokenizer.from_file(str(path))
 
 
 def cpu_name() -> str:

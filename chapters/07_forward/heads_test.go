@@ -178,7 +178,9 @@ func TestLogitLensProperties(t *testing.T) {
 }
 
 // headsGolden is golden/07_forward/heads.json: transformers' attention probabilities on a Go
-// snippet, scored by make_reference.py's own implementation of the three patterns.
+// snippet (three bytes.Buffer methods, from a file of the training split: the logit lens's text,
+// not evidence for naming heads, which probes.json holds), scored by make_reference.py's own
+// implementation of the three patterns.
 type headsGolden struct {
 	Text             string      `json:"text"`
 	IDs              []int       `json:"ids"`
@@ -194,8 +196,8 @@ type headsGolden struct {
 const headTol = attnTol
 
 // TestScoreHeadsGolden: the head scores of the tiny trained model on a Go snippet with repeated
-// identifiers match those computed in Python from transformers' attention, and the model has the
-// named heads the notebooks show (each pattern's strongest head is logged).
+// identifiers match those computed in Python from transformers' attention (each pattern's
+// strongest head on it is logged).
 func TestScoreHeadsGolden(t *testing.T) {
 	var g headsGolden
 	if err := reference.LoadJSON("07_forward", "heads", &g); err != nil {
@@ -286,4 +288,165 @@ func TestLogitLensGolden(t *testing.T) {
 		}
 	}
 	t.Logf("%d depths x %d positions x top %d: probabilities within %.2g of transformers' (tolerance %g)", len(lens), len(lens[0]), k, worst, lensTol)
+}
+
+// TestThreshold: the bar by hand. Pooled scores 0.1, 0.2, 0.2, 0.3, 0.9 (two "sequences"): median
+// 0.2, deviations 0.1, 0, 0, 0.1, 0.7, MAD 0.1, so the bar is 0.2 + 3 × 1.4826 × 0.1 = 0.64478:
+// the outlier 0.9, a head that has the pattern on the control, does not move it. NaN scores are
+// left out, and all-NaN controls give NaN.
+func TestThreshold(t *testing.T) {
+	a := mat.NewDense(1, 3, []float64{0.1, 0.2, math.NaN()})
+	b := mat.NewDense(1, 3, []float64{0.2, 0.3, 0.9})
+	if got, want := Threshold([]*mat.Dense{a, b}), 0.2+3*1.4826*0.1; math.Abs(got-want) > 1e-12 {
+		t.Errorf("Threshold = %.6f, want %.6f (median 0.2 + 3 x 1.4826 x MAD 0.1)", got, want)
+	}
+	if got := Threshold([]*mat.Dense{mat.NewDense(1, 1, []float64{math.NaN()})}); !math.IsNaN(got) {
+		t.Errorf("Threshold of NaN scores = %v, want NaN", got)
+	}
+	if got := median([]float64{4, 1, 3, 2}); got != 2.5 {
+		t.Errorf("median(4 1 3 2) = %v, want 2.5", got)
+	}
+}
+
+// TestSummarize: means and population standard deviations per head, NaN scores left out.
+func TestSummarize(t *testing.T) {
+	one := func(p, f, i float64, q int) *HeadScores {
+		return &HeadScores{Previous: mat.NewDense(1, 1, []float64{p}), First: mat.NewDense(1, 1, []float64{f}),
+			Induction: mat.NewDense(1, 1, []float64{i}), InductionQueries: q}
+	}
+	mean, sd := Summarize([]*HeadScores{one(0.2, 0.5, math.NaN(), 0), one(0.4, 0.5, 0.3, 7)})
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"mean previous", mean.Previous.At(0, 0), 0.3}, {"sd previous", sd.Previous.At(0, 0), 0.1},
+		{"mean first", mean.First.At(0, 0), 0.5}, {"sd first", sd.First.At(0, 0), 0},
+		{"mean induction (the NaN left out)", mean.Induction.At(0, 0), 0.3}, {"sd induction", sd.Induction.At(0, 0), 0},
+		{"induction queries", float64(mean.InductionQueries), 7},
+	} {
+		if math.Abs(c.got-c.want) > 1e-12 {
+			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
+		}
+	}
+	mean, _ = Summarize([]*HeadScores{one(0.2, 0.5, math.NaN(), 0)})
+	if !math.IsNaN(mean.Induction.At(0, 0)) {
+		t.Errorf("mean of NaN induction scores = %v, want NaN", mean.Induction.At(0, 0))
+	}
+}
+
+// TestNamedRule: Named applies each pattern's bar to the held-out means, and for induction to the
+// repeated control's mean as well.
+func TestNamedRule(t *testing.T) {
+	d := func(v ...float64) *mat.Dense { return mat.NewDense(1, len(v), v) }
+	e := &Evidence{
+		HeldOut:     &HeadScores{Previous: d(0.7, 0.2, 0.5), First: d(0.1, 0.1, 0.1), Induction: d(0.4, 0.4, math.NaN())},
+		Repeated:    &HeadScores{Induction: d(0.6, 0.1, 0.9)},
+		PreviousBar: 0.5, FirstBar: 0.2, InductionBar: 0.3,
+	}
+	prev, first, ind := e.Named()
+	if len(prev) != 2 || prev[0] != (Head{0, 0, 0.7}) || prev[1] != (Head{0, 2, 0.5}) {
+		t.Errorf("previous-token heads %v, want L0H0 0.7 then L0H2 0.5 (the bar itself counts)", prev)
+	}
+	if len(first) != 0 {
+		t.Errorf("first-token heads %v, want none below the bar", first)
+	}
+	if len(ind) != 1 || ind[0].Head != 0 {
+		t.Errorf("induction heads %v, want only L0H0: L0H1 does not copy on the repeated control, L0H2 has no held-out score", ind)
+	}
+}
+
+// probesTol bounds |ScoreAll's scores - transformers'| on the probes. Each score is a mean of
+// float32 attention probabilities (rounding near 6e-8 for values below 1); measured 4.2e-8 on an
+// AMD EPYC (2026-11-27), so 5e-7 leaves a factor 10 for another CPU's rounding. A threshold is a
+// median plus a multiple of a median of deviations, each within probesTol of transformers' side,
+// so it can move by (1 + 2 x 3 x 1.4826) x probesTol at most.
+const probesTol = 5e-7
+
+// TestMeasureHeadsGolden: on the held-out snippets and the two controls of probes.json, the
+// reference model's head scores match transformers' (every sequence, every head), the thresholds
+// match the Python mirror's, and the heads named are those make_reference.py named.
+func TestMeasureHeadsGolden(t *testing.T) {
+	p, err := LoadProbes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := tinyModels(t)["gguf"]
+	snippets, random, repeated := p.IDs()
+	worst := 0.0
+	var scored [3][]*HeadScores
+	for k, set := range []struct {
+		name   string
+		probes []Probe
+		ids    [][]int
+	}{{"held-out", p.Snippets, snippets}, {"random", p.Random, random}, {"repeated", p.Repeated, repeated}} {
+		all, err := m.ScoreAll(set.ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		scored[k] = all
+		for i, q := range set.probes {
+			s := all[i]
+			if s.InductionQueries != q.InductionQueries {
+				t.Fatalf("%s %d: %d induction queries, transformers' side %d", set.name, i, s.InductionQueries, q.InductionQueries)
+			}
+			for _, c := range []struct {
+				name string
+				got  *mat.Dense
+				want [][]float64
+			}{{"previous", s.Previous, q.Previous}, {"first", s.First, q.First}, {"induction", s.Induction, q.Induction}} {
+				if c.want == nil { // no repeats: every induction score is NaN
+					if !math.IsNaN(c.got.At(0, 0)) {
+						t.Errorf("%s %d: induction score %v on a sequence without repeats, want NaN", set.name, i, c.got.At(0, 0))
+					}
+					continue
+				}
+				for l, row := range c.want {
+					for h, w := range row {
+						d := math.Abs(c.got.At(l, h) - w)
+						if !(d <= probesTol) {
+							t.Errorf("%s %d: %s score of layer %d head %d: %.6f, transformers' %.6f", set.name, i, c.name, l, h, c.got.At(l, h), w)
+						}
+						worst = max(worst, d)
+					}
+				}
+			}
+		}
+	}
+	e := NewEvidence(scored[0], scored[1], scored[2])
+	barTol := (1 + 2*ThresholdK*1.4826) * probesTol
+	for _, b := range []struct {
+		name string
+		got  float64
+	}{{"previous", e.PreviousBar}, {"first", e.FirstBar}, {"induction", e.InductionBar}} {
+		if want := p.Thresholds[b.name]; !(math.Abs(b.got-want) <= barTol) {
+			t.Errorf("%s threshold %.6f, the Python mirror's %.6f", b.name, b.got, want)
+		}
+	}
+	prev, first, ind := e.Named()
+	for _, n := range []struct {
+		name  string
+		heads []Head
+	}{{"previous", prev}, {"first", first}, {"induction", ind}} {
+		got := map[[2]int]bool{}
+		for _, h := range n.heads {
+			got[[2]int{h.Layer, h.Head}] = true
+		}
+		want := map[[2]int]bool{}
+		for _, lh := range p.Named[n.name] {
+			want[lh] = true
+		}
+		if len(got) != len(want) {
+			t.Errorf("%s heads named: %v, make_reference.py named %v", n.name, n.heads, p.Named[n.name])
+			continue
+		}
+		for lh := range want {
+			if !got[lh] {
+				t.Errorf("%s heads named: %v, make_reference.py named %v", n.name, n.heads, p.Named[n.name])
+				break
+			}
+		}
+		t.Logf("%s: bar %.3f, named %v", n.name, map[string]float64{"previous": e.PreviousBar, "first": e.FirstBar, "induction": e.InductionBar}[n.name], n.heads)
+	}
+	t.Logf("%d held-out snippets, %d random and %d repeated sequences: scores within %.2g of transformers' (tolerance %g)",
+		len(p.Snippets), len(p.Random), len(p.Repeated), worst, probesTol)
 }
