@@ -23,7 +23,8 @@
 //     first-token, induction) and Model.LogitLens reads every layer's prediction.
 //   - PickModel chooses the model a notebook draws behaviour from: Qwen3-0.6B when QWEN3_MODEL is
 //     set, the course's tiny model trained on Go otherwise, and says which.
-//   - NameHeads, Strongest and NamedAttentionHeads title each head by its measured pattern
+//   - HeadEvidence, EvidenceRows/Table/Plot, EvidenceNames, KeysOf and NamedAttentionHeads show
+//     and title heads by the evidence of chapter 07's MeasureHeads (held-out text, controls, bar)
 //     (heads.go); LensHeat draws the logit lens, Warped measures what a sampling filter keeps
 //     (sampling.go); LoadTraining reads the tiny model's loss curve (training.go); Saturation and
 //     Wirings compute the whys of chapters 05 and 07 (whys.go).

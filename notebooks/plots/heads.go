@@ -1,11 +1,20 @@
 package plots
 
 import (
+	"cmp"
 	"fmt"
+	"image/color"
 	"math"
+	"slices"
+	"strings"
 
 	forward "github.com/qwen3go/qwen3go/chapters/07_forward"
 	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // The patterns chapter 07's ScoreHeads measures, by the names the notebooks give them.
@@ -15,8 +24,8 @@ const (
 	PatternInduction = "induction"
 )
 
-// NamedHead is an attention head with the pattern it scores highest on and that score. Pattern is
-// "" when no score reaches the threshold NameHeads was given (Score is then the highest one).
+// NamedHead is an attention head with the pattern it is named for and its score. Pattern is ""
+// for a head named for nothing (Score is then its highest score, of the pattern best names).
 type NamedHead struct {
 	Layer, Head int
 	Pattern     string
@@ -25,51 +34,53 @@ type NamedHead struct {
 }
 
 // Title is a short caption for the head's attention map: "L2 H1 induction 0.62", or for a head
-// without a name its best score, "L0 H3 (best: first-token 0.31)".
+// without a name its best score, "L0 H3 (not named; best first-token 0.31)".
 func (n NamedHead) Title() string {
 	if n.Pattern != "" {
 		return fmt.Sprintf("L%d H%d %s %.2f", n.Layer, n.Head, n.Pattern, n.Score)
 	}
-	return fmt.Sprintf("L%d H%d (best: %s %.2f)", n.Layer, n.Head, n.best, n.Score)
+	return fmt.Sprintf("L%d H%d (not named; best %s %.2f)", n.Layer, n.Head, n.best, n.Score)
 }
 
-// NameHeads names every head of s (layers x heads, layer-major) by its highest score among the
-// previous-token, first-token and induction scores (NaN induction scores, from a text without
-// repeats, are skipped). A head whose highest score is below threshold keeps Pattern "".
-func NameHeads(s *forward.HeadScores, threshold float64) []NamedHead {
-	layers, heads := s.Previous.Dims()
+// EvidenceNames titles every head of e (layers x heads, layer-major) from the evidence: Pattern is
+// the pattern Evidence.Named names it for (the one with its highest held-out score if several)
+// and Score its held-out mean score for it; a head named for nothing keeps Pattern "" and carries
+// its highest held-out score of the three (NaN induction scores skipped).
+func EvidenceNames(e *forward.Evidence) []NamedHead {
+	layers, heads := e.HeldOut.Previous.Dims()
+	prev, first, ind := e.Named()
+	named := map[[2]int]NamedHead{}
+	for _, p := range []struct {
+		name  string
+		heads []forward.Head
+	}{{PatternPrevious, prev}, {PatternFirst, first}, {PatternInduction, ind}} {
+		for _, h := range p.heads {
+			k := [2]int{h.Layer, h.Head}
+			if n, ok := named[k]; !ok || h.Score > n.Score {
+				named[k] = NamedHead{Layer: h.Layer, Head: h.Head, Pattern: p.name, Score: h.Score, best: p.name}
+			}
+		}
+	}
 	var out []NamedHead
 	for l := range layers {
 		for h := range heads {
+			if n, ok := named[[2]int{l, h}]; ok {
+				out = append(out, n)
+				continue
+			}
 			n := NamedHead{Layer: l, Head: h, Score: math.Inf(-1)}
 			for _, p := range []struct {
 				name string
 				m    *mat.Dense
-			}{{PatternPrevious, s.Previous}, {PatternFirst, s.First}, {PatternInduction, s.Induction}} {
+			}{{PatternPrevious, e.HeldOut.Previous}, {PatternFirst, e.HeldOut.First}, {PatternInduction, e.HeldOut.Induction}} {
 				if v := p.m.At(l, h); !math.IsNaN(v) && v > n.Score {
 					n.Score, n.best = v, p.name
 				}
-			}
-			if n.Score >= threshold {
-				n.Pattern = n.best
 			}
 			out = append(out, n)
 		}
 	}
 	return out
-}
-
-// Strongest returns the head of names with the highest score for pattern, and false when no head
-// is named for it.
-func Strongest(names []NamedHead, pattern string) (NamedHead, bool) {
-	var best NamedHead
-	found := false
-	for _, n := range names {
-		if n.Pattern == pattern && (!found || n.Score > best.Score) {
-			best, found = n, true
-		}
-	}
-	return best, found
 }
 
 // NamedAttentionHeads is AttentionHeads for the heads in picks, each map titled by its name and
@@ -84,4 +95,222 @@ func NamedAttentionHeads(title string, maps [][]*mat.Dense, tokens []string, pic
 		g.Cells[i/cols][i%cols].Title.Text = p.Title()
 	}
 	return g
+}
+
+// HeadEvidence measures every head of m on chapter 07's probes (golden/07_forward/probes.json:
+// the held-out Go snippets, random tokens, a random sequence repeated twice) and returns the
+// evidence with the probes.
+func HeadEvidence(m *forward.Model) (*forward.Evidence, *forward.Probes, error) {
+	p, err := forward.LoadProbes()
+	if err != nil {
+		return nil, nil, err
+	}
+	e, err := m.MeasureHeads(p.IDs())
+	if err != nil {
+		return nil, nil, err
+	}
+	return e, p, nil
+}
+
+// EvidenceRow is one head's line of evidence for one pattern.
+type EvidenceRow struct {
+	Pattern        string
+	Head           forward.Head // its held-out mean score
+	SD             float64      // the held-out scores' standard deviation over the snippets
+	Random, Repeat float64      // its mean on the random tokens and on the repeated random sequences
+	Bar            float64      // the pattern's threshold
+	Named          bool
+}
+
+// EvidenceRows lists, for each pattern, the top heads by held-out mean score with their controls
+// and the pattern's bar: every named head, and at least the best one when none is named (heads
+// without a score, NaN, are left out).
+func EvidenceRows(e *forward.Evidence, top int) []EvidenceRow {
+	prev, first, ind := e.Named()
+	var out []EvidenceRow
+	for _, p := range []struct {
+		name  string
+		held  *mat.Dense
+		sd    *mat.Dense
+		ctl   func(l, h int) (float64, float64)
+		bar   float64
+		named []forward.Head
+	}{
+		{PatternPrevious, e.HeldOut.Previous, e.HeldOutSD.Previous, func(l, h int) (float64, float64) {
+			return e.Random.Previous.At(l, h), e.Repeated.Previous.At(l, h)
+		}, e.PreviousBar, prev},
+		{PatternFirst, e.HeldOut.First, e.HeldOutSD.First, func(l, h int) (float64, float64) {
+			return e.Random.First.At(l, h), e.Repeated.First.At(l, h)
+		}, e.FirstBar, first},
+		{PatternInduction, e.HeldOut.Induction, e.HeldOutSD.Induction, func(l, h int) (float64, float64) {
+			return math.NaN(), e.Repeated.Induction.At(l, h)
+		}, e.InductionBar, ind},
+	} {
+		isNamed := map[[2]int]bool{}
+		for _, h := range p.named {
+			isNamed[[2]int{h.Layer, h.Head}] = true
+		}
+		for i, h := range forward.Ranked(p.held) {
+			if i >= max(top, len(p.named)) || math.IsNaN(h.Score) { // NaN scores (no repeats) come last
+				break
+			}
+			r, rep := p.ctl(h.Layer, h.Head)
+			out = append(out, EvidenceRow{Pattern: p.name, Head: h, SD: p.sd.At(h.Layer, h.Head), Random: r, Repeat: rep,
+				Bar: p.bar, Named: isNamed[[2]int{h.Layer, h.Head}]})
+		}
+	}
+	return out
+}
+
+// EvidenceTable is EvidenceRows as a markdown table, n the number of held-out snippets.
+func EvidenceTable(rows []EvidenceRow, n int) string {
+	num := func(v float64) string {
+		if math.IsNaN(v) {
+			return "-"
+		}
+		return fmt.Sprintf("%.3f", v)
+	}
+	md := fmt.Sprintf("| pattern | head | held-out Go, mean ± sd over %d snippets | random tokens | random sequence repeated twice | bar | named |\n|---|---|---|---|---|---|---|\n", n)
+	for _, r := range rows {
+		named := "no"
+		if r.Named {
+			named = "**yes**"
+		}
+		md += fmt.Sprintf("| %s | L%d H%d | %s ± %s | %s | %s | %s | %s |\n", r.Pattern, r.Head.Layer, r.Head.Head,
+			num(r.Head.Score), num(r.SD), num(r.Random), num(r.Repeat), num(r.Bar), named)
+	}
+	return md
+}
+
+// EvidencePlot draws, for each pattern, the top heads by held-out mean score: the held-out mean
+// with a bar of ± one standard deviation over the snippets (filled circles), the same head's
+// control mean (crosses: random tokens for previous-token and first-token, the repeated random
+// sequence for induction), and the pattern's threshold as a dashed line.
+func EvidencePlot(title string, e *forward.Evidence, top int) Grid {
+	rows := EvidenceRows(e, top)
+	var cells []*plot.Plot
+	for i, pattern := range []string{PatternPrevious, PatternFirst, PatternInduction} {
+		var held, ctl plotter.XYs
+		var errs plotter.YErrors
+		var names []string
+		bar := math.NaN()
+		for _, r := range rows {
+			if r.Pattern != pattern {
+				continue
+			}
+			x := float64(len(names))
+			held = append(held, plotter.XY{X: x, Y: r.Head.Score})
+			errs = append(errs, struct{ Low, High float64 }{r.SD, r.SD})
+			c := r.Random
+			if pattern == PatternInduction {
+				c = r.Repeat
+			}
+			ctl = append(ctl, plotter.XY{X: x, Y: c})
+			names = append(names, fmt.Sprintf("L%dH%d", r.Head.Layer, r.Head.Head))
+			bar = r.Bar
+		}
+		control := "random tokens"
+		if pattern == PatternInduction {
+			control = "random sequence repeated twice"
+		}
+		p := New(pattern, "head (best on held-out Go first)", "score")
+		p.X.Tick.Marker = IntTicks{Names: names}
+		p.X.Min, p.X.Max = -0.5, float64(len(names))-0.5
+		hs := Must(plotter.NewScatter(held))
+		hs.GlyphStyle.Shape, hs.GlyphStyle.Color, hs.GlyphStyle.Radius = draw.CircleGlyph{}, plotutil.Color(0), vg.Points(4)
+		eb := &plotter.YErrorBars{XYs: held, YErrors: errs, LineStyle: draw.LineStyle{Color: plotutil.Color(0), Width: vg.Points(1.2)}, CapWidth: vg.Points(6)}
+		cs := Must(plotter.NewScatter(ctl))
+		cs.GlyphStyle.Shape, cs.GlyphStyle.Color, cs.GlyphStyle.Radius = draw.CrossGlyph{}, plotutil.Color(1), vg.Points(4)
+		line := Must(plotter.NewLine(plotter.XYs{{X: -0.5, Y: bar}, {X: float64(len(names)) - 0.5, Y: bar}}))
+		line.Color, line.Dashes, line.Width = color.Gray{Y: 60}, []vg.Length{vg.Points(5), vg.Points(3)}, vg.Points(1.5)
+		p.Add(plotter.NewGrid(), line, eb, hs, cs)
+		p.Y.Min = 0 // an error bar may reach below 0; a score cannot
+		if i == 0 {
+			p.Legend.Add("held-out Go (mean ± sd)", hs)
+			p.Legend.Add("control", cs)
+			p.Legend.Add("threshold (from the control)", line)
+			p.Legend.Top = true
+		}
+		p.Title.Text = fmt.Sprintf("%s (control: %s)", pattern, control)
+		max := bar
+		for k := range held {
+			max = math.Max(max, math.Max(held[k].Y+errs[k].High, ctl[k].Y))
+		}
+		p.Y.Max = 1.35 * max // room above the points for the legend
+		cells = append(cells, p)
+	}
+	return Grid{Title: title, Cells: [][]*plot.Plot{cells}}
+}
+
+// KeyUse says where one head puts its attention on some sequences: for each query i >= 2, where
+// its most attended key sits, and which key tokens get the most weight in all.
+type KeyUse struct {
+	Previous, Self, First, Other float64 // fractions of queries whose top key is i-1, i, 0, elsewhere
+	Tokens                       []TokenWeight
+}
+
+// TokenWeight is a key token and its share of all the attention the head gave.
+type TokenWeight struct {
+	Token string
+	Share float64
+}
+
+// KeysOf measures KeyUse for layer l head h over traces (ForwardTrace of each sequence), with
+// labels[k] the printable tokens of trace k (TokenLabels); Tokens keeps the top n.
+func KeysOf(traces []*forward.Trace, labels [][]string, l, h, n int) KeyUse {
+	var u KeyUse
+	weight := map[string]float64{}
+	var queries, total float64
+	for k, tr := range traces {
+		p := tr.Attn[l][h]
+		seq, _ := p.Dims()
+		for i := 2; i < seq; i++ {
+			best := 0
+			for j := 0; j <= i; j++ {
+				w := p.At(i, j)
+				weight[labels[k][j]] += w
+				total += w
+				if w > p.At(i, best) {
+					best = j
+				}
+			}
+			switch best {
+			case i - 1:
+				u.Previous++
+			case i:
+				u.Self++
+			case 0:
+				u.First++
+			default:
+				u.Other++
+			}
+			queries++
+		}
+	}
+	u.Previous, u.Self, u.First, u.Other = u.Previous/queries, u.Self/queries, u.First/queries, u.Other/queries
+	for t, w := range weight {
+		u.Tokens = append(u.Tokens, TokenWeight{t, w / total})
+	}
+	slices.SortFunc(u.Tokens, func(a, b TokenWeight) int {
+		if a.Share != b.Share {
+			return cmp.Compare(b.Share, a.Share)
+		}
+		return strings.Compare(a.Token, b.Token)
+	})
+	u.Tokens = u.Tokens[:min(n, len(u.Tokens))]
+	return u
+}
+
+// String reads a KeyUse in words: "top key: the previous token for 48% of queries, itself 20%,
+// token 0 5%, another 27%; most weight on `.` 12%, ..."
+func (u KeyUse) String() string {
+	s := fmt.Sprintf("top key: the previous token for %.0f%% of queries, the query itself %.0f%%, token 0 %.0f%%, another %.0f%%; most weight on",
+		100*u.Previous, 100*u.Self, 100*u.First, 100*u.Other)
+	for i, t := range u.Tokens {
+		if i > 0 {
+			s += ","
+		}
+		s += fmt.Sprintf(" `%s` %.0f%%", t.Token, 100*t.Share)
+	}
+	return s
 }

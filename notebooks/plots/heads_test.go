@@ -2,6 +2,7 @@ package plots
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	forward "github.com/qwen3go/qwen3go/chapters/07_forward"
@@ -9,13 +10,22 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-func TestNameHeads(t *testing.T) {
-	s := &forward.HeadScores{
-		Previous:  mat.NewDense(1, 3, []float64{0.9, 0.1, 0.2}),
-		First:     mat.NewDense(1, 3, []float64{0.05, 0.6, 0.3}),
-		Induction: mat.NewDense(1, 3, []float64{0.0, 0.7, math.NaN()}),
+// evidence is one layer of three heads: head 0 a previous-token head (named), head 1 an induction
+// head (named: it copies on the repeated control too), head 2 nothing (its best held-out score is
+// first-token 0.3, under the bar).
+func evidence() *forward.Evidence {
+	d := func(v ...float64) *mat.Dense { return mat.NewDense(1, len(v), v) }
+	return &forward.Evidence{
+		HeldOut:     &forward.HeadScores{Previous: d(0.9, 0.1, 0.2), First: d(0.05, 0.2, 0.3), Induction: d(0.0, 0.7, math.NaN())},
+		HeldOutSD:   &forward.HeadScores{Previous: d(0.05, 0.02, 0.02), First: d(0.01, 0.01, 0.1), Induction: d(0, 0.1, math.NaN())},
+		Random:      &forward.HeadScores{Previous: d(0.8, 0.05, 0.05), First: d(0.05, 0.05, 0.2), Induction: d(math.NaN(), math.NaN(), math.NaN())},
+		Repeated:    &forward.HeadScores{Previous: d(0.8, 0.05, 0.05), First: d(0.05, 0.05, 0.2), Induction: d(0.01, 0.6, 0.02)},
+		PreviousBar: 0.5, FirstBar: 0.4, InductionBar: 0.1,
 	}
-	names := NameHeads(s, 0.5)
+}
+
+func TestEvidenceNames(t *testing.T) {
+	names := EvidenceNames(evidence())
 	want := []struct {
 		pattern string
 		score   float64
@@ -23,7 +33,7 @@ func TestNameHeads(t *testing.T) {
 	}{
 		{PatternPrevious, 0.9, "L0 H0 previous-token 0.90"},
 		{PatternInduction, 0.7, "L0 H1 induction 0.70"},
-		{"", 0.3, "L0 H2 (best: first-token 0.30)"}, // the NaN induction score is skipped
+		{"", 0.3, "L0 H2 (not named; best first-token 0.30)"}, // the NaN induction score is skipped
 	}
 	if len(names) != len(want) {
 		t.Fatalf("%d names, want %d", len(names), len(want))
@@ -34,19 +44,69 @@ func TestNameHeads(t *testing.T) {
 			t.Errorf("head %d: %+v %q, want pattern %q score %g title %q", i, n, n.Title(), w.pattern, w.score, w.title)
 		}
 	}
-	if b, ok := Strongest(names, PatternInduction); !ok || b.Head != 1 {
-		t.Errorf("Strongest induction = %+v, %v; want head 1", b, ok)
-	}
-	if _, ok := Strongest(names, PatternFirst); ok {
-		t.Error("Strongest first-token: found one, but no head is named first-token")
-	}
-
 	maps := [][]*mat.Dense{{mat.NewDense(3, 3, []float64{1, 0, 0, 1, 0, 0, 1, 0, 0}), mat.NewDense(3, 3, nil), mat.NewDense(3, 3, nil)}}
 	g := NamedAttentionHeads("t", maps, []string{"a", "b", "c"}, names[1:], 2)
-	if g.Cells[0][0].Title.Text != "L0 H1 induction 0.70" || g.Cells[0][1].Title.Text != "L0 H2 (best: first-token 0.30)" {
+	if g.Cells[0][0].Title.Text != "L0 H1 induction 0.70" || g.Cells[0][1].Title.Text != "L0 H2 (not named; best first-token 0.30)" {
 		t.Errorf("titles %q, %q", g.Cells[0][0].Title.Text, g.Cells[0][1].Title.Text)
 	}
-	if _, err := g.PNG(4*vg.Inch, 2*vg.Inch); err != nil {
+	if _, err := g.PNG(8*vg.Inch, 5*vg.Inch); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestEvidenceRows: the table lists the top heads of each pattern with their controls, named
+// where Evidence.Named names them, and the picture draws.
+func TestEvidenceRows(t *testing.T) {
+	e := evidence()
+	rows := EvidenceRows(e, 1)
+	if len(rows) != 3 {
+		t.Fatalf("%d rows, want the best head of each pattern: %+v", len(rows), rows)
+	}
+	if r := rows[0]; r.Pattern != PatternPrevious || r.Head.Head != 0 || !r.Named || r.Random != 0.8 || r.Bar != 0.5 {
+		t.Errorf("previous-token row %+v, want head 0, named, random control 0.8, bar 0.5", r)
+	}
+	if r := rows[1]; r.Pattern != PatternFirst || r.Head.Head != 2 || r.Named {
+		t.Errorf("first-token row %+v, want head 2, not named (0.3 < 0.4)", r)
+	}
+	if r := rows[2]; r.Pattern != PatternInduction || r.Head.Head != 1 || !r.Named || r.Repeat != 0.6 || !math.IsNaN(r.Random) {
+		t.Errorf("induction row %+v, want head 1, named, repeated control 0.6, no random control", r)
+	}
+	md := EvidenceTable(rows, 6)
+	for _, want := range []string{"over 6 snippets", "| previous-token | L0 H0 | 0.900 ± 0.050 | 0.800 | 0.800 | 0.500 | **yes** |", "| induction | L0 H1 | 0.700 ± 0.100 | - | 0.600 | 0.100 | **yes** |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("table lacks %q:\n%s", want, md)
+		}
+	}
+	if _, err := EvidencePlot("t", e, 3).PNG(9*vg.Inch, 3*vg.Inch); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestKeysOf: a head that always attends to the previous token (query 0 and 1 aside) has its top
+// key there for every scored query, and the key tokens' weights are shares of the whole.
+func TestKeysOf(t *testing.T) {
+	p := mat.NewDense(4, 4, []float64{1, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0})
+	tr := &forward.Trace{Attn: [][]*mat.Dense{{p}}}
+	u := KeysOf([]*forward.Trace{tr}, [][]string{{"a", "b", "c", "d"}}, 0, 0, 2)
+	if u.Previous != 1 || u.Self != 0 || u.First != 0 || u.Other != 0 {
+		t.Errorf("KeyUse %+v, want the previous token for every query", u)
+	}
+	if len(u.Tokens) != 2 || u.Tokens[0] != (TokenWeight{"b", 0.5}) || u.Tokens[1] != (TokenWeight{"c", 0.5}) {
+		t.Errorf("tokens %+v, want b and c with half the weight each (queries 2 and 3)", u.Tokens)
+	}
+	if s := u.String(); !strings.Contains(s, "previous token for 100% of queries") || !strings.Contains(s, "`b` 50%") {
+		t.Errorf("String() = %q", s)
+	}
+}
+
+// TestSqrtScale: colours follow the square root, and the bar's ticks read probabilities.
+func TestSqrtScale(t *testing.T) {
+	m := SqrtScale(mat.NewDense(1, 3, []float64{0.25, 0.01, -1e-9}))
+	if m.At(0, 0) != 0.5 || math.Abs(m.At(0, 1)-0.1) > 1e-15 || m.At(0, 2) != 0 {
+		t.Errorf("SqrtScale = %v", mat.Formatted(m))
+	}
+	ticks := sqrtTicks{}.Ticks(0, 1)
+	if len(ticks) != 8 || ticks[4].Label != "0.25" || ticks[4].Value != 0.5 {
+		t.Errorf("ticks %+v, want 0.25 at 0.5 among 8", ticks)
 	}
 }
