@@ -33,19 +33,24 @@ type NamedHead struct {
 	best        string // the pattern of Score, named or not
 }
 
-// Title is a short caption for the head's attention map: "L2 H1 induction 0.62", or for a head
-// without a name its best score, "L0 H3 (not named; best first-token 0.31)".
+// Title is a short caption for the head's attention map: "L2 H1 induction 0.62"; for a head
+// without a name "L0 H3 (not named)", or with the score it was picked for (BestHeads), "L0 H3
+// (not named; best first-token 0.31)".
 func (n NamedHead) Title() string {
 	if n.Pattern != "" {
 		return fmt.Sprintf("L%d H%d %s %.2f", n.Layer, n.Head, n.Pattern, n.Score)
+	}
+	if n.best == "" {
+		return fmt.Sprintf("L%d H%d (not named)", n.Layer, n.Head)
 	}
 	return fmt.Sprintf("L%d H%d (not named; best %s %.2f)", n.Layer, n.Head, n.best, n.Score)
 }
 
 // EvidenceNames titles every head of e (layers x heads, layer-major) from the evidence: Pattern is
 // the pattern Evidence.Named names it for (the one with its highest held-out score if several)
-// and Score its held-out mean score for it; a head named for nothing keeps Pattern "" and carries
-// its highest held-out score of the three (NaN induction scores skipped).
+// and Score its held-out mean score for it; a head named for nothing is titled "not named" alone
+// (its scores of different patterns are not comparable: an induction score on Go is high without
+// any copying).
 func EvidenceNames(e *forward.Evidence) []NamedHead {
 	layers, heads := e.HeldOut.Previous.Dims()
 	prev, first, ind := e.Named()
@@ -68,15 +73,7 @@ func EvidenceNames(e *forward.Evidence) []NamedHead {
 				out = append(out, n)
 				continue
 			}
-			n := NamedHead{Layer: l, Head: h, Score: math.Inf(-1)}
-			for _, p := range []struct {
-				name string
-				m    *mat.Dense
-			}{{PatternPrevious, e.HeldOut.Previous}, {PatternFirst, e.HeldOut.First}, {PatternInduction, e.HeldOut.Induction}} {
-				if v := p.m.At(l, h); !math.IsNaN(v) && v > n.Score {
-					n.Score, n.best = v, p.name
-				}
-			}
+			n := NamedHead{Layer: l, Head: h, Score: math.NaN()}
 			out = append(out, n)
 		}
 	}
@@ -313,4 +310,25 @@ func (u KeyUse) String() string {
 		s += fmt.Sprintf(" `%s` %.0f%%", t.Token, 100*t.Share)
 	}
 	return s
+}
+
+// BestHeads returns, for previous-token, first-token and induction in that order, the head with
+// the highest held-out mean score for the pattern, titled by that score: with the pattern's name
+// when Evidence.Named names the head for it, as "not named" otherwise.
+func BestHeads(e *forward.Evidence) []NamedHead {
+	prev, first, ind := e.Named()
+	var out []NamedHead
+	for _, p := range []struct {
+		name  string
+		m     *mat.Dense
+		named []forward.Head
+	}{{PatternPrevious, e.HeldOut.Previous, prev}, {PatternFirst, e.HeldOut.First, first}, {PatternInduction, e.HeldOut.Induction, ind}} {
+		h := forward.Ranked(p.m)[0]
+		n := NamedHead{Layer: h.Layer, Head: h.Head, Score: h.Score, best: p.name}
+		if len(p.named) > 0 && p.named[0].Layer == h.Layer && p.named[0].Head == h.Head {
+			n.Pattern = p.name
+		}
+		out = append(out, n)
+	}
+	return out
 }

@@ -33,20 +33,21 @@ func TestEvidenceNames(t *testing.T) {
 	}{
 		{PatternPrevious, 0.9, "L0 H0 previous-token 0.90"},
 		{PatternInduction, 0.7, "L0 H1 induction 0.70"},
-		{"", 0.3, "L0 H2 (not named; best first-token 0.30)"}, // the NaN induction score is skipped
+		{"", math.NaN(), "L0 H2 (not named)"},
 	}
 	if len(names) != len(want) {
 		t.Fatalf("%d names, want %d", len(names), len(want))
 	}
 	for i, w := range want {
 		n := names[i]
-		if n.Layer != 0 || n.Head != i || n.Pattern != w.pattern || n.Score != w.score || n.Title() != w.title {
+		same := n.Score == w.score || math.IsNaN(n.Score) && math.IsNaN(w.score)
+		if n.Layer != 0 || n.Head != i || n.Pattern != w.pattern || !same || n.Title() != w.title {
 			t.Errorf("head %d: %+v %q, want pattern %q score %g title %q", i, n, n.Title(), w.pattern, w.score, w.title)
 		}
 	}
 	maps := [][]*mat.Dense{{mat.NewDense(3, 3, []float64{1, 0, 0, 1, 0, 0, 1, 0, 0}), mat.NewDense(3, 3, nil), mat.NewDense(3, 3, nil)}}
 	g := NamedAttentionHeads("t", maps, []string{"a", "b", "c"}, names[1:], 2)
-	if g.Cells[0][0].Title.Text != "L0 H1 induction 0.70" || g.Cells[0][1].Title.Text != "L0 H2 (not named; best first-token 0.30)" {
+	if g.Cells[0][0].Title.Text != "L0 H1 induction 0.70" || g.Cells[0][1].Title.Text != "L0 H2 (not named)" {
 		t.Errorf("titles %q, %q", g.Cells[0][0].Title.Text, g.Cells[0][1].Title.Text)
 	}
 	if _, err := g.PNG(8*vg.Inch, 5*vg.Inch); err != nil {
@@ -76,6 +77,11 @@ func TestEvidenceRows(t *testing.T) {
 		if !strings.Contains(md, want) {
 			t.Errorf("table lacks %q:\n%s", want, md)
 		}
+	}
+	best := BestHeads(e)
+	if len(best) != 3 || best[0].Title() != "L0 H0 previous-token 0.90" || best[1].Title() != "L0 H2 (not named; best first-token 0.30)" ||
+		best[2].Title() != "L0 H1 induction 0.70" {
+		t.Errorf("BestHeads: %q, %q, %q", best[0].Title(), best[1].Title(), best[2].Title())
 	}
 	if _, err := EvidencePlot("t", e, 3).PNG(9*vg.Inch, 3*vg.Inch); err != nil {
 		t.Fatal(err)

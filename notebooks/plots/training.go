@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strconv"
+
+	"gonum.org/v1/plot"
 )
 
 // Training is notebooks/data/tiny_training.json, written by scripts/train_tiny.py while it trained
@@ -59,4 +62,31 @@ func LoadTraining(path string) (*Training, error) {
 func Number(fields map[string]any, key string) (float64, bool) {
 	v, ok := fields[key].(float64)
 	return v, ok
+}
+
+// LossTicks is the ticker for a loss axis on a log scale that spans less than a decade (nats per
+// token, from about 4 to 12): a labelled tick at each of 2, 2.5, 3, 3.5, 4, 4.5, 5, 6, 7, 8, 9,
+// 10, 12, 15 and 20 inside the axis range, so that a value such as 4.3 can be read between 4 and
+// 4.5, where LogTicks would label only the integers.
+type LossTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (LossTicks) Ticks(min, max float64) []plot.Tick {
+	var out []plot.Tick
+	for _, v := range []float64{2, 2.5, 3, 3.5, 4, 4.5, 5, 6, 7, 8, 9, 10, 12, 15, 20} {
+		if v >= min*(1-1e-9) && v <= max*(1+1e-9) {
+			out = append(out, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', -1, 64)})
+		}
+	}
+	return out
+}
+
+// ResultNumber returns the numeric field key of Result, or an error naming the key when the file
+// lacks it.
+func (t *Training) ResultNumber(key string) (float64, error) {
+	v, ok := Number(t.Result, key)
+	if !ok {
+		return 0, fmt.Errorf("plots: the training file's result has no number %q", key)
+	}
+	return v, nil
 }

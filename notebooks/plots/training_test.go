@@ -47,3 +47,28 @@ func TestLoadTraining(t *testing.T) {
 		t.Error("a missing file: no error")
 	}
 }
+
+// TestLossTicks: every tick inside the range, labelled, with 4 and 4.5 around a final loss of 4.3.
+func TestLossTicks(t *testing.T) {
+	ticks := LossTicks{}.Ticks(4, 12.5)
+	var labels []string
+	for _, tk := range ticks {
+		labels = append(labels, tk.Label)
+	}
+	if got := strings.Join(labels, " "); got != "4 4.5 5 6 7 8 9 10 12" {
+		t.Errorf("ticks %q, want 4 4.5 5 6 7 8 9 10 12", got)
+	}
+}
+
+// TestResultNumber: a number of the result, and an error naming a missing key.
+func TestResultNumber(t *testing.T) {
+	tr := &Training{Result: map[string]any{"loss": 4.5, "name": "x"}}
+	if v, err := tr.ResultNumber("loss"); err != nil || v != 4.5 {
+		t.Errorf("ResultNumber(loss) = %v, %v", v, err)
+	}
+	for _, k := range []string{"name", "missing"} {
+		if _, err := tr.ResultNumber(k); err == nil || !strings.Contains(err.Error(), k) {
+			t.Errorf("ResultNumber(%s): error %v, want one naming the key", k, err)
+		}
+	}
+}
