@@ -168,3 +168,47 @@ func TestPrefault(t *testing.T) {
 		t.Errorf("progress ended at %d of %d after %d calls; want %d bytes in %d calls", last, total, calls, want, 7*m.sizes.Layers+1)
 	}
 }
+
+// TestLoadWithoutMmap: a file read into the Go heap (WithoutMmap, so not into huge pages either)
+// gives the logits of the default load, bit for bit.
+func TestLoadWithoutMmap(t *testing.T) {
+	logits := func(opts ...Option) []float32 {
+		t.Helper()
+		m, err := Load(reference.TinyGGUF(), append(opts, WithThreads(1))...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Close()
+		if len(opts) > 0 && m.HugePages() {
+			t.Error("WithoutMmap: the weights are in huge pages")
+		}
+		s, err := m.NewSession(8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := s.Prefill(t.Context(), []int{785, 3974, 13})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return append([]float32(nil), l...)
+	}
+	want, got := logits(), logits(WithoutMmap())
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("logit %d: %g read into the heap, %g mapped", i, got[i], want[i])
+		}
+	}
+}
+
+// TestParseKVCache: the command line's names of the KV cache types, in any case and with spaces
+// around them; another name is an error that says it and what is accepted.
+func TestParseKVCache(t *testing.T) {
+	for name, want := range map[string]DType{"f32": F32, "F16": F16, " f16\n": F16} {
+		if got, err := ParseKVCache(name); err != nil || got != want {
+			t.Errorf("ParseKVCache(%q) = %v, %v; want %v", name, got, err, want)
+		}
+	}
+	if _, err := ParseKVCache("q8_0"); err == nil || !strings.Contains(err.Error(), `"q8_0"`) || !strings.Contains(err.Error(), "f32 or f16") {
+		t.Errorf("ParseKVCache(q8_0): %v", err)
+	}
+}

@@ -76,3 +76,35 @@ func TestPoolSpinWidths(t *testing.T) {
 		p.close()
 	}
 }
+
+// TestPoolEdges: a loop of no items calls nothing, a grain below one counts as one, a pool of one
+// goroutine runs the loop on the caller's, and closing a pool twice is harmless.
+func TestPoolEdges(t *testing.T) {
+	p := newPool(3)
+	calls := 0
+	p.run(0, 4, func(w, lo, hi int) { calls++ })
+	p.run(-5, 4, func(w, lo, hi int) { calls++ })
+	if calls != 0 {
+		t.Errorf("loops of no items called the body %d times", calls)
+	}
+	var seen [10]atomic.Int32
+	p.run(len(seen), 0, func(w, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			seen[i].Add(1)
+		}
+	})
+	for i := range seen {
+		if n := seen[i].Load(); n != 1 {
+			t.Errorf("grain 0: item %d visited %d times", i, n)
+		}
+	}
+	p.close()
+	p.close()
+	one := newPool(1)
+	defer one.close()
+	one.run(100, 1, func(w, lo, hi int) {
+		if w != 0 || lo != 0 || hi != 100 {
+			t.Errorf("a pool of one ran [%d, %d) on worker %d, want [0, 100) on 0", lo, hi, w)
+		}
+	})
+}
