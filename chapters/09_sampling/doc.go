@@ -147,6 +147,18 @@
 // compute each sequence's row exactly as they would alone (TestBatchedEqualsAlone, and
 // qwen3.Batch's test), so there the batch size does not change the text.
 //
+// # Where a prompt ends
+//
+// The model learned which token follows which where the training text had a token boundary. A
+// prompt that stops inside what the text writes as one token ends on a token rarely seen there:
+// Go writes " {" and its newline as one token, so "func main() {" ends on " {", after which the
+// tiny model expects a one-line body (" return"); a prompt ending in a space ends on the lone-space
+// token that Qwen's tokenizer keeps before digits. Heal and HealMask implement token healing (the
+// guidance library's method: guidance-ai/guidance,
+// notebooks/art_of_prompt_design/prompt_boundaries_and_token_healing.ipynb): back the prompt up by
+// its last token and let only tokens that start with its text compete for the first place.
+// Notebook 09 prints the probabilities with and without.
+//
 // # Shapes
 //
 // Every function works on one logits vector []float64 of length vocab and returns a new vector of
