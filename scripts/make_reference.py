@@ -767,21 +767,6 @@ HEADS_TEXT = ("func (b *Buffer) Len() int { return len(b.buf) - b.off }\n\n"
 LENS_TOP = 5
 
 
-def head_scores(attn: torch.Tensor, ids: list[int]) -> dict:
-    """Three patterns of attention heads, from the probabilities attn (layers, heads, seq, seq), as chapter 07's
-    ScoreHeads defines them: previous = mean over queries i >= 2 of P[i, i-1]; first = mean over queries i >= 2 of
-    P[i, 0]; induction = mean, over the queries i whose token appeared earlier at some j < i-1, of the weight on all
-    such positions j+1 (the tokens that followed earlier copies of the query's token)."""
-    seq = len(ids)
-    q = torch.arange(2, seq)
-    succ = [sorted({j + 1 for j in range(i - 1) if ids[j] == ids[i]}) for i in range(seq)]
-    queries = [i for i in range(seq) if succ[i]]
-    assert queries, "the snippet repeats no token"
-    induction = torch.stack([attn[:, :, i, succ[i]].sum(-1) for i in queries]).mean(0)
-    return {"previous": attn[:, :, q, q - 1].mean(-1).tolist(), "first": attn[:, :, q, 0].mean(-1).tolist(),
-            "induction": induction.tolist(), "induction_queries": len(queries)}
-
-
 def golden_07_analysis(model, tok) -> None:
     """heads.json: the head scores of transformers' attention probabilities on HEADS_TEXT; lens_ids.npy and
     lens_probs.npy: the logit lens on it (the LENS_TOP most likely next tokens when the embeddings and each layer's
@@ -800,7 +785,9 @@ def golden_07_analysis(model, tok) -> None:
         attn = torch.stack([a[0] for a in out.attentions])  # (layers, heads, seq, seq)
         probs = torch.softmax(model.lm_head(model.model.norm(torch.stack(streams))), dim=-1)
     top = probs.topk(LENS_TOP, dim=-1)
-    scores = head_scores(attn, ids)
+    import train_tiny as tt  # here, not at the top: train_tiny imports this module
+
+    scores = tt.head_scores(attn, ids)  # chapter 07's ScoreHeads, mirrored once, in train_tiny.py
     for name in ("previous", "first", "induction"):
         m = torch.tensor(scores[name])
         l, h = divmod(int(m.argmax()), m.shape[1])
