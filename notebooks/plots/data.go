@@ -108,6 +108,27 @@ func (b *Bench) Bound(r BenchRow) float64 {
 	return b.ReadBandwidthGBs * 1e9 / float64(r.BytesPerToken)
 }
 
+// readRange finds the spread of the read-bandwidth probe in a bench.json source line, as
+// scripts/bench.sh writes it: "median of 6 measurements (41.3-78.5 GB/s)".
+var readRange = regexp.MustCompile(`median of \d+ measurements \(([0-9.]+)-([0-9.]+) GB/s\)`)
+
+// ReadRange is the lowest and the highest read bandwidth the run measured (GB/s), of which
+// ReadBandwidthGBs is the median, taken from the Source line; ok is false when Source does not
+// give them. A machine whose bandwidth moves during a run can decode above Bound (the median's
+// bound) and still below the fastest read measured: Bound scaled by hi / ReadBandwidthGBs.
+func (b *Bench) ReadRange() (lo, hi float64, ok bool) {
+	m := readRange.FindStringSubmatch(b.Source)
+	if m == nil {
+		return 0, 0, false
+	}
+	lo, err1 := strconv.ParseFloat(m[1], 64)
+	hi, err2 := strconv.ParseFloat(m[2], 64)
+	if err1 != nil || err2 != nil || !(lo > 0 && lo <= b.ReadBandwidthGBs && b.ReadBandwidthGBs <= hi) {
+		return 0, 0, false
+	}
+	return lo, hi, true
+}
+
 // GoBench is one result line of `go test -bench`: the benchmark's name without the
 // "Benchmark" prefix and the -GOMAXPROCS suffix, its iteration count and time per operation.
 type GoBench struct {

@@ -607,3 +607,24 @@ func TestLogTicksShortRange(t *testing.T) {
 		}
 	}
 }
+
+// TestReadRange: the probe's spread comes from the source line as scripts/bench.sh writes it, and
+// is refused when absent or when it does not contain the median.
+func TestReadRange(t *testing.T) {
+	for _, c := range []struct {
+		source   string
+		median   float64
+		lo, hi   float64
+		expectOK bool
+	}{
+		{"read bandwidth: a 1 GiB AVX2 read stream with all cores, median of 6 measurements (41.3-78.5 GB/s); peak RSS", 52.46, 41.3, 78.5, true},
+		{"no spread here", 52.46, 0, 0, false},
+		{"median of 6 measurements (41.3-50.0 GB/s)", 52.46, 0, 0, false}, // the median outside its own range
+	} {
+		b := Bench{Source: c.source, ReadBandwidthGBs: c.median}
+		lo, hi, ok := b.ReadRange()
+		if ok != c.expectOK || lo != c.lo || hi != c.hi {
+			t.Errorf("%q: ReadRange() = %g, %g, %v; want %g, %g, %v", c.source, lo, hi, ok, c.lo, c.hi, c.expectOK)
+		}
+	}
+}

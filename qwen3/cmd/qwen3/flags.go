@@ -48,7 +48,7 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.IntVar(&c.threads, "threads", runtime.NumCPU(), "cores to use")
 	fs.IntVar(&c.ctxTokens, "ctx", 0, fmt.Sprintf("context length (KV cache size) in tokens (default: %d, or the model's context if shorter)", qwen3.DefaultMaxContext))
 	fs.StringVar(&c.system, "system", "", "system prompt (chat turns only)")
-	fs.StringVar(&c.kvCache, "kv-cache", "f32", "KV cache precision: f32, or f16 for half the cache's memory at long contexts (logits move by about 3e-4 of the largest logit)")
+	fs.StringVar(&c.kvCache, "kv-cache", "f32", "KV cache precision: f32, or f16 for half the cache's memory at long contexts (logits move by up to 1.5e-3 of the largest logit, measured on a full-size model; see notebook 11)")
 	fs.BoolVar(&c.hugePages, "huge-pages", true, "read a GGUF file's weights into transparent huge pages (2 MB on x86-64) where Linux offers them: faster decoding, for a private copy of the file in memory; false keeps them in the mapped file")
 	fs.BoolVar(&c.exact, "exact", false, "keep the inputs of quantized weights (Q8_0, Q4_0, Q4_K, Q6_K) in float32, as chapter 07 does, instead of rounding them to int16 blocks: slower")
 }
