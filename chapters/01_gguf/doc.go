@@ -128,7 +128,7 @@
 // and a checkpoint saved by transformers 5 (any fine-tune saved today) has instead
 //
 //	"rope_parameters": {"rope_theta": 1000000.0, "rope_type": "default"}, "dtype": "bfloat16",
-//	"layer_types": ["full_attention", ...], "bos_token_id": null
+//	"layer_types": ["full_attention", ...], "pad_token_id": null
 //
 // Both read to the same Config. What the course does not implement is refused with the key and its
 // value, never run as if it were the default: a RoPE type such as "yarn" (Qwen's advice for contexts
@@ -183,14 +183,14 @@
 //
 // Qwen3 is trained and published in bfloat16 (config.json: "torch_dtype": "bfloat16"). Both
 // formats are 16 bits; they spend them differently. float16 keeps 10 mantissa bits (about 3
-// decimal digits) and 5 exponent bits, so its numbers run from 6e-8 (the smallest subnormal) to
-// 65504. bfloat16 keeps float32's 8 exponent bits, so it runs from 1e-38 to 3.4e38, and pays with
-// 7 mantissa bits (2 digits). Example_bfloat16Range rounds three numbers with this chapter's
-// [F32ToF16] and [F32ToBF16]:
+// decimal digits) and 5 exponent bits, so its normal numbers run from 6.1e-5 to 65504 (subnormals
+// reach down to 6e-8 with ever fewer digits). bfloat16 keeps float32's 8 exponent bits, so its
+// normal numbers run from 1.2e-38 to 3.4e38, and it pays with 7 mantissa bits (2 digits).
+// Example_bfloat16Range rounds three numbers with this chapter's [F32ToF16] and [F32ToBF16]:
 //
-//	70000      f16 +Inf       bf16 70144       too large for float16
-//	1e-08      f16 0          bf16 1.0012e-08  too small for float16
-//	1.0039062  f16 1.0039062  bf16 1           too fine for bfloat16
+//	70000      -> f16 +Inf       bf16 70144            (too large for float16)
+//	1e-08      -> f16 0          bf16 1.0011718e-08    (too small for float16)
+//	1.0039062  -> f16 1.0039062  bf16 1                (too fine for bfloat16)
 //
 // A network can live with the third error (each weight and activation a little noisy) but not
 // with the first two: one Inf in an activation turns every later sum into Inf or NaN, and a
@@ -198,14 +198,17 @@
 // in "mixed precision" float16 with loss scaling (Micikevicius et al., 2018, "Mixed Precision
 // Training", section 3.2), which multiplies the loss by a large factor so that small gradients
 // stay above float16's floor and divides it out afterwards, skipping the steps that overflow.
-// bfloat16 (Google's format for its TPUs; Kalamkar et al., 2019, "A Study of BFLOAT16 for Deep
-// Learning Training", trains without loss scaling) made that bookkeeping unnecessary: anything a float32 can hold, a bfloat16 can hold roughly, and
-// widening it is a shift ([BF16ToF32]). That is why the checkpoint is bfloat16 and why a
+// bfloat16 made that bookkeeping unnecessary: it keeps float32's range, so anything a float32 can
+// hold, a bfloat16 can hold roughly, and widening it is a shift ([BF16ToF32]). Kalamkar et al.
+// (2019, "A Study of BFLOAT16 for Deep Learning Training", abstract) trained across domains in
+// bfloat16 to float32's results "with no changes to hyper-parameters", where float16 "requires
+// hyper-parameter tuning" (its loss scale). That is why the checkpoint is bfloat16 and why a
 // conversion of it to float16 can overflow where the original did not.
 //
-// float16 still has its place inside the quantized blocks: a Q8_0 scale d = max|x|/127 of
-// weights of size 0.01 to 1 sits well inside float16's range, so the format takes float16's
-// three digits over bfloat16's two.
+// float16 still has its place inside the quantized blocks: a Q8_0 scale d = max|x|/127 of a block
+// of weights is small but far from tiny (notebook 01 measures the scales of the tiny checkpoint's
+// embedding, all inside float16's normal range), so the format takes float16's three digits over
+// bfloat16's two.
 //
 // # Qwen3-0.6B by the numbers
 //
@@ -281,9 +284,10 @@
 //
 // Answers.
 //
-//  1. The scale is max|x|/127 of weights between about 0.01 and 1: well inside float16's range
-//     (6e-8 to 65504), so the extra exponent bits of bfloat16 would buy nothing, while float16's
-//     10 mantissa bits make the scale 8 times finer than bfloat16's 7.
+//  1. The scale is max|x|/127 of a block of weights: inside float16's normal range (6.1e-5 to
+//     65504; notebook 01 measures the scales of a real embedding), so the extra exponent bits of
+//     bfloat16 would buy nothing, while float16's 10 mantissa bits make the scale 8 times finer
+//     than bfloat16's 7.
 //  2. 2 bytes each: 1.19 GB. Q8_0: 596,049,920 / 32 x 34 = 633 MB, a little more than a byte per
 //     weight ([WeightBytes], which keeps the norms in F32, says 633,495,552 bytes).
 //  3. ne0 comes first, so a row is 1024 values and the shape is [151936, 1024]: 151,936 rows of

@@ -9,8 +9,9 @@ import (
 // The writer's side of the quantized types: this course reads quantized files, and these
 // functions write the blocks that Dequantize reads, so that tests can build weights of every type
 // and the notebooks can measure what each type loses. They round to nearest, the plainest way to
-// fill each format; llama.cpp's quantizers search for slightly better scales, so their errors are
-// a little smaller.
+// fill each format. llama.cpp's Q8_0 does the same (ggml/src/ggml-quants.c, quantize_row_q8_0_ref);
+// its Q4_K searches each sub-block for a slightly better scale and minimum (make_qkx2_quants), so
+// its Q4_K errors are a little smaller than these.
 
 // F32ToF16 rounds x to the nearest IEEE half-precision number (ties to even) and returns its
 // bits: the inverse of gguf.F16ToF32. Values beyond ±65504 become ±Inf; NaN stays NaN.
