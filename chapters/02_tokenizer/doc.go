@@ -55,7 +55,8 @@
 // Words with Subword Units", set out to solve with BPE on characters). Subword vocabularies built
 // on characters still need an answer for a character they never saw, and Unicode 15.0 assigns
 // 149,186 graphic and format characters (notebook 02 counts them with Go's unicode tables):
-// WordPiece (BERT) maps it to [UNK], and so does SentencePiece unless it is trained with
+// WordPiece (BERT; google-research/bert, tokenization.py, WordpieceTokenizer) maps it to [UNK],
+// and so does SentencePiece unless it is trained with
 // byte_fallback, which spells an unknown character as its UTF-8 bytes, tokens <0x00>..<0xFF>
 // reserved in the vocabulary (LLaMA's tokenizer does that: Touvron et al., 2023, section 2.1).
 // GPT-2's byte-level BPE (Radford et al., 2019, section 2.2) starts from the bytes instead: any
@@ -67,12 +68,15 @@
 // character, and a token may end in the middle of a character (hence StreamDecoder).
 //
 // The pre-tokenizer's split is the other half. BPE learns its merges from pair counts in the
-// training text; without a split it would spend vocabulary entries on "dog.", "dog!" and "dog?"
-// and on pairs across word boundaries, and numbers would merge into arbitrary chunks. Qwen's
-// regular expression cuts words (with one leading space), single digits, punctuation runs and
-// whitespace before the merges are learned or applied, so no token crosses those boundaries: the
-// vocabulary has no "20" at all, every number is spelled digit by digit, and 2024 and 2025 differ
-// in one token. Since the merges were learned on split text, the split is part of the
+// training text; without a split it spends vocabulary entries on "dog.", "dog!" and "dog?" (GPT-2's
+// own observation, Radford et al., 2019, section 2.2, which made it "prevent BPE from merging
+// across character categories") and on pairs across word boundaries, and numbers merge into
+// arbitrary chunks. Qwen's regular expression cuts words (with one leading space), single digits,
+// punctuation runs and whitespace before the merges are learned or applied, so no token crosses
+// those boundaries. Splitting numbers into single digits is Qwen's choice "following Touvron et al."
+// (Bai et al., 2023, "Qwen Technical Report", section 2.2; Qwen3 uses the same tokenizer, its
+// report's section 2): the vocabulary has no "20" at all, every number is spelled digit by digit,
+// and 2024 and 2025 differ in one token. Since the merges were learned on split text, the split is part of the
 // tokenizer's definition. BPE run on the unsplit text (MergeStep until nothing merges, in
 // Example_noUnknownTokens) gives other ids than the model was trained on:
 //
@@ -100,7 +104,7 @@
 // The chat template is a faithful Go rendering of Qwen3's Jinja template, not a Jinja engine.
 // A Jinja interpreter able to run it (namespaces, slicing, string methods, filters) would be a
 // project of its own and would hide the format behind the template language; the format itself is
-// twenty lines of Go (chat.go) that say what the model sees. The cost is that another template
+// under a hundred lines of Go (chat.go) that say what the model sees. The cost is that another template
 // needs new code. Tool definitions (the "tools" argument) and assistant tool_calls are not
 // rendered; tool responses are.
 //
@@ -137,8 +141,9 @@
 //     30 combining marks, which Hugging Face does not. normalize.go reproduces Hugging Face.
 //   - Decode of an unknown id (outside the vocabulary, or one of the 267 "[PAD...]" filler ids
 //     151669..151935 of the embedding matrix) is an error; Hugging Face silently drops it.
-//   - From a GGUF file (FromGGUF), llama.cpp has marked <|fim_*|>, <|repo_name|>, <|file_sep|> as
-//     control tokens, so Decode(ids, true) skips them; tokenizer.json does not call them special.
+//   - From a GGUF file (FromGGUF), llama.cpp's converter (convert_hf_to_gguf.py) has marked every
+//     added token that looks like "<|...|>" as a control token, <|fim_*|>, <|repo_name|> and
+//     <|file_sep|> included, so Decode(ids, true) skips them; tokenizer.json does not call them special.
 //     Encoding is identical.
 //   - No BOS token is added. The chat template has no default system prompt. enable_thinking=false
 //     ends the prompt with an empty "<think>\n\n</think>\n\n"; reasoning of assistant turns before
