@@ -34,11 +34,12 @@
 // # What came before, and why dropping the mean is fine
 //
 // The original Transformer (Vaswani et al., 2017, section 3.1), GPT-2 (Radford et al., 2019,
-// section 2.3) and BERT normalized with LayerNorm (Ba et al., 2016; [LayerNorm], kept here for
-// comparison): subtract the row's mean, divide by its standard deviation, then scale by a weight
-// and shift by a bias. RMSNorm (Zhang and Sennrich, 2019, "Root Mean Square Layer
-// Normalization"; used by LLaMA, Touvron et al., 2023, section 2.2, and by every Qwen) drops the
-// subtraction and the bias. The worked example shows what that changes: LayerNorm of x is exactly
+// section 2.3) and BERT (Devlin et al., 2019, section 3: the original Transformer's encoder)
+// normalized with LayerNorm (Ba et al., 2016; [LayerNorm], kept here for comparison): subtract the
+// row's mean, divide by its standard deviation, then scale by a weight and shift by a bias.
+// RMSNorm (Zhang and Sennrich, 2019, "Root Mean Square Layer Normalization"; used by LLaMA,
+// Touvron et al., 2023, section 2.2, by the first Qwen, Bai et al., 2023, section 2.3, and by
+// Qwen3, its report's section 2) drops the subtraction and the bias. The worked example shows what that changes: LayerNorm of x is exactly
 // RMSNorm of x - mean(x),
 //
 //	x = [1 2 3 4]   LayerNorm(x) = RMSNorm(x - 2.5) = [-1.3416 -0.4472 0.4472 1.3416]
@@ -68,7 +69,8 @@
 // produces it, and the normalization runs over each contiguous head_dim block of a row. It
 // bounds the size of q·k, which keeps attention logits from blowing up during training (the
 // divergence Dehghani et al., 2023, "Scaling Vision Transformers to 22 Billion Parameters",
-// section 2, traced to attention logits growing, and fixed with this normalization): after
+// section 2, traced to attention logits growing, and fixed by normalizing queries and keys before
+// their dot product, with LayerNorm there; the Qwen3 report cites that paper for its QK-Norm): after
 // QK-norm a head's query has length √head_dim times its weights, so with weights of 1 the score
 // q·k/√128 of chapter 05 is at most √128 ≈ 11.3, whatever the projections did. Each head gets its
 // own RMS because each is its own attention: normalizing the whole row at once would let a loud
@@ -102,7 +104,7 @@
 // eps only matters when mean(x²) is close to it. A row of 1e-3 everywhere has mean(x²) = 1e-6:
 // eps 0 gives 1, Qwen3's 1e-6 gives 1e-3/sqrt(2e-6) = 0.7071, LLaMA's 1e-5 gives 0.3015. QK-norm on
 // two heads of 2, [3 4 | 0.03 0.04]: head 0 has rms sqrt(12.5) = 3.536 and becomes [0.8485 1.1314];
-// head 1 has rms 0.03536 and becomes [0.8482 1.1309], nearly the same (eps shaves 0.03%). One RMS
+// head 1 has rms 0.03536 and becomes [0.8482 1.1309], nearly the same (eps shaves 0.04%). One RMS
 // for the whole row (2.5001) would give [1.1999 1.5999 0.0120 0.0160]: the quiet head stays quiet.
 //
 // # Exercises
