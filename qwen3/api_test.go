@@ -77,29 +77,29 @@ func TestGenerateFinish(t *testing.T) {
 	m := loadTiny(t, reference.TinyGGUF())
 	ctx := context.Background()
 	const prompt = "The capital of France is" // 5 tokens
-	text, st, err := m.Generate(ctx, prompt, Options{Sampling: greedy, MaxNewTokens: 3}, nil)
+	text, st, err := m.Generate(ctx, prompt, ReplyOptions{Sampling: greedy, MaxNewTokens: 3}, nil)
 	if err != nil || st.Finish != FinishLength || st.NewTokens != 3 {
 		t.Errorf("budget of 3: %q %+v %v", text, st, err)
 	}
-	first := m.Tokenizer.Encode(text)[0]
-	if _, st, err = m.Generate(ctx, prompt, Options{Sampling: greedy, Stop: []int{first}}, nil); err != nil || st.Finish != FinishStop || st.NewTokens != 0 {
+	first := m.Tokenizer().Encode(text)[0]
+	if _, st, err = m.Generate(ctx, prompt, ReplyOptions{Sampling: greedy, Stop: []int{first}}, nil); err != nil || st.Finish != FinishStop || st.NewTokens != 0 {
 		t.Errorf("the first greedy token as a stop token: %+v %v", st, err)
 	}
 	// A 16-token context holds the 5 prompt tokens and 11 new ones; the 12th is picked from the
 	// last logits but never fed back.
-	if _, st, err = m.Generate(ctx, prompt, Options{Sampling: greedy, MaxNewTokens: 100, MaxContext: 16, Stop: []int{}}, nil); err != nil || st.Finish != FinishContext || st.NewTokens != 12 {
+	if _, st, err = m.Generate(ctx, prompt, ReplyOptions{Sampling: greedy, MaxNewTokens: 100, MaxContext: 16, Stop: []int{}}, nil); err != nil || st.Finish != FinishContext || st.NewTokens != 12 {
 		t.Errorf("a reply that fills a 16-token context: %+v %v (want 12 new tokens, finish context)", st, err)
 	}
-	if _, st, err = m.Generate(ctx, prompt, Options{MaxContext: 4}, nil); !errors.Is(err, ErrContextFull) || !strings.Contains(err.Error(), "the prompt is 5 tokens, the context holds 4") {
+	if _, st, err = m.Generate(ctx, prompt, ReplyOptions{MaxContext: 4}, nil); !errors.Is(err, ErrContextFull) || !strings.Contains(err.Error(), "the prompt is 5 tokens, the context holds 4") {
 		t.Errorf("a prompt longer than the context: %+v %v", st, err)
 	}
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, st, err = m.Generate(cancelled, prompt, Options{}, nil); !errors.Is(err, context.Canceled) || st.Finish != FinishCancel {
+	if _, st, err = m.Generate(cancelled, prompt, ReplyOptions{}, nil); !errors.Is(err, context.Canceled) || st.Finish != FinishCancel {
 		t.Errorf("cancelled: %+v %v", st, err)
 	}
 	stopErr := errors.New("enough")
-	if _, st, err = m.Generate(ctx, prompt, Options{Stop: []int{}}, func(string) error { return stopErr }); !errors.Is(err, stopErr) || st.Finish != FinishError {
+	if _, st, err = m.Generate(ctx, prompt, ReplyOptions{Stop: []int{}}, func(string) error { return stopErr }); !errors.Is(err, stopErr) || st.Finish != FinishError {
 		t.Errorf("onText error: %+v %v", st, err)
 	}
 }
@@ -110,7 +110,7 @@ func TestPrefillProgressAndCancel(t *testing.T) {
 	m := loadTiny(t, reference.TinyGGUF())
 	prompt := strings.Repeat(" word", 600) // 600 tokens: chunks of 128
 	var calls [][2]int
-	_, st, err := m.Generate(context.Background(), prompt, Options{Sampling: greedy, MaxNewTokens: 1,
+	_, st, err := m.Generate(context.Background(), prompt, ReplyOptions{Sampling: greedy, MaxNewTokens: 1,
 		Progress: func(done, total int) { calls = append(calls, [2]int{done, total}) }}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +120,7 @@ func TestPrefillProgressAndCancel(t *testing.T) {
 		t.Errorf("progress %v, want %v; stats %+v", calls, want, st)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	_, st, err = m.Generate(ctx, prompt, Options{Progress: func(done, total int) {
+	_, st, err = m.Generate(ctx, prompt, ReplyOptions{Progress: func(done, total int) {
 		if done >= 256 {
 			cancel()
 		}
@@ -138,12 +138,12 @@ func TestChatSurvivesAFullContext(t *testing.T) {
 	const size = 96
 	m := loadTiny(t, reference.TinyGGUF())
 	ctx := context.Background()
-	chat, err := m.NewChat(ChatOptions{System: "Be brief.", Options: Options{Sampling: greedy, MaxNewTokens: 30, MaxContext: size, Stop: []int{}}})
+	chat, err := m.NewChat(ChatOptions{System: "Be brief.", Reply: ReplyOptions{Sampling: greedy, MaxNewTokens: 30, MaxContext: size, Stop: []int{}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := chat.Send(ctx, "Hi", nil); err != nil || chat.Dropped != 0 {
-		t.Fatalf("first turn: %v, dropped %d", err, chat.Dropped)
+	if _, err := chat.Send(ctx, "Hi", nil); err != nil || chat.Dropped() != 0 {
+		t.Fatalf("first turn: %v, dropped %d", err, chat.Dropped())
 	}
 	// The second reply fills the context: the first turn leaves, and the reply goes on after the
 	// rest is prefilled again, up to 7/8 of the context (it is already over half of it).
@@ -153,17 +153,17 @@ func TestChatSurvivesAFullContext(t *testing.T) {
 	if len(with) >= size-1 || budget <= size-len(with)+1 {
 		t.Fatalf("the test needs a second turn that fits at first (%d tokens) and a reply that overflows (%d tokens)", len(with), budget)
 	}
-	chat.Options.MaxNewTokens = budget
+	chat.Reply.MaxNewTokens = budget
 	reply, err := chat.Send(ctx, story, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if chat.Dropped != 2 || chat.Last.NewTokens != budget || chat.Last.Finish != FinishLength {
-		t.Errorf("second turn: dropped %d messages, %d new tokens, finish %s; want 2, %d, length", chat.Dropped, chat.Last.NewTokens, chat.Last.Finish, budget)
+	if chat.Dropped() != 2 || chat.Last().NewTokens != budget || chat.Last().Finish != FinishLength {
+		t.Errorf("second turn: dropped %d messages, %d new tokens, finish %s; want 2, %d, length", chat.Dropped(), chat.Last().NewTokens, chat.Last().Finish, budget)
 	}
 	// The cache holds the system prompt and the second turn, as a conversation without the first
 	// turn would have them, then the reply.
-	if cached := chat.s.Tokens(); len(cached) < len(without) || !slices.Equal(cached[:len(without)], without) || len(cached) > size {
+	if cached := chat.cache.Tokens(); len(cached) < len(without) || !slices.Equal(cached[:len(without)], without) || len(cached) > size {
 		t.Errorf("after making room the cache holds %d tokens, not the conversation without turn 1 (%d tokens) and the reply", len(cached), len(without))
 	}
 	for turn := range 4 {
@@ -178,8 +178,8 @@ func TestChatSurvivesAFullContext(t *testing.T) {
 	if len(msgs) != 1+2*6 || msgs[0].Role != "system" || msgs[1].Content != "Hi" || msgs[4].Content != reply {
 		t.Errorf("the conversation was not kept whole: %d messages", len(msgs))
 	}
-	if chat.Dropped < 4 || chat.Dropped%2 != 0 || chat.Dropped >= len(msgs)-1 {
-		t.Errorf("dropped %d of %d messages", chat.Dropped, len(msgs)-1)
+	if chat.Dropped() < 4 || chat.Dropped()%2 != 0 || chat.Dropped() >= len(msgs)-1 {
+		t.Errorf("dropped %d of %d messages", chat.Dropped(), len(msgs)-1)
 	}
 	// A message that cannot fit even alone is an error, and the chat goes on.
 	if _, err := chat.Send(ctx, strings.Repeat(" word", size), nil); !errors.Is(err, ErrContextFull) {
@@ -190,9 +190,9 @@ func TestChatSurvivesAFullContext(t *testing.T) {
 	}
 	// Alone in the context, a reply that fills it stops there.
 	chat.Reset()
-	chat.Options.MaxNewTokens = 2 * size
-	if _, err := chat.Send(ctx, "Hi", nil); err != nil || chat.Last.Finish != FinishContext {
-		t.Errorf("a reply that fills the context alone: %v, finish %s", err, chat.Last.Finish)
+	chat.Reply.MaxNewTokens = 2 * size
+	if _, err := chat.Send(ctx, "Hi", nil); err != nil || chat.Last().Finish != FinishContext {
+		t.Errorf("a reply that fills the context alone: %v, finish %s", err, chat.Last().Finish)
 	}
 }
 
@@ -208,7 +208,7 @@ func mustRender(t *testing.T, chat *Chat, first int, user string) []int {
 // TestChatSystemAndThinking: the system prompt and thinking mode can change between turns.
 func TestChatSystemAndThinking(t *testing.T) {
 	m := loadTiny(t, reference.TinyGGUF())
-	chat, err := m.NewChat(ChatOptions{Options: Options{Sampling: greedy, MaxNewTokens: 2}})
+	chat, err := m.NewChat(ChatOptions{Reply: ReplyOptions{Sampling: greedy, MaxNewTokens: 2}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,8 +231,8 @@ func TestChatSystemAndThinking(t *testing.T) {
 	// Reset keeps the system prompt's tokens in the cache, and only them.
 	chat.Reset()
 	sys, _ := tokenizer.ApplyChatTemplate(chat.Messages(), tokenizer.ChatOptions{})
-	if used, _ := chat.Context(); used != len(m.Tokenizer.Encode(sys)) || len(chat.Messages()) != 1 {
-		t.Errorf("after Reset: %d tokens cached, the system prompt is %d; %d messages", used, len(m.Tokenizer.Encode(sys)), len(chat.Messages()))
+	if used, _ := chat.Context(); used != len(m.Tokenizer().Encode(sys)) || len(chat.Messages()) != 1 {
+		t.Errorf("after Reset: %d tokens cached, the system prompt is %d; %d messages", used, len(m.Tokenizer().Encode(sys)), len(chat.Messages()))
 	}
 	if _, err := chat.Send(context.Background(), "  ", nil); err == nil {
 		t.Error("an empty message was sent")
@@ -246,7 +246,7 @@ func decode(t *testing.T, m *Model, chat *Chat, user string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	text, err := m.Tokenizer.Decode(ids, false)
+	text, err := m.Tokenizer().Decode(ids, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -66,52 +66,52 @@ func keyBlocks(maxLen int) int { return (maxLen + kernels.AttnLanes - 1) / kerne
 // storeKV appends the chunk's keys and values (after QK-norm and RoPE) to the current layer's
 // cache, in the layouts above; a float16 cache gets them rounded to the nearest half
 // (kernels.NarrowF16), the only rounding it adds.
-func (s *Session) storeKV() { s.storeKVTokens(0, s.n, s.kh) }
+func (e *engine) storeKV() { e.storeKVTokens(0, e.n, e.kh) }
 
 // storeKVTokens stores tokens [lo, hi) of the chunk, with kh as room for one head's keys on their
 // way into a float16 cache (each token has its own positions: the ranges of several workers, each
 // with its own kh, never write the same value).
-func (s *Session) storeKVTokens(lo, hi int, kh []uint16) {
+func (e *engine) storeKVTokens(lo, hi int, kh []uint16) {
 	for t := lo; t < hi; t++ {
-		for g := 0; g < s.c.KVHeads; g++ {
-			s.storeKVHead(t, g, kh)
+		for g := 0; g < e.c.KVHeads; g++ {
+			e.storeKVHead(t, g, kh)
 		}
 	}
 }
 
 // storeKVHead stores token t's key and value of key/value head g.
-func (s *Session) storeKVHead(t, g int, kh []uint16) {
-	c := s.c
+func (e *engine) storeKVHead(t, g int, kh []uint16) {
+	c := e.c
 	d, kvd, L := c.HeadDim, c.kvDim(), kernels.AttnLanes
-	o, p := s.owner[t], s.posOf[t]
+	o, p := e.owner[t], e.posOf[t]
 	kStride, vStride := keyBlocks(o.maxLen)*d*L, o.maxLen*d
-	k, v := s.k[t*kvd+g*d:t*kvd+(g+1)*d], s.v[t*kvd+g*d:t*kvd+(g+1)*d]
+	k, v := e.k[t*kvd+g*d:t*kvd+(g+1)*d], e.v[t*kvd+g*d:t*kvd+(g+1)*d]
 	kAt, vAt := g*kStride+p/L*d*L+p%L, g*vStride+p*d // key j of the head goes at kAt+j*L
 	if o.keysH != nil {
 		kernels.NarrowF16(kh, k)
-		blk := o.keysH[s.li][kAt:]
+		blk := o.keysH[e.li][kAt:]
 		for j, h := range kh {
 			blk[j*L] = h
 		}
-		kernels.NarrowF16(o.valuesH[s.li][vAt:vAt+d], v)
+		kernels.NarrowF16(o.valuesH[e.li][vAt:vAt+d], v)
 		return
 	}
-	blk := o.keys[s.li][kAt:]
+	blk := o.keys[e.li][kAt:]
 	for j, x := range k {
 		blk[j*L] = x
 	}
-	copy(o.values[s.li][vAt:vAt+d], v)
+	copy(o.values[e.li][vAt:vAt+d], v)
 }
 
 // attentionItems returns the rows per tile (2 when decoding one token of a head pair, else 6),
 // the tiles per item and the number of items per key/value head for a chunk of n tokens. In a
 // Batch's step every token has its own cache, so the items are those of one token, per token.
-func (s *Session) attentionItems() (rows, tiles, perHead int) {
-	n := s.n
-	if s.batch {
+func (e *engine) attentionItems() (rows, tiles, perHead int) {
+	n := e.n
+	if e.batch {
 		n = 1
 	}
-	all := n * s.c.Heads / s.c.KVHeads // query rows per key/value head
+	all := n * e.c.Heads / e.c.KVHeads // query rows per key/value head
 	if all <= 2 {
 		return 2, 1, 1
 	}
@@ -121,36 +121,36 @@ func (s *Session) attentionItems() (rows, tiles, perHead int) {
 }
 
 // attentionItemCount is the number of attention items of the chunk (see attend).
-func (s *Session) attentionItemCount() int {
-	_, _, perHead := s.attentionItems()
-	if s.batch {
-		return s.n * s.c.KVHeads * perHead
+func (e *engine) attentionItemCount() int {
+	_, _, perHead := e.attentionItems()
+	if e.batch {
+		return e.n * e.c.KVHeads * perHead
 	}
-	return s.c.KVHeads * perHead
+	return e.c.KVHeads * perHead
 }
 
 // attend runs attention items [lo, hi): item i is key/value head i/perHead and rows
 // (i%perHead)·rows·tiles .. of the head's n·group query rows (token-major). In a Batch's step,
 // item i belongs to token i/(KVHeads·perHead) and only reads that token's rows and cache.
-func (s *Session) attend(worker, lo, hi int) {
-	c := s.c
+func (e *engine) attend(worker, lo, hi int) {
+	c := e.c
 	d, qd, L := c.HeadDim, c.qDim(), kernels.AttnLanes
 	group := c.Heads / c.KVHeads
-	rows, tiles, perHead := s.attentionItems()
-	sc := &s.attn[worker]
+	rows, tiles, perHead := e.attentionItems()
+	sc := &e.attn[worker]
 	scale := float32(1 / math.Sqrt(float64(d)))
 	for it := lo; it < hi; it++ {
-		g, first, end := it/perHead, it%perHead*rows*tiles, s.n*group
-		if s.batch {
+		g, first, end := it/perHead, it%perHead*rows*tiles, e.n*group
+		if e.batch {
 			t, rest := it/(c.KVHeads*perHead), it%(c.KVHeads*perHead)
 			g, first, end = rest/perHead, t*group+rest%perHead*rows*tiles, (t+1)*group
 		}
-		if s.prepared { // the item is token first/group's head g, and prepares it (forward)
+		if e.prepared { // the item is token first/group's head g, and prepares it (forward)
 			t := first / group
-			s.normRotateGroup(t, g)
-			s.storeKVHead(t, g, s.khs[worker])
+			e.normRotateGroup(t, g)
+			e.storeKVHead(t, g, e.khs[worker])
 		}
-		o := s.owner[first/group] // every row of the item reads this cache
+		o := e.owner[first/group] // every row of the item reads this cache
 		kStride, vStride := keyBlocks(o.maxLen)*d*L, o.maxLen*d
 		var limit [attnMax]int // keys visible to each row: pos+t+1 (0 for padding rows)
 		maxKeys, used := 0, 0  // used: tiles holding at least one real row
@@ -165,8 +165,8 @@ func (s *Session) attend(worker, lo, hi int) {
 				continue
 			}
 			t, h := gr/group, g*group+gr%group
-			kernels.Scale(q, s.q[t*qd+h*d:t*qd+(h+1)*d], scale)
-			limit[r] = s.posOf[t] + 1
+			kernels.Scale(q, e.q[t*qd+h*d:t*qd+(h+1)*d], scale)
+			limit[r] = e.posOf[t] + 1
 			maxKeys = max(maxKeys, limit[r])
 			used = r/rows + 1
 		}
@@ -174,9 +174,9 @@ func (s *Session) attend(worker, lo, hi int) {
 		var keys, values []float32
 		var keysH, valuesH []uint16
 		if o.keysH != nil {
-			keysH, valuesH = o.keysH[s.li][g*kStride:(g+1)*kStride], o.valuesH[s.li][g*vStride:(g+1)*vStride]
+			keysH, valuesH = o.keysH[e.li][g*kStride:(g+1)*kStride], o.valuesH[e.li][g*vStride:(g+1)*vStride]
 		} else {
-			keys, values = o.keys[s.li][g*kStride:(g+1)*kStride], o.values[s.li][g*vStride:(g+1)*vStride]
+			keys, values = o.keys[e.li][g*kStride:(g+1)*kStride], o.values[e.li][g*vStride:(g+1)*vStride]
 		}
 		for k0 := 0; k0 < maxKeys; k0 += attnKeys {
 			kn := min(attnKeys, maxKeys-k0)
@@ -246,7 +246,7 @@ func (s *Session) attend(worker, lo, hi int) {
 				break
 			}
 			t, h := gr/group, g*group+gr%group
-			kernels.Scale(s.att[t*qd+h*d:t*qd+(h+1)*d], sc.o[r*d:(r+1)*d], 1/sc.l[r])
+			kernels.Scale(e.att[t*qd+h*d:t*qd+(h+1)*d], sc.o[r*d:(r+1)*d], 1/sc.l[r])
 		}
 	}
 }

@@ -3,6 +3,7 @@ package qwen3
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	gguf "github.com/qwen3go/qwen3go/chapters/01_gguf"
@@ -10,7 +11,7 @@ import (
 	"github.com/qwen3go/qwen3go/reference"
 )
 
-// The float16 KV cache (WithKVCache(F16)) rounds every key and value to 11 significant bits, half
+// The float16 KV cache (WithKVCache(KVFloat16)) rounds every key and value to 11 significant bits, half
 // a unit in the last place being 2^-12 = 2.4e-4 of the value: the scores q·k and the value sums
 // move by about that much of their size, and the logits follow. Its tolerances, relative to the
 // largest logit, are measured on the build machine (AMD EPYC, AVX2 and generic kernels alike):
@@ -39,7 +40,7 @@ func longContextError(t *testing.T, m *Model, cfg gguf.Config, want func(pos, c 
 	for i := range ids {
 		ids[i] = r.IntN(cfg.VocabSize)
 	}
-	s, err := m.NewSession(len(ids))
+	s, err := m.NewCache(len(ids))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,16 +90,15 @@ func chapter07Logits(t *testing.T, m *Model, cfg gguf.Config) func(pos, c int) f
 func TestLongContextMatchesChapter07(t *testing.T) {
 	m, cfg := randomModel(t, 21, func(string, int) DType { return F32 })
 	want := chapter07Logits(t, m, cfg)
-	for _, kv := range []DType{F32, F16} {
-		mk := *m
-		mk.kv = kv
+	for _, kv := range []KVType{KVFloat32, KVFloat16} {
+		mk := variant(m, kv, false)
 		tol := floatTol
-		if kv == F16 {
+		if kv == KVFloat16 {
 			tol = kvF16Tol
 		}
 		t.Run(kv.String()+" cache", func(t *testing.T) {
 			eachLevel(t, func(t *testing.T) {
-				e := longContextError(t, &mk, cfg, want)
+				e := longContextError(t, mk, cfg, want)
 				if e > tol {
 					t.Errorf("%v cache: logits differ from chapter 07 by %.3g of the largest (tolerance %g)", kv, e, tol)
 				}
@@ -117,9 +117,8 @@ func TestF16CacheTiny(t *testing.T) {
 		t.Fatal(err)
 	}
 	ids := []int{785, 6722, 315, 9625, 374, 12095, 13, 576, 6722, 315}
-	for _, dt := range []DType{base.Type, Q8_0} {
-		m := convert(t, base, dt)
-		m.kv = F16
+	for _, dt := range []DType{base.WeightType(), Q8_0} {
+		m := variant(convert(t, base, dt), KVFloat16, false)
 		ref, err := forward.FromSource(newModelSource(m), cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -136,11 +135,12 @@ func TestF16CacheTiny(t *testing.T) {
 	}
 }
 
-// TestAttentionNeedsLanes: a head_dim the attention tiles cannot cover is refused with an error.
+// TestAttentionNeedsLanes: a head_dim the attention tiles cannot cover is refused with an error
+// when the model is built.
 func TestAttentionNeedsLanes(t *testing.T) {
-	m, _ := randomModel(t, 1, func(string, int) DType { return F32 })
-	m.sizes.HeadDim = 24
-	if _, err := m.NewSession(8); err == nil {
-		t.Error("head_dim 24: no error")
+	m, cfg := randomModel(t, 1, func(string, int) DType { return F32 })
+	cfg.HeadDim = 24
+	if _, err := build(t.Context(), cfg, newModelSource(m)); err == nil || !strings.Contains(err.Error(), "head_dim 24") {
+		t.Errorf("head_dim 24: %v, want an error naming it", err)
 	}
 }

@@ -5,92 +5,90 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-
-	"github.com/qwen3go/qwen3go/qwen3/internal/kernels"
 )
 
 // Batched decoding: chapter 10's lesson in the engine.
 //
 // Decoding one token streams every weight of the model from memory to compute a single row of
 // activations; the arithmetic waits for the memory. A Batch decodes one token of each of several
-// sessions in one forward pass: every matrix pass serves all of them, so a weight read from
+// caches in one forward pass: every matrix pass serves all of them, so a weight read from
 // memory once makes B tokens. The batched kernels (kernels.Dot*RowsN) go further: they decode
 // each block of weights once, into registers, and multiply it with eight, four or two tokens'
 // inputs, so the arithmetic per token shrinks too (decoding the 4- and 6-bit types is half of a
-// dot product's work). Attention stays per sequence: each token attends to its own session's
-// cache at its own position, so nothing needs padding or a padding mask (chapter 10 pads because
-// its cache is one rectangle; here every session keeps its own).
+// dot product's work). Attention stays per sequence: each token attends to its own cache at its
+// own position, so nothing needs padding or a padding mask (chapter 10 pads because its cache is
+// one rectangle; here every sequence keeps its own).
 
-// Batch steps several sessions of one model together. A Batch is not safe for concurrent use,
-// and neither are the sessions while it steps them.
+// Batch steps several caches of one model together: one token each, each at its own position.
+// It holds only the logits of a step; the model's engine runs it. A Batch is not safe for
+// concurrent use, and neither are the caches while it steps them.
 type Batch struct {
-	s    *Session    // the buffers of a chunk of up to size tokens; its own cache is unused
-	out  [][]float32 // Step's result, rows of s.batchLogits
-	seen map[*Session]bool
-	size int
+	m      *Model
+	logits []float32   // size x Vocab
+	out    [][]float32 // Step's result, rows of logits
+	seen   map[*Cache]bool
+	size   int
 }
 
-// NewBatch returns a Batch that steps up to size sessions (1..128) at a time.
+// NewBatch returns a Batch that steps up to size caches (1..128) at a time.
 func (m *Model) NewBatch(size int) (*Batch, error) {
 	if size < 1 || size > maxChunk {
 		return nil, fmt.Errorf("qwen3: batch size %d outside 1..%d", size, maxChunk)
 	}
-	s, err := m.NewSession(1)
-	if err != nil {
-		return nil, err
-	}
-	c := s.c
-	s.batch = true
-	s.finals = make([]float32, size*c.Hidden)
-	s.batchLogits = make([]float32, size*c.Vocab)
-	if m.roundsActs() {
-		s.finalsAct = kernels.NewAct(size * c.Hidden)
-	}
-	b := &Batch{s: s, size: size, out: make([][]float32, size), seen: make(map[*Session]bool, size)}
+	v := m.sizes.Vocab
+	b := &Batch{m: m, size: size, logits: make([]float32, size*v), out: make([][]float32, size), seen: make(map[*Cache]bool, size)}
 	for i := range b.out {
-		b.out[i] = s.batchLogits[i*c.Vocab : (i+1)*c.Vocab]
+		b.out[i] = b.logits[i*v : (i+1)*v]
 	}
 	return b, nil
 }
 
-// Size is the most sessions one Step takes.
+// Size is the most caches one Step takes.
 func (b *Batch) Size() int { return b.size }
 
-// Step runs ids[i] after the cached tokens of sessions[i], for every i at once, and returns the
-// logits that predict each session's next token: logits[i] for sessions[i], owned by the batch
-// and valid until its next Step. Each session must have room for one more token and may appear
-// only once. The caches and logits are exactly, bit for bit, those of Session.Step(ids[i]) on
-// each session: the batched kernels round each token's input to int16 as Step does and do, lane
-// by lane, Step's float operations in Step's order; only the decoding of the weights is shared.
-func (b *Batch) Step(sessions []*Session, ids []int) ([][]float32, error) {
-	n := len(sessions)
+// Step runs ids[i] after the cached tokens of caches[i], for every i at once, and returns the
+// logits that predict each cache's next token: logits[i] for caches[i], owned by the batch and
+// valid until its next Step. Each cache must have room for one more token and may appear only
+// once; the caches may hold different numbers of tokens. The caches
+// and logits are exactly, bit for bit, those of Cache.Step(ids[i]) on each cache: the batched
+// kernels round each token's input to int16 as Step does and do, lane by lane, Step's float
+// operations in Step's order; only the decoding of the weights is shared. An error leaves every
+// cache as it was.
+func (b *Batch) Step(caches []*Cache, ids []int) ([][]float32, error) {
+	logits, err := b.step(caches, ids)
+	if err != nil {
+		return nil, fmt.Errorf("qwen3: batch step: %w", err)
+	}
+	return logits, nil
+}
+
+func (b *Batch) step(caches []*Cache, ids []int) ([][]float32, error) {
+	n := len(caches)
 	if n == 0 || n > b.size {
-		return nil, fmt.Errorf("qwen3: batch step of %d sessions (the batch takes 1..%d)", n, b.size)
+		return nil, fmt.Errorf("%d caches (the batch takes 1..%d)", n, b.size)
 	}
 	if len(ids) != n {
-		return nil, fmt.Errorf("qwen3: batch step of %d sessions with %d ids", n, len(ids))
+		return nil, fmt.Errorf("%d caches with %d ids", n, len(ids))
 	}
 	clear(b.seen)
-	for i, s := range sessions {
+	for i, c := range caches {
 		switch {
-		case s == nil:
-			return nil, fmt.Errorf("qwen3: batch step: session %d is nil", i)
-		case s.m != b.s.m:
-			return nil, fmt.Errorf("qwen3: batch step: session %d belongs to another model", i)
-		case b.seen[s]:
-			return nil, fmt.Errorf("qwen3: batch step: session %d appears twice", i)
+		case c == nil:
+			return nil, fmt.Errorf("cache %d is nil", i)
+		case c.m != b.m:
+			return nil, fmt.Errorf("cache %d belongs to another model", i)
+		case b.seen[c]:
+			return nil, fmt.Errorf("cache %d appears twice", i)
 		}
-		b.seen[s] = true
-		if err := s.check(ids[i : i+1]); err != nil {
-			return nil, fmt.Errorf("qwen3: batch step: session %d: %w", i, err)
+		b.seen[c] = true
+		if err := c.check(ids[i : i+1]); err != nil {
+			return nil, fmt.Errorf("cache %d: %w", i, err)
 		}
 	}
-	bs := b.s
-	for i, s := range sessions {
-		bs.owner[i], bs.posOf[i] = s, s.Len()
+	clear(b.seen) // the batch keeps no cache alive
+	if err := b.m.eng.runBatch(caches, ids, b.logits); err != nil {
+		return nil, err
 	}
-	bs.forward(ids, true)
-	clear(bs.owner[:n]) // the batch keeps no session alive
 	return b.out[:n], nil
 }
 
@@ -103,8 +101,9 @@ func (b *Batch) Step(sessions []*Session, ids []int) ([][]float32, error) {
 // text with the index of its sequence, on the calling goroutine; an error it returns ends that
 // sequence only, and GenerateBatch returns it (wrapped, with the index) after the others end.
 // A cancelled ctx ends every sequence (Stats.Finish is FinishCancel) and GenerateBatch returns
-// the text so far with ctx's error.
-func (m *Model) GenerateBatch(ctx context.Context, prompts []string, opts Options, onText func(seq int, piece string) error) ([]string, []Stats, error) {
+// the text so far with ctx's error. Each sequence has a cache of opts.MaxContext tokens, whose
+// memory is returned when GenerateBatch returns.
+func (m *Model) GenerateBatch(ctx context.Context, prompts []string, opts ReplyOptions, onText func(seq int, piece string) error) ([]string, []Stats, error) {
 	n := len(prompts)
 	if n == 0 {
 		return nil, nil, errors.New("qwen3: GenerateBatch of no prompts")
@@ -112,21 +111,34 @@ func (m *Model) GenerateBatch(ctx context.Context, prompts []string, opts Option
 	if n > maxChunk {
 		return nil, nil, fmt.Errorf("qwen3: GenerateBatch of %d prompts (at most %d)", n, maxChunk)
 	}
-	sessions := make([]*Session, n)
+	maxLen := opts.MaxContext
+	if maxLen == 0 {
+		maxLen = min(DefaultMaxContext, m.sizes.MaxContext)
+	}
 	prompt := make([][]int, n)
 	for i, p := range prompts {
-		s, err := m.NewSession(opts.MaxContext)
-		if err != nil {
-			return nil, nil, err
-		}
-		ids := m.Tokenizer.Encode(p)
+		ids := m.tok.Encode(p)
 		if len(ids) == 0 {
 			return nil, nil, fmt.Errorf("qwen3: prompt %d is empty", i)
 		}
-		if len(ids) > s.MaxLen() {
-			return nil, nil, fmt.Errorf("%w: prompt %d is %d tokens, the context holds %d", ErrContextFull, i, len(ids), s.MaxLen())
+		if len(ids) > maxLen {
+			return nil, nil, fmt.Errorf("qwen3: %w: prompt %d is %d tokens, the context holds %d", ErrContextFull, i, len(ids), maxLen)
 		}
-		sessions[i], prompt[i] = s, ids
+		prompt[i] = ids
+	}
+	caches := make([]*Cache, n)
+	defer func() {
+		for _, c := range caches {
+			if c != nil {
+				c.Close()
+			}
+		}
+	}()
+	for i := range caches {
+		var err error
+		if caches[i], err = m.newCache(maxLen); err != nil {
+			return nil, nil, fmt.Errorf("qwen3: %w", err)
+		}
 	}
 	batch, err := m.NewBatch(n)
 	if err != nil {
@@ -135,23 +147,9 @@ func (m *Model) GenerateBatch(ctx context.Context, prompts []string, opts Option
 	texts := make([]strings.Builder, n)
 	replies := make([]*reply, n)
 	stats := make([]Stats, n)
-	errs := make([]error, n)
+	errs := make([]error, n) // each sequence's own error: its callback's
 	logits := make([][]float32, n)
 	var active []int // the sequences still generating, in order
-	for i := range n {
-		sink := textSink(m.Tokenizer, &texts[i], nil)
-		if onText != nil {
-			sink = textSink(m.Tokenizer, &texts[i], func(piece string) error { return onText(i, piece) })
-		}
-		if replies[i], err = m.newReply(opts, sink); err != nil {
-			return nil, nil, err
-		}
-		if logits[i], err = replies[i].prefill(ctx, sessions[i], prompt[i], nil); err != nil {
-			_, stats[i], errs[i] = replies[i].finish(err)
-			continue
-		}
-		active = append(active, i)
-	}
 	end := func(i int, why Finish, err error) {
 		r := replies[i]
 		if why != "" {
@@ -159,9 +157,38 @@ func (m *Model) GenerateBatch(ctx context.Context, prompts []string, opts Option
 		}
 		_, stats[i], errs[i] = r.finish(err)
 	}
-	step := make([]*Session, 0, n)
+	var failed error // the engine's error, which ends every sequence
+	for i := range n {
+		sink := textSink(m.tok, &texts[i], nil)
+		if onText != nil {
+			sink = textSink(m.tok, &texts[i], func(piece string) error { return onText(i, piece) })
+		}
+		if replies[i], err = m.newReply(opts, sink); err != nil {
+			return nil, nil, err
+		}
+		if failed != nil {
+			end(i, FinishError, nil)
+			continue
+		}
+		if logits[i], err = replies[i].prefill(ctx, caches[i], prompt[i], nil); err != nil {
+			if err != ctx.Err() {
+				failed = fmt.Errorf("qwen3: prompt %d: %w", i, err)
+				err = nil
+			}
+			end(i, FinishError, err)
+			continue
+		}
+		active = append(active, i)
+	}
+	step := make([]*Cache, 0, n)
 	next := make([]int, 0, n)
 	for len(active) > 0 {
+		if failed != nil {
+			for _, i := range active {
+				end(i, FinishError, nil)
+			}
+			break
+		}
 		if err := ctx.Err(); err != nil {
 			for _, i := range active {
 				end(i, "", err)
@@ -175,22 +202,20 @@ func (m *Model) GenerateBatch(ctx context.Context, prompts []string, opts Option
 			switch {
 			case err != nil || !more:
 				end(i, "", err)
-			case sessions[i].Len() == sessions[i].MaxLen():
+			case caches[i].Len() == caches[i].MaxLen():
 				end(i, FinishContext, nil)
 			default:
-				keep, step, next = append(keep, i), append(step, sessions[i]), append(next, id)
+				keep, step, next = append(keep, i), append(step, caches[i]), append(next, id)
 			}
 		}
 		active = keep
 		if len(active) == 0 {
 			break
 		}
-		rows, err := batch.Step(step, next)
+		rows, err := batch.step(step, next)
 		if err != nil {
-			for _, i := range active {
-				end(i, "", err)
-			}
-			break
+			failed = fmt.Errorf("qwen3: batch step: %w", err)
+			continue
 		}
 		for k, i := range active {
 			logits[i] = rows[k]
@@ -203,6 +228,9 @@ func (m *Model) GenerateBatch(ctx context.Context, prompts []string, opts Option
 		if errs[i] != nil && !errors.Is(errs[i], ctx.Err()) {
 			all = append(all, fmt.Errorf("qwen3: sequence %d: %w", i, errs[i]))
 		}
+	}
+	if failed != nil {
+		all = append(all, failed)
 	}
 	if err := ctx.Err(); err != nil {
 		all = append(all, err)

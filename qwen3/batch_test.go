@@ -62,13 +62,13 @@ func TestGenerateBatchGolden(t *testing.T) {
 			m := loadTiny(t, path)
 			var prompts []string
 			for i, p := range g.Prompts {
-				if got := m.Tokenizer.Encode(p.Text); !slices.Equal(got, p.IDs) {
+				if got := m.Tokenizer().Encode(p.Text); !slices.Equal(got, p.IDs) {
 					t.Fatalf("prompt %d %q encodes as %v, the golden ids are %v", i, p.Text, got, p.IDs)
 				}
 				prompts = append(prompts, p.Text)
 			}
 			streamed := make([]strings.Builder, len(prompts))
-			opts := Options{Sampling: Sampling{Temperature: new(0.0)}, MaxNewTokens: g.MaxNewTokens, Stop: g.StopTokens}
+			opts := ReplyOptions{Sampling: Sampling{Temperature: new(0.0)}, MaxNewTokens: g.MaxNewTokens, Stop: g.StopTokens}
 			texts, stats, err := m.GenerateBatch(context.Background(), prompts, opts, func(seq int, piece string) error {
 				streamed[seq].WriteString(piece)
 				return nil
@@ -82,7 +82,7 @@ func TestGenerateBatchGolden(t *testing.T) {
 				if alone := untilStop(p.Alone, g.StopTokens); !slices.Equal(want, alone) {
 					t.Fatalf("golden data: prompt %d batched %v but alone %v", i, want, alone)
 				}
-				wantText, err := m.Tokenizer.Decode(want, false)
+				wantText, err := m.Tokenizer().Decode(want, false)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -127,8 +127,7 @@ func TestBatchStepMatchesStep(t *testing.T) {
 	// (and one left over) and eight (and one left over) tokens.
 	models := []model{{"tiny BF16", base, []int{1, 3}}, {"tiny Q8_0", convert(t, base, Q8_0), []int{3}},
 		{"random Q4_K_M", q4KMModel(t), []int{2, 5, 9}}}
-	exactF16 := q4KMModel(t) // exact activations and a float16 cache: the float rows and F16 tiles
-	exactF16.exact, exactF16.kv = true, F16
+	exactF16 := variant(q4KMModel(t), KVFloat16, true) // exact activations and a float16 cache: the float rows and F16 tiles
 	models = append(models, model{"random Q4_K_M exact F16 cache", exactF16, []int{2, 5, 9}})
 	for _, dt := range []DType{F32, F16, BF16, Q8_0, Q4_0, Q4_K, Q6_K} {
 		m, _ := randomModel(t, 13, func(string, int) DType { return dt })
@@ -137,16 +136,16 @@ func TestBatchStepMatchesStep(t *testing.T) {
 	for _, tc := range models {
 		for _, n := range tc.sizes {
 			t.Run(fmt.Sprintf("%s/%d_sessions", tc.name, n), func(t *testing.T) {
-				alone, together := make([]*Session, n), make([]*Session, n)
+				alone, together := make([]*Cache, n), make([]*Cache, n)
 				for i := range n {
-					for _, ss := range []*[]*Session{&alone, &together} {
-						s, err := tc.m.NewSession(64)
+					for _, ss := range []*[]*Cache{&alone, &together} {
+						s, err := tc.m.NewCache(64)
 						if err != nil {
 							t.Fatal(err)
 						}
 						ids := slices.Clone(prompts[i])
 						for j := range ids {
-							ids[j] %= tc.m.Config.VocabSize
+							ids[j] %= tc.m.Config().VocabSize
 						}
 						if _, err := s.Prefill(context.Background(), ids); err != nil {
 							t.Fatal(err)
@@ -161,7 +160,7 @@ func TestBatchStepMatchesStep(t *testing.T) {
 				for step := range 4 {
 					ids := make([]int, n)
 					for i := range ids {
-						ids[i] = next[(i+step)%len(next)] % tc.m.Config.VocabSize
+						ids[i] = next[(i+step)%len(next)] % tc.m.Config().VocabSize
 					}
 					got, err := b.Step(together, ids)
 					if err != nil {
@@ -215,14 +214,14 @@ func TestBatchStepAllocatesNothing(t *testing.T) {
 		n int
 	}{{base, 2}, {base, 5}, {q8, 4}, {q8, 5}, {q4KMModel(t), 9}} {
 		m, n := tc.m, tc.n
-		ss := make([]*Session, n)
+		ss := make([]*Cache, n)
 		ids := make([]int, n)
 		for i := range ss {
-			s, err := m.NewSession(512)
+			s, err := m.NewCache(512)
 			if err != nil {
 				t.Fatal(err)
 			}
-			v := m.Config.VocabSize
+			v := m.Config().VocabSize
 			if _, err := s.Prefill(context.Background(), []int{785 % v, (6722 + i) % v}); err != nil {
 				t.Fatal(err)
 			}
@@ -247,8 +246,8 @@ func TestBatchStepAllocatesNothing(t *testing.T) {
 func TestBatchErrors(t *testing.T) {
 	m := loadTiny(t, reference.TinyGGUF())
 	other := convert(t, m, BF16)
-	newSession := func(m *Model, maxLen int, ids ...int) *Session {
-		s, err := m.NewSession(maxLen)
+	newSession := func(m *Model, maxLen int, ids ...int) *Cache {
+		s, err := m.NewCache(maxLen)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -270,32 +269,32 @@ func TestBatchErrors(t *testing.T) {
 	full := newSession(m, 2, 1, 2)
 	for _, tc := range []struct {
 		name     string
-		sessions []*Session
+		sessions []*Cache
 		ids      []int
 		want     string
 	}{
 		{"none", nil, nil, "1..2"},
-		{"too many", []*Session{a, c, newSession(m, 4, 5)}, []int{1, 2, 3}, "1..2"},
-		{"ids", []*Session{a, c}, []int{1}, "with 1 ids"},
-		{"nil", []*Session{a, nil}, []int{1, 2}, "session 1 is nil"},
-		{"twice", []*Session{a, a}, []int{1, 2}, "session 1 appears twice"},
-		{"other model", []*Session{a, newSession(other, 4, 1)}, []int{1, 2}, "another model"},
-		{"full", []*Session{a, full}, []int{1, 2}, "context is full"},
-		{"vocabulary", []*Session{a, c}, []int{1, 151936}, "outside the vocabulary"},
+		{"too many", []*Cache{a, c, newSession(m, 4, 5)}, []int{1, 2, 3}, "1..2"},
+		{"ids", []*Cache{a, c}, []int{1}, "with 1 ids"},
+		{"nil", []*Cache{a, nil}, []int{1, 2}, "cache 1 is nil"},
+		{"twice", []*Cache{a, a}, []int{1, 2}, "cache 1 appears twice"},
+		{"other model", []*Cache{a, newSession(other, 4, 1)}, []int{1, 2}, "another model"},
+		{"full", []*Cache{a, full}, []int{1, 2}, "context is full"},
+		{"vocabulary", []*Cache{a, c}, []int{1, 151936}, "outside the vocabulary"},
 	} {
 		_, err := b.Step(tc.sessions, tc.ids)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want an error saying %q", tc.name, err, tc.want)
 		}
 	}
-	if _, err := b.Step([]*Session{a, full}, []int{1, 2}); !errors.Is(err, ErrContextFull) {
+	if _, err := b.Step([]*Cache{a, full}, []int{1, 2}); !errors.Is(err, ErrContextFull) {
 		t.Errorf("a full session: %v does not wrap ErrContextFull", err)
 	}
 	if a.Len() != 2 || c.Len() != 1 {
 		t.Errorf("failed steps changed the sessions: lengths %d and %d", a.Len(), c.Len())
 	}
 
-	greedy := Options{Sampling: Sampling{Temperature: new(0.0)}, MaxNewTokens: 4, MaxContext: 8}
+	greedy := ReplyOptions{Sampling: Sampling{Temperature: new(0.0)}, MaxNewTokens: 4, MaxContext: 8}
 	for _, tc := range []struct {
 		name    string
 		prompts []string
@@ -316,7 +315,7 @@ func TestBatchErrors(t *testing.T) {
 func TestGenerateBatchStopsEachSequence(t *testing.T) {
 	m := loadTiny(t, reference.TinyGGUF())
 	prompts := []string{"The capital of France is", "Once upon a time", "Hi"}
-	greedy := Options{Sampling: Sampling{Temperature: new(0.0)}, MaxNewTokens: 12, Stop: []int{}, MaxContext: 12}
+	greedy := ReplyOptions{Sampling: Sampling{Temperature: new(0.0)}, MaxNewTokens: 12, Stop: []int{}, MaxContext: 12}
 	stopMe := errors.New("enough")
 	texts, stats, err := m.GenerateBatch(context.Background(), prompts, greedy, func(seq int, piece string) error {
 		if seq == 1 {
@@ -341,7 +340,7 @@ func TestGenerateBatchStopsEachSequence(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	n := 0
-	texts, stats, err = m.GenerateBatch(ctx, prompts, Options{Sampling: greedy.Sampling, MaxNewTokens: 100, Stop: []int{}}, func(seq int, piece string) error {
+	texts, stats, err = m.GenerateBatch(ctx, prompts, ReplyOptions{Sampling: greedy.Sampling, MaxNewTokens: 100, Stop: []int{}}, func(seq int, piece string) error {
 		if n++; n == 5 {
 			cancel()
 		}
@@ -362,7 +361,7 @@ func TestGenerateBatchStopsEachSequence(t *testing.T) {
 func TestSessionsConcurrent(t *testing.T) {
 	m := loadTiny(t, reference.TinyGGUF())
 	g := loadBatchGolden(t)
-	opts := Options{Sampling: Sampling{Temperature: new(0.0)}, MaxNewTokens: g.MaxNewTokens, Stop: g.StopTokens}
+	opts := ReplyOptions{Sampling: Sampling{Temperature: new(0.0)}, MaxNewTokens: g.MaxNewTokens, Stop: g.StopTokens}
 	var wg sync.WaitGroup
 	for round := range 2 {
 		for i, p := range g.Prompts {
@@ -373,7 +372,7 @@ func TestSessionsConcurrent(t *testing.T) {
 					return
 				}
 				want := untilStop(p.Alone, g.StopTokens)
-				wantText, _ := m.Tokenizer.Decode(want, false)
+				wantText, _ := m.Tokenizer().Decode(want, false)
 				if text != wantText || st.NewTokens != len(want) {
 					t.Errorf("round %d, prompt %d: %d tokens %q; alone (transformers): %d tokens %q", round, i, st.NewTokens, text, len(want), wantText)
 				}

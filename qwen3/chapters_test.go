@@ -61,7 +61,7 @@ func TestEngineMatchesChapter07(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s, err := m.NewSession(32)
+			s, err := m.NewCache(32)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -111,7 +111,7 @@ func convert(t testing.TB, m *Model, dt DType, quiet ...int) *Model {
 	t.Helper()
 	c := *m
 	c.layers = slices.Clone(m.layers)
-	enc := func(w *Matrix, quiet ...int) *Matrix {
+	enc := func(w *matrix, quiet ...int) *matrix {
 		row := make([]float32, w.Cols)
 		var raw []byte
 		for r := 0; r < w.Rows; r++ {
@@ -123,7 +123,7 @@ func convert(t testing.TB, m *Model, dt DType, quiet ...int) *Model {
 			}
 			raw = append(raw, encodeRow(row, dt)...)
 		}
-		out, err := newMatrix("converted", dt, w.Rows, w.Cols, raw)
+		out, err := newMatrix(w.Name, dt, w.Rows, w.Cols, raw)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -136,7 +136,17 @@ func convert(t testing.TB, m *Model, dt DType, quiet ...int) *Model {
 	}
 	c.embed = enc(m.embed, quiet...)
 	c.head = c.embed
-	c.Type = dt
+	c.wtype = dt
+	c.eng = newEngine(&c) // sized for the new types (m's pool is shared)
+	return &c
+}
+
+// variant returns a copy of m with its own KV type and exact-activations setting, and an engine
+// of its own sized for them (m's pool is shared).
+func variant(m *Model, kv KVType, exact bool) *Model {
+	c := *m
+	c.kv, c.exact = kv, exact
+	c.eng = newEngine(&c)
 	return &c
 }
 
@@ -194,7 +204,7 @@ type modelSource struct{ tensors map[string]gguf.RawTensor }
 
 func newModelSource(m *Model) modelSource {
 	s := modelSource{map[string]gguf.RawTensor{}}
-	mat := func(name string, w *Matrix) {
+	mat := func(name string, w *matrix) {
 		s.tensors[name] = gguf.RawTensor{Name: name, Shape: []int{w.Rows, w.Cols}, Type: w.Type.ggml(), Data: w.raw}
 	}
 	vec := func(name string, v []float32) {

@@ -1,111 +1,102 @@
 // Package qwen3 is the course's chapters assembled into a runnable, fast Qwen3: load a GGUF file or
-// a Hugging Face directory, generate text, chat.
+// a Hugging Face directory, generate text, chat, decode several sequences together.
 //
-//	m, err := qwen3.Load("Qwen3-0.6B-Q8_0.gguf")   // or a directory with config.json + safetensors
+//	m, err := qwen3.Load(ctx, "Qwen3-0.6B-Q8_0.gguf")   // or a directory with config.json + safetensors
 //	if err != nil { ... }
 //	defer m.Close()
-//	text, stats, err := m.Generate(ctx, "The capital of France is", qwen3.Options{}, onText)
+//	text, stats, err := m.Generate(ctx, "The capital of France is", qwen3.ReplyOptions{}, onText)
 //	chat, err := m.NewChat(qwen3.ChatOptions{System: "You are terse."})   // thinking off
 //	reply, err := chat.Send(ctx, "What is 2+2?", onText)
-//	texts, stats, err := m.GenerateBatch(ctx, []string{"Hello", "Once upon a time"}, qwen3.Options{},
+//	texts, stats, err := m.GenerateBatch(ctx, []string{"Hello", "Once upon a time"}, qwen3.ReplyOptions{},
 //		func(seq int, piece string) error { ... })   // several prompts decoded together
 //
-// Zero values mean "the checkpoint's default" or "off": the zero Options samples with the
+// This page states what the package promises; how fast it runs, the options' costs and the
+// measurements behind its design are in qwen3/README.md, and the examples run on the course's
+// tiny reference checkpoint.
+//
+// # The pieces
+//
+// Load's settings are LoadOptions (WithThreads, WithKVCache, ...); one reply's are ReplyOptions
+// (sampling, token budget, stop tokens, context length); a conversation's are ChatOptions (the
+// system prompt, thinking, and the ReplyOptions of its turns). Generate, GenerateBatch and Chat
+// are built on two lower-level types that a program scheduling sequences itself (a server's
+// slots) holds directly: a Cache is one sequence's KV cache, chapter 08's Cache in the engine
+// (Prefill, Step, Truncate to a prefix the next prompt shares, Reset), and a Batch steps one
+// token of several caches in one forward pass, each at its own position (chapter 10's lesson,
+// without padding).
+//
+// The course's own types are used where they are the lesson: the checkpoint's configuration is
+// chapter 01's gguf.Config (Model.Config), the text goes through chapter 02's Tokenizer
+// (Model.Tokenizer: encoding, streaming decoding, the chat template), RoPE's frequencies and
+// float32 angles are chapter 04's, and tokens are chosen by chapter 09's Sampler with its
+// sampling.Settings (Sampling changes the checkpoint's settings; Model.Settings resolves it).
+// The package owns only what must differ to be fast: float32 activations, weights kept in the
+// file's precision and decoded inside the kernels (internal/kernels: plain Go, AVX2 and AVX-512
+// on amd64, NEON and SDOT on arm64; see Kernels), the KV cache's layout and its tiled attention
+// with an online softmax, the worker pool, and its own generation loop (its logits are float32
+// and owned by a cache, its top-k shortcut hands the sampler only the surviving candidates, and
+// a chat turn continues a cache that already holds the shared prefix).
+//
+// # Zero values
+//
+// Zero means "the default" everywhere, and a default is the checkpoint's or "off": no
+// LoadOption loads with a goroutine per core the Go runtime may use (runtime.GOMAXPROCS, which
+// follows a container's CPU limit), a float32 KV cache and int16 inputs for the block-quantized
+// matrices; WithThreads(0) is that same default. The zero ReplyOptions samples with the
 // checkpoint's recommended settings (generation_config.json or the GGUF's general.sampling.*
-// keys), up to 512 new tokens, in a context of min(4096, the model's) tokens (DefaultMaxNewTokens,
-// DefaultMaxContext); a field of Sampling that is set replaces one recommended setting
-// (Sampling{Temperature: new(0.0)} is greedy); the zero ChatOptions has no system prompt and
-// thinking off. The qwen3 command uses the same defaults except one: it thinks unless
-// -think=false, as Qwen3's own chat template does, where a zero ChatOptions means "off". Stats.Finish says why a reply ended;
-// Options.Progress reports a long prompt's prefill. A Chat that fills its context leaves its
-// oldest turns out of the model's view and goes on; Chat.Reset starts over with the same system
-// prompt. The examples run on the course's tiny reference checkpoint.
+// keys) and seed 0, up to DefaultMaxNewTokens new tokens, in a context of min(DefaultMaxContext,
+// the model's) tokens; a field of Sampling that is set replaces one recommended setting
+// (Sampling{Temperature: new(0.0)} is greedy). The zero ChatOptions has no system prompt and
+// thinking off. The qwen3 command thinks unless -think=false, as Qwen3's chat template does.
+// A KVType that is neither KVFloat32 nor KVFloat16 (made by a conversion) makes Load fail.
 //
-// It reuses the chapters as they are: files through chapter 01 (package gguf), text through
-// chapter 02 (package tokenizer: encoding, streaming decoding, the chat template), RoPE's
-// frequencies and float32 angles from chapter 04, and token choice through chapter 09's sampler.
-// It owns only what must differ to be fast, and is tested against the chapters and the reference:
+// # Memory
 //
-//   - float32 activations instead of float64 gonum matrices;
-//   - weights kept in the file's precision, never widened into a copy: F32 is used straight from
-//     the file's bytes, BF16, F16, Q8_0, Q4_0, Q4_K and Q6_K are decoded inside the kernels
-//     (internal/kernels: plain Go, AVX2 / AVX-512 assembly on amd64, NEON and SDOT on arm64; see
-//     Kernels), because decoding one token has to stream every weight from memory once, and fewer
-//     bytes per weight is the whole game on a CPU (GGUF types the kernels do not read are widened
-//     to F32 at load); when decoding, the input of a block-quantized matrix is rounded to int16
-//     blocks once per pass so that its dot products multiply integers (their own tolerance: 2e-3
-//     against chapter 07; WithExactActivations turns the rounding off, below);
-//   - attention over a packed KV cache in tiles of query rows, with an online softmax; the cache
-//     float32, or float16 with WithKVCache(F16) (below);
-//   - a GGUF file's weights read into transparent huge pages on Linux (2 MB on x86-64), where the
-//     kernel offers them and the file fits in half the memory available to the process
-//     (WithoutHugePages: left in the mapped file, as chapter 01 maps it). Decoding streams every weight once per token: in the
-//     page cache's 4 KB pages, 400 MB are 100,000 pages scattered over physical memory, each a
-//     TLB entry to walk and a boundary where the hardware prefetchers stop; in 2 MB pages they are
-//     200 runs of consecutive memory. Decoding 48 tokens, huge pages against the mapping,
-//     alternated 12 times in one process (2 threads, the AMD EPYC build machine, 2026-11-27):
-//     Q4_0 1.11x, Q4_K_M 1.09x, Q6_K 1.07x, Q8_0 1.04x, BF16 and F32 1.02x; prompts the same
-//     within the noise. The price: Load reads the whole file (Q8_0's 640 MB in 0.19-0.53 s
-//     against 0.14-0.20 s to map it and touch every page; the kernel sometimes compacts memory to
-//     find free 2 MB pages), and the copy is private, where processes mapping one file share it;
-//   - a persistent worker pool that splits each matrix's rows over all cores;
-//   - fused passes: Q, K and V in one pass over their rows; gate and up in one pass that also
-//     applies SiLU; the residual adds inside the output and down projections;
-//   - prompts processed in chunks of up to 128 tokens through a packed tile kernel (32 rows x 12
-//     tokens), so each weight read from memory serves the whole chunk; the LM head (151,936 rows)
-//     only for the last position;
-//   - a KV cache and buffers allocated once per Session: a decode step allocates nothing;
-//   - batched decoding (chapter 10 in the engine): a Batch steps one token of several Sessions in
-//     one forward pass, so each weight read from memory makes a token for every sequence, and
-//     the batched kernels decode each block of weights once for eight, four or two of them
-//     (bit for bit what Step computes), while each token attends to its own Session's cache at
-//     its own position (no padding needed);
-//     GenerateBatch prefills prompts of any lengths, decodes them together, lets a sequence that
-//     stops leave the batch, and streams each sequence's text to the callback with its index.
+// The weights stay in the file's bytes: a GGUF file's are read into transparent huge pages on
+// Linux where the kernel offers them and the file fits in half the memory available to the
+// process (WithoutHugePages: left in the mapped file), a Hugging Face directory's stay mapped.
+// A KV cache of n tokens takes n times KVBytesPerToken of address space outside the Go heap
+// (mapped from the operating system on Linux, macOS and FreeBSD; the Go heap elsewhere), whose
+// pages are committed as tokens fill them and returned by Cache.Close. Generate keeps one cache
+// in the model between calls and reuses it, so that calls one after another do not grow the
+// process (Model.Close returns it); GenerateBatch returns its caches when it returns; a Chat
+// holds one until Chat.Close. The forward pass's buffers are allocated once per model, and a
+// decode step, alone or in a Batch, allocates nothing.
 //
-// Two Load options trade chapter 07's numbers for memory or speed the other way round; both are
-// off by default, so that the engine's logits stay within float32 rounding of chapter 07's on the
-// same weights:
+// # Concurrency
 //
-//   - WithKVCache(F16) keeps the KV cache in half precision, llama.cpp's default. Qwen3-0.6B's
-//     cache takes 224 KiB per token in float32 and 112 KiB in float16: a full 4,096-token context
-//     896 MiB against 448 MiB, 32,768 tokens 7.0 GiB against 3.5 GiB, the whole 40,960 8.75 GiB
-//     against 4.4 GiB (the Q8_0 weights are 610 MiB). Deep in a context a decoded token reads the
-//     whole cache, so halving it speeds decoding up there (Q8_0 decoding 2,048 tokens deep,
-//     one thread: 11.1-11.8 tokens/s against 5.2-8.5 with float32, two A/B pairs of scripts/bench
-//     on the build machine, an AMD EPYC, 2026-11-25). The price: each key and value rounded to
-//     11 significant bits moves the logits by 2.8e-4-3.1e-4 of the largest on the tiny model
-//     and by 4.3e-4 on the random full-size checkpoint, against 1e-6 with the float32 cache. The
-//     default stays float32 because this course checks every number against transformers (the
-//     tiny model's golden logits within 1e-4), and because the operating system commits a
-//     cache's pages only as tokens fill them: a 500-token chat costs 110 MiB either way. For long
-//     contexts, qwen3 run and chat take -kv-cache f16.
-//   - WithExactActivations keeps the inputs of the block-quantized matrices in float32, as chapter
-//     07 does: decoding dots Q8_0 rows with a kernel that widens each weight inside the loop, and
-//     decodes the 4- and 6-bit rows into a float32 buffer before dotting them; prompts take the
-//     float tile. The engine then matches chapter 07 on the same dequantized weights within the
-//     float32 tolerance (5e-6 of the largest logit; measured 8.2e-7 on the tiny model as Q8_0, and
-//     4.9e-7 for Q8_0, 7.5e-7 for Q4_K_M on the random full-size checkpoint, where int16 inputs
-//     give 7.8e-5 and 8.0e-5). It costs speed (one thread, two A/B pairs of scripts/bench on the
-//     build machine): Q8_0 prompts run at 0.64-0.70 of the int16 speed and decode at 0.88-0.92;
-//     Q4_K_M prompts at 0.76-0.79, decoding at 0.25 (its rows are decoded to float32 before each
-//     dot product). The -exact flag of qwen3 run and chat sets it. Models without such matrices
-//     are not affected.
+// A loaded Model is safe for concurrent use: any number of goroutines may generate at once,
+// each with its own Cache, Batch or Chat. Their forward passes take turns, one at a time, each
+// over all the cores, so goroutines that generate at once share the cores rather than gain
+// speed (a Batch is the way to make several sequences cheaper). A Cache, Batch or Chat is for
+// one goroutine at a time. The package's tests run under the race detector in CI.
 //
-// Concurrency: a loaded Model is read-only and may be shared by any number of goroutines, each
-// with its own Session (or Batch, or Chat); a Session, Batch or Chat is for one goroutine at a
-// time. The model's worker pool runs one matrix pass at a time, so goroutines that generate at
-// once take turns pass by pass: they share the cores, not a speed-up (a Batch is the way to make
-// several sequences cheaper). TestSessionsConcurrent checks this under the race detector in CI.
+// # Errors
 //
-// It also has its own generation loop (generate.go) rather than chapter 09's Generate, for three
-// reasons: its logits are float32 and owned by the session, its top-k shortcut hands chapter 09's
-// sampler only the surviving candidates (same tokens, seed for seed, without a vocabulary-sized
-// copy per step), and a chat turn continues a session whose cache already holds the shared prefix.
-// Token choice itself is chapter 09's Sampler.
+// An error the package makes starts with "qwen3: " once, followed by what each step knows
+// ("qwen3: batch step: cache 1: context is full: 2 cached + 1 new tokens > 2"); errors that
+// programs test for are wrapped, so that errors.Is finds them: ErrContextFull when a cache has
+// no room (Generate stops a reply at a full context without an error, Stats.Finish says so),
+// ErrClosed for a model or cache used after Close. A cancelled context's error, and an error
+// returned by the caller's callback, come back as they were. Bad input (a file, a prompt, a
+// setting) is an error that says what and where, never a panic. A panic inside the engine, on
+// any of its goroutines (a kernel given shapes it cannot take), comes back as a *PanicError that
+// names the function that panicked and what the engine was computing; the tokens of that pass do
+// not join their caches and the model stays usable. Model.Close while another goroutine
+// generates waits for the forward pass in progress, and that goroutine's next pass returns an
+// error wrapping ErrClosed: never a read of released memory.
 //
-// Its logits match transformers' within 1e-4 (absolute) on the tiny reference model and chapter
-// 07's float64 forward pass within 5e-6 of the largest logit (2e-3 when decoding block-quantized
-// types, which round activations to int16), and its greedy tokens are transformers' generate()
-// tokens.
+// # Exactness
+//
+// The tests check these against reference numbers: the engine's logits match transformers'
+// within 1e-4 (absolute) on the tiny reference model, and chapter 07's float64 forward pass
+// within 5e-6 of the largest logit on the same weights; its greedy tokens are transformers'
+// generate() tokens. Decoding a block-quantized type rounds the inputs of its matrices to int16
+// blocks so that its dot products multiply integers (tolerance 2e-3 of the largest logit against
+// chapter 07, 5e-4 for prompts); WithExactActivations keeps them float32, and the float32
+// tolerance holds again on the dequantized weights. WithKVCache(KVFloat16) rounds each cached key
+// and value to half precision, llama.cpp's default (tolerance 3e-3 of the largest logit on the
+// tiny model, 2e-3 on a random full-width one). A Batch's step gives, bit for bit, the logits and
+// caches of stepping each cache alone, and a prompt's chunks the logits of its tokens stepped one
+// at a time within float32 rounding.
 package qwen3

@@ -1,10 +1,9 @@
 package qwen3
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"math"
+	"sync"
 
 	rope "github.com/qwen3go/qwen3go/chapters/04_rope"
 	"github.com/qwen3go/qwen3go/qwen3/internal/kernels"
@@ -12,10 +11,11 @@ import (
 
 // The engine: the forward pass of chapters 07 and 08 in float32, over all cores, allocation-free.
 //
-// A Session owns a KV cache and every buffer a forward pass needs, sized once. Prompts are
-// processed in chunks of up to maxChunk tokens, so that each weight row, once read from memory,
-// is used for every token of the chunk; decoding is a chunk of one. The layer loop reads like
-// chapter 07:
+// A Cache (cache.go) holds one sequence's keys and values; the engine below holds every buffer
+// a forward pass needs, sized once per model. Prompts are processed in chunks of up to maxChunk
+// tokens, so that each weight row, once read from memory, is used for every token of the chunk;
+// decoding is a chunk of one, and a Batch's step a chunk of one token per cache. The layer loop
+// reads like chapter 07:
 //
 //	x  = embed(ids)
 //	for each layer:
@@ -34,30 +34,29 @@ import (
 // once per chunk (matmul.go), so longer chunks amortize that better, at the cost of buffers.
 const maxChunk = 128
 
-// ErrContextFull is returned when a session has no room left for more tokens.
-var ErrContextFull = errors.New("qwen3: context is full")
+// engine is a model's forward pass: every buffer a chunk of up to maxChunk tokens needs, sized
+// once, and the loop bodies the worker pool runs. There is one per model, shared by every cache
+// and batch: mu lets one forward pass run at a time (the pool runs one matrix pass at a time
+// anyway), and Close takes it to wait for the pass in progress before the weights go away.
+//
+// A chunk is n tokens; token t is ids[t] at position posOf[t] of cache owner[t]. For a prompt
+// chunk they are one cache's next positions; for a Batch's step each token has its own cache
+// (batch is then true, and attention never mixes two tokens in one item).
+type engine struct {
+	m *Model
+	c sizes
 
-// Session is one conversation's state: the KV cache and the ids in it. It is not safe for
-// concurrent use; use one Session per goroutine.
-type Session struct {
-	m      *Model
-	c      sizes
-	maxLen int
-	tokens []int // the ids whose keys and values are cached, in order
+	mu     sync.Mutex // held by a forward pass, Close, and Cache.Close
+	closed bool       // Model.Close ran: no forward pass may start
+	idle   *Cache     // Generate's cache between calls (getCache, putCache)
 
-	// The KV cache, per layer and key/value head in the layouts of attention.go, in the model's
-	// KVCache type: keys and values for F32, keysH and valuesH (half-precision bits) for F16; the
-	// other pair is nil. kh is storeKV's room for one head's keys on their way into keysH.
-	keys, values   [][]float32
-	keysH, valuesH [][]uint16
-	kh             []uint16
-	prepared       bool // attend applies QK-norm and RoPE and stores the keys and values of its items
+	kh       []uint16 // storeKV's room for one head's keys on their way into a float16 cache
+	prepared bool     // attend applies QK-norm and RoPE and stores the keys and values of its items
 
 	// buffers for a chunk of up to maxChunk tokens, row t at t*width
 	x, xb, q, k, v, att, hb []float32
 	cos, sin                []float32 // per token: HeadDim/2
 	final                   []float32 // the last position after the final norm
-	logits                  []float32 // Vocab
 	invFreq                 []float64
 	scratch                 []tileScratch // per worker, for prompt chunks (matmul.go)
 	attn                    []attnScratch // per worker (attention.go)
@@ -68,23 +67,21 @@ type Session struct {
 	xbChunk, attChunk, hbChunk *kernels.Act
 	finalAct                   *kernels.Act // the last position's final-norm row (the LM head's input)
 
-	// progress, when not nil, is called by Prefill after each chunk with the prompt tokens done
-	// and the total (generate.go sets it from Options.Progress, for long prompts).
-	progress func(done, total int)
-
-	// the chunk being processed: n tokens from position pos, in layer li (l)
-	n, pos, li int
-	l          *layer
-	// Per token of the chunk: its position and the session whose cache holds its keys and
-	// values. For a prompt chunk they are pos+t and s; a Batch's step gives each token its own
-	// session (batch is then true, and attention never mixes two tokens in one item).
-	posOf []int
-	owner []*Session
-	batch bool
-	// a Batch's step: each token's final-norm row, their Act, and their logits (Vocab each)
+	// the chunk being processed: n tokens, in layer li (l)
+	n, li  int
+	l      *layer
+	posOf  []int
+	owner  []*Cache
+	batch  bool
+	logits []float32 // where the last position's logits go: its cache's (one sequence)
+	// a Batch's step: each token's final-norm row, their Act, and where their logits go (Vocab
+	// each: the batch's)
 	finals      []float32
 	finalsAct   *kernels.Act
 	batchLogits []float32
+
+	// what the pool is running, for the error a panic becomes (panic.go)
+	stage stage
 
 	// loop bodies, bound once so that running them allocates nothing
 	qkvBody, attnBody, oBody, gateUpBody, downBody, headBody func(worker, lo, hi int)
@@ -102,24 +99,12 @@ type Session struct {
 	normQuantBody, quantBody, rotateStoreBody func(worker, lo, hi int)
 }
 
-// NewSession returns a session whose cache holds maxLen tokens; 0 means min(DefaultMaxContext,
-// the model's context). The cache is allocated here but the operating system commits its pages only as they
-// are written, so a long maxLen costs memory only when used.
-func (m *Model) NewSession(maxLen int) (*Session, error) {
+// newEngine sizes the buffers of m's forward pass for m.pool's workers.
+func newEngine(m *Model) *engine {
 	c := m.sizes
-	if maxLen == 0 {
-		maxLen = min(DefaultMaxContext, c.MaxContext)
-	}
-	if maxLen < 1 || maxLen > c.MaxContext {
-		return nil, fmt.Errorf("qwen3: session length %d outside 1..%d (the model's context)", maxLen, c.MaxContext)
-	}
-	if err := checkAttention(c); err != nil {
-		return nil, err
-	}
 	padded := maxChunk + kernels.TileTokens - 1 // the inputs of a matrix pass: tiles read up to TileTokens-1 rows past the chunk
-	s := &Session{
-		m: m, c: c, maxLen: maxLen,
-		tokens:  make([]int, 0, maxLen),
+	e := &engine{
+		m: m, c: c,
 		x:       make([]float32, maxChunk*c.Hidden),
 		xb:      make([]float32, padded*c.Hidden),
 		q:       make([]float32, maxChunk*c.qDim()),
@@ -130,242 +115,240 @@ func (m *Model) NewSession(maxLen int) (*Session, error) {
 		cos:     make([]float32, maxChunk*c.HeadDim/2),
 		sin:     make([]float32, maxChunk*c.HeadDim/2),
 		final:   make([]float32, c.Hidden),
-		logits:  make([]float32, c.Vocab),
+		finals:  make([]float32, maxChunk*c.Hidden),
 		invFreq: rope.InvFreq(c.HeadDim, c.Theta),
 		posOf:   make([]int, maxChunk),
-		owner:   make([]*Session, maxChunk),
+		owner:   make([]*Cache, maxChunk),
+		kh:      make([]uint16, c.HeadDim),
 	}
-	keyLen, valueLen := c.KVHeads*keyBlocks(maxLen)*kernels.AttnLanes*c.HeadDim, c.KVHeads*maxLen*c.HeadDim
-	for range c.Layers {
-		if m.kv == F16 {
-			s.keysH, s.valuesH = append(s.keysH, make([]uint16, keyLen)), append(s.valuesH, make([]uint16, valueLen))
-		} else {
-			s.keys, s.values = append(s.keys, make([]float32, keyLen)), append(s.values, make([]float32, valueLen))
-		}
-	}
-	s.kh = make([]uint16, c.HeadDim)
 	if m.roundsActs() {
-		s.finalAct = kernels.NewAct(c.Hidden)
-		s.xbChunk, s.attChunk = kernels.NewAct(padded*c.Hidden), kernels.NewAct(padded*c.qDim())
-		s.hbChunk = kernels.NewAct(padded * c.Intermediate)
+		e.finalAct = kernels.NewAct(c.Hidden)
+		e.xbChunk, e.attChunk = kernels.NewAct(padded*c.Hidden), kernels.NewAct(padded*c.qDim())
+		e.hbChunk = kernels.NewAct(padded * c.Intermediate)
+		e.finalsAct = kernels.NewAct(maxChunk * c.Hidden)
 	}
 	widest := max(c.Hidden, c.Intermediate, c.qDim())
 	for range m.pool.workers() {
-		s.scratch = append(s.scratch, newTileScratch(widest))
-		s.attn = append(s.attn, newAttnScratch(c.HeadDim))
+		e.scratch = append(e.scratch, newTileScratch(widest))
+		e.attn = append(e.attn, newAttnScratch(c.HeadDim))
+		e.khs = append(e.khs, make([]uint16, c.HeadDim))
 	}
-	s.qkvBody, s.attnBody, s.oBody = s.qkvRows, s.attend, s.oRows
-	s.gateUpBody, s.downBody, s.headBody = s.gateUpRows, s.downRows, s.headRows
-	s.headBatchBody = s.headBatchRows
-	s.qkvTileBody, s.oTileBody = s.qkvTiles, s.oTiles
-	s.gateUpTileBody, s.downTileBody = s.gateUpTiles, s.downTiles
-	s.actViews = make([]kernels.Act, m.pool.workers())
-	for range m.pool.workers() {
-		s.khs = append(s.khs, make([]uint16, c.HeadDim))
-	}
-	s.normQuantBody, s.quantBody, s.rotateStoreBody = s.normQuantTokens, s.quantTokens, s.rotateStoreTokens
-	return s, nil
+	e.actViews = make([]kernels.Act, m.pool.workers())
+	e.qkvBody, e.attnBody, e.oBody = e.qkvRows, e.attend, e.oRows
+	e.gateUpBody, e.downBody, e.headBody = e.gateUpRows, e.downRows, e.headRows
+	e.headBatchBody = e.headBatchRows
+	e.qkvTileBody, e.oTileBody = e.qkvTiles, e.oTiles
+	e.gateUpTileBody, e.downTileBody = e.gateUpTiles, e.downTiles
+	e.normQuantBody, e.quantBody, e.rotateStoreBody = e.normQuantTokens, e.quantTokens, e.rotateStoreTokens
+	return e
 }
 
-// Len is the number of tokens in the cache; the next token goes at this position.
-func (s *Session) Len() int { return len(s.tokens) }
-
-// MaxLen is the cache's capacity.
-func (s *Session) MaxLen() int { return s.maxLen }
-
-// Tokens returns the ids in the cache (the slice is the session's: do not modify it).
-func (s *Session) Tokens() []int { return s.tokens }
-
-// Reset empties the cache.
-func (s *Session) Reset() { s.tokens = s.tokens[:0] }
-
-// Truncate keeps the first n cached tokens and forgets the rest: the cached keys and values of a
-// prefix do not depend on what follows it, so a chat can reuse the prefix it shares with its
-// previous turn.
-func (s *Session) Truncate(n int) {
-	if n < len(s.tokens) {
-		s.tokens = s.tokens[:max(n, 0)]
-	}
+// isClosed reports whether Model.Close has run.
+func (e *engine) isClosed() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.closed
 }
 
-// Prefill runs ids through the model after the cached tokens and returns the logits that predict
-// the token after the last one (a slice owned by the session, valid until its next call).
-func (s *Session) Prefill(ctx context.Context, ids []int) ([]float32, error) {
-	if len(ids) == 0 {
-		return nil, errors.New("qwen3: prefill of no tokens")
+// runCache runs a chunk of ids (at most maxChunk, checked by the cache) after cache c's tokens
+// and, if wantLogits, leaves the logits of the last one in c.logits.
+func (e *engine) runCache(c *Cache, ids []int, wantLogits bool) (err error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if err := e.usable(c); err != nil {
+		return err
 	}
-	if err := s.check(ids); err != nil {
-		return nil, err
+	if wantLogits && c.logits == nil {
+		c.logits = make([]float32, e.c.Vocab)
 	}
-	for start := 0; start < len(ids); start += maxChunk {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		end := min(start+maxChunk, len(ids))
-		s.forward(ids[start:end], end == len(ids))
-		if s.progress != nil {
-			s.progress(end, len(ids))
+	for t := range ids {
+		e.owner[t], e.posOf[t] = c, c.Len()+t
+	}
+	e.batch, e.logits = false, c.logits
+	defer func() { clear(e.owner[:len(ids)]); e.logits = nil }() // the engine keeps no cache alive
+	defer e.recover(&err)
+	e.forward(ids, wantLogits)
+	return nil
+}
+
+// runBatch runs ids[i] after the tokens of caches[i] for every i, and leaves the logits of token
+// i in logits[i*Vocab:].
+func (e *engine) runBatch(caches []*Cache, ids []int, logits []float32) (err error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, c := range caches {
+		if err := e.usable(c); err != nil {
+			return err
 		}
 	}
-	return s.logits, nil
+	for i, c := range caches {
+		e.owner[i], e.posOf[i] = c, c.Len()
+	}
+	e.batch, e.batchLogits = true, logits
+	defer func() { clear(e.owner[:len(caches)]); e.batchLogits = nil }() // the engine keeps no cache or batch alive
+	defer e.recover(&err)
+	e.forward(ids, true)
+	return nil
 }
 
-// Step runs one token and returns the logits for the next (owned by the session).
-func (s *Session) Step(id int) ([]float32, error) {
-	var one [1]int
-	one[0] = id
-	if err := s.check(one[:]); err != nil {
-		return nil, err
-	}
-	s.forward(one[:], true)
-	return s.logits, nil
-}
-
-func (s *Session) check(ids []int) error {
-	if len(s.tokens)+len(ids) > s.maxLen {
-		return fmt.Errorf("%w: %d cached + %d new tokens > %d", ErrContextFull, len(s.tokens), len(ids), s.maxLen)
-	}
-	for i, id := range ids {
-		if id < 0 || id >= s.c.Vocab {
-			return fmt.Errorf("qwen3: token %d at index %d is outside the vocabulary (0..%d)", id, i, s.c.Vocab-1)
-		}
+// usable says whether a forward pass may run on cache c; the caller holds mu.
+func (e *engine) usable(c *Cache) error {
+	switch {
+	case e.closed:
+		return fmt.Errorf("the model is %w", ErrClosed)
+	case c.mem == nil:
+		return fmt.Errorf("the cache is %w", ErrClosed)
 	}
 	return nil
 }
 
-// forward runs a chunk of n <= maxChunk tokens at positions Len() .. Len()+n-1 and, if wantLogits,
-// leaves the logits of the last one in s.logits.
-func (s *Session) forward(ids []int, wantLogits bool) {
-	c, p := s.c, s.m.pool
-	s.n, s.pos = len(ids), len(s.tokens)
-	if !s.batch {
-		for t := range ids {
-			s.posOf[t], s.owner[t] = s.pos+t, s
-		}
-	}
+// forward runs a chunk of n <= maxChunk tokens: token t is ids[t] at position posOf[t] of cache
+// owner[t]. If wantLogits, it leaves the logits of the last token in logits, or for a Batch's
+// step those of every token in batchLogits. The tokens join their caches at the end, so that a
+// pass that panics part way leaves every cache as it was.
+func (e *engine) forward(ids []int, wantLogits bool) {
+	c, p := e.c, e.m.pool
+	e.n = len(ids)
 	H := c.Hidden
+	e.stage = stage{pass: passEmbed}
 	for t, id := range ids {
-		s.m.embed.Row(id, s.x[t*H:(t+1)*H])
+		e.m.embed.Row(id, e.x[t*H:(t+1)*H])
 	}
-	s.ropeAngles()
-	tiles := s.n >= minTileTokens && !s.batch    // a prompt chunk: tiles; decoding: dot products
-	s.prepared = !tiles && (s.n == 1 || s.batch) // see the attention block below
-	if _, _, perHead := s.attentionItems(); perHead != 1 {
-		s.prepared = false // an item per key/value head and token only
+	e.ropeAngles()
+	tiles := e.n >= minTileTokens && !e.batch    // a prompt chunk: tiles; decoding: dot products
+	e.prepared = !tiles && (e.n == 1 || e.batch) // see the attention block below
+	if _, _, perHead := e.attentionItems(); perHead != 1 {
+		e.prepared = false // an item per key/value head and token only
 	}
-	for i := range s.m.layers {
-		s.li, s.l = i, &s.m.layers[i]
+	for i := range e.m.layers {
+		e.li, e.l = i, &e.m.layers[i]
 		// attention block
 		if tiles {
-			s.normQuantize(s.l.attnNorm)
-			p.run(blocks(c.qDim())+2*blocks(c.kvDim()), 1, s.qkvTileBody)
-			p.run(s.n, tokenGrain, s.rotateStoreBody)
-			p.run(s.attentionItemCount(), 1, s.attnBody)
-			s.quantizeTokens(s.attChunk, s.att, c.qDim())
-			p.run(blocks(H), 1, s.oTileBody)
+			e.at(passNorm, nil)
+			e.normQuantize(e.l.attnNorm)
+			e.at(passQKV, e.l.q)
+			p.run(blocks(c.qDim())+2*blocks(c.kvDim()), 1, e.qkvTileBody)
+			e.at(passRotateStore, nil)
+			p.run(e.n, tokenGrain, e.rotateStoreBody)
+			e.at(passAttention, nil)
+			p.run(e.attentionItemCount(), 1, e.attnBody)
+			e.at(passQuantize, nil)
+			e.quantizeTokens(e.attChunk, e.att, c.qDim())
+			e.at(passO, e.l.o)
+			p.run(blocks(H), 1, e.oTileBody)
 			// MLP block
-			s.normQuantize(s.l.ffnNorm)
-			p.run(blocks(c.Intermediate), 1, s.gateUpTileBody)
-			s.quantizeTokens(s.hbChunk, s.hb, c.Intermediate)
-			p.run(blocks(H), 1, s.downTileBody)
+			e.at(passNorm, nil)
+			e.normQuantize(e.l.ffnNorm)
+			e.at(passGateUp, e.l.gate)
+			p.run(blocks(c.Intermediate), 1, e.gateUpTileBody)
+			e.at(passQuantize, nil)
+			e.quantizeTokens(e.hbChunk, e.hb, c.Intermediate)
+			e.at(passDown, e.l.down)
+			p.run(blocks(H), 1, e.downTileBody)
 			continue
 		}
-		for t := 0; t < s.n; t++ {
-			rmsnorm(s.xb[t*H:(t+1)*H], s.x[t*H:(t+1)*H], s.l.attnNorm, c.Eps)
+		e.at(passNorm, nil)
+		for t := 0; t < e.n; t++ {
+			rmsnorm(e.xb[t*H:(t+1)*H], e.x[t*H:(t+1)*H], e.l.attnNorm, c.Eps)
 		}
-		s.quantizeChunk(s.xbChunk, s.xb, H)
-		p.run(c.qDim()+2*c.kvDim(), 32, s.qkvBody)
+		e.quantizeChunk(e.xbChunk, e.xb, H)
+		e.at(passQKV, e.l.q)
+		p.run(c.qDim()+2*c.kvDim(), 32, e.qkvBody)
 		// One item per token and key/value head (one token, or a Batch's step): each item
 		// prepares its own heads (QK-norm, RoPE, into the cache) on its worker first, where
 		// these steps ran on one core between the passes (200-300 µs a Q4_K_M token, 2-3%).
-		if !s.prepared {
-			s.normRotate()
-			s.storeKV()
+		if !e.prepared {
+			e.at(passRotateStore, nil)
+			e.normRotate()
+			e.storeKV()
 		}
-		p.run(s.attentionItemCount(), 1, s.attnBody)
-		s.quantizeChunk(s.attChunk, s.att, c.qDim())
-		p.run(H, 16, s.oBody)
+		e.at(passAttention, nil)
+		p.run(e.attentionItemCount(), 1, e.attnBody)
+		e.quantizeChunk(e.attChunk, e.att, c.qDim())
+		e.at(passO, e.l.o)
+		p.run(H, 16, e.oBody)
 		// MLP block
-		for t := 0; t < s.n; t++ {
-			rmsnorm(s.xb[t*H:(t+1)*H], s.x[t*H:(t+1)*H], s.l.ffnNorm, c.Eps)
+		e.at(passNorm, nil)
+		for t := 0; t < e.n; t++ {
+			rmsnorm(e.xb[t*H:(t+1)*H], e.x[t*H:(t+1)*H], e.l.ffnNorm, c.Eps)
 		}
-		s.quantizeChunk(s.xbChunk, s.xb, H)
-		p.run(c.Intermediate, 32, s.gateUpBody)
-		s.quantizeChunk(s.hbChunk, s.hb, c.Intermediate)
-		p.run(H, 16, s.downBody)
+		e.quantizeChunk(e.xbChunk, e.xb, H)
+		e.at(passGateUp, e.l.gate)
+		p.run(c.Intermediate, 32, e.gateUpBody)
+		e.quantizeChunk(e.hbChunk, e.hb, c.Intermediate)
+		e.at(passDown, e.l.down)
+		p.run(H, 16, e.downBody)
 	}
-	if s.batch {
-		for t, id := range ids {
-			s.owner[t].tokens = append(s.owner[t].tokens, id)
-		}
-		if wantLogits {
-			for t := 0; t < s.n; t++ {
-				rmsnorm(s.finals[t*H:(t+1)*H], s.x[t*H:(t+1)*H], s.m.norm, c.Eps)
-			}
-			s.quantizeChunk(s.finalsAct, s.finals, H)
-			p.run(c.Vocab, 256, s.headBatchBody)
-		}
-		return
-	}
-	s.tokens = append(s.tokens, ids...)
+	e.li, e.l = -1, nil
 	if wantLogits {
-		last := s.x[(s.n-1)*H : s.n*H]
-		rmsnorm(s.final, last, s.m.norm, c.Eps)
-		if s.finalAct != nil {
-			s.finalAct.Quantize(s.final)
+		e.at(passHead, e.m.head)
+		if e.batch {
+			for t := 0; t < e.n; t++ {
+				rmsnorm(e.finals[t*H:(t+1)*H], e.x[t*H:(t+1)*H], e.m.norm, c.Eps)
+			}
+			e.quantizeChunk(e.finalsAct, e.finals, H)
+			p.run(c.Vocab, 256, e.headBatchBody)
+		} else {
+			rmsnorm(e.final, e.x[(e.n-1)*H:e.n*H], e.m.norm, c.Eps)
+			if e.finalAct != nil {
+				e.finalAct.Quantize(e.final)
+			}
+			p.run(c.Vocab, 256, e.headBody)
 		}
-		p.run(c.Vocab, 256, s.headBody)
+	}
+	for t, id := range ids {
+		e.owner[t].tokens = append(e.owner[t].tokens, id)
 	}
 }
 
 // ropeAngles fills cos and sin for the chunk's positions, with transformers' float32 angles
 // (chapter 04): angle = float32(pos)·inv_freq rounded to float32.
-func (s *Session) ropeAngles() {
-	half := s.c.HeadDim / 2
-	for t := 0; t < s.n; t++ {
-		for i, f := range s.invFreq {
-			a := rope.Angle32(s.posOf[t], f)
-			s.cos[t*half+i] = float32(math.Cos(a))
-			s.sin[t*half+i] = float32(math.Sin(a))
+func (e *engine) ropeAngles() {
+	half := e.c.HeadDim / 2
+	for t := 0; t < e.n; t++ {
+		for i, f := range e.invFreq {
+			a := rope.Angle32(e.posOf[t], f)
+			e.cos[t*half+i] = float32(math.Cos(a))
+			e.sin[t*half+i] = float32(math.Sin(a))
 		}
 	}
 }
 
 // normRotate applies QK-norm and RoPE to every head of q and k.
-func (s *Session) normRotate() { s.normRotateTokens(0, s.n) }
+func (e *engine) normRotate() { e.normRotateTokens(0, e.n) }
 
 // normRotateTokens applies QK-norm and RoPE to tokens [lo, hi) of the chunk.
-func (s *Session) normRotateTokens(lo, hi int) {
+func (e *engine) normRotateTokens(lo, hi int) {
 	for t := lo; t < hi; t++ {
-		for g := 0; g < s.c.KVHeads; g++ {
-			s.normRotateGroup(t, g)
+		for g := 0; g < e.c.KVHeads; g++ {
+			e.normRotateGroup(t, g)
 		}
 	}
 }
 
 // normRotateGroup applies QK-norm and RoPE to token t's key/value head g and the query heads that
 // share it (g·group .. (g+1)·group−1).
-func (s *Session) normRotateGroup(t, g int) {
-	c := s.c
+func (e *engine) normRotateGroup(t, g int) {
+	c := e.c
 	d, half, group := c.HeadDim, c.HeadDim/2, c.Heads/c.KVHeads
-	cos, sin := s.cos[t*half:(t+1)*half], s.sin[t*half:(t+1)*half]
+	cos, sin := e.cos[t*half:(t+1)*half], e.sin[t*half:(t+1)*half]
 	for h := g * group; h < (g+1)*group; h++ {
-		head := s.q[t*c.qDim()+h*d : t*c.qDim()+(h+1)*d]
-		rmsnorm(head, head, s.l.qNorm, c.Eps)
+		head := e.q[t*c.qDim()+h*d : t*c.qDim()+(h+1)*d]
+		rmsnorm(head, head, e.l.qNorm, c.Eps)
 		rotate(head, cos, sin)
 	}
-	head := s.k[t*c.kvDim()+g*d : t*c.kvDim()+(g+1)*d]
-	rmsnorm(head, head, s.l.kNorm, c.Eps)
+	head := e.k[t*c.kvDim()+g*d : t*c.kvDim()+(g+1)*d]
+	rmsnorm(head, head, e.l.kNorm, c.Eps)
 	rotate(head, cos, sin)
 }
 
 // headRows computes logits [lo, hi) for the last position.
-func (s *Session) headRows(_, lo, hi int) { s.m.head.dotRows(lo, s.logits[lo:hi], s.final, s.finalAct) }
+func (e *engine) headRows(_, lo, hi int) { e.m.head.dotRows(lo, e.logits[lo:hi], e.final, e.finalAct) }
 
 // headBatchRows computes logits [lo, hi) for every token of a Batch's step in one kernel call:
 // each block of the head's rows is read from memory once and multiplied with every token's row.
-func (s *Session) headBatchRows(_, lo, hi int) {
-	s.m.head.dotRowsN(lo, hi-lo, s.batchLogits[lo:], s.c.Vocab, s.finals, s.c.Hidden, s.finalsAct, s.n)
+func (e *engine) headBatchRows(_, lo, hi int) {
+	e.m.head.dotRowsN(lo, hi-lo, e.batchLogits[lo:], e.c.Vocab, e.finals, e.c.Hidden, e.finalsAct, e.n)
 }
 
 // rmsnorm writes x / sqrt(mean(x²) + eps) · w into dst (dst may be x). The sum of squares is

@@ -24,7 +24,7 @@ func loadTiny(t testing.TB, path string) *Model {
 	if m, ok := tinyModels.m[path]; ok {
 		return m
 	}
-	m, err := Load(path, WithThreads(2))
+	m, err := Load(t.Context(), path, WithThreads(2))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestLogitsGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			// One token at a time through the cache, so every position's logits are seen.
-			s, err := m.NewSession(64)
+			s, err := m.NewCache(64)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -111,8 +111,8 @@ func TestPrefillChunksMatchSteps(t *testing.T) {
 	for i := range ids {
 		ids[i] = (i*7919 + 13) % 151000
 	}
-	a, _ := m.NewSession(200)
-	b, _ := m.NewSession(200)
+	a, _ := m.NewCache(200)
+	b, _ := m.NewCache(200)
 	got, err := a.Prefill(context.Background(), ids)
 	if err != nil {
 		t.Fatal(err)

@@ -20,19 +20,20 @@ import (
 
 // ask loads a checkpoint, starts a chat and streams one reply (qwen3/examples/ask as a program).
 func ask(ctx context.Context, path, question string) (string, error) {
-	m, err := qwen3.Load(path) // a GGUF file or a Hugging Face directory
+	m, err := qwen3.Load(ctx, path) // a GGUF file or a Hugging Face directory
 	if err != nil {
 		return "", err
 	}
 	defer m.Close()
 	// Thinking is off unless Thinking: true; temperature 0 is greedy decoding.
 	chat, err := m.NewChat(qwen3.ChatOptions{
-		System:  "You are terse.",
-		Options: qwen3.Options{Sampling: qwen3.Sampling{Temperature: new(0.0)}, MaxNewTokens: 12},
+		System: "You are terse.",
+		Reply:  qwen3.ReplyOptions{Sampling: qwen3.Sampling{Temperature: new(0.0)}, MaxNewTokens: 12},
 	})
 	if err != nil {
 		return "", err
 	}
+	defer chat.Close()
 	return chat.Send(ctx, question, func(piece string) error {
 		fmt.Print(piece) // the reply, piece by piece, as it is generated
 		return nil
@@ -55,20 +56,20 @@ func Example() {
 // Close on the nil Model that a failed Load returns does nothing, so an early `defer m.Close()`
 // cannot panic.
 func Example_missingFile() {
-	m, err := qwen3.Load("no-such-model.gguf")
+	m, err := qwen3.Load(context.Background(), "no-such-model.gguf")
 	defer m.Close()
 	fmt.Println(errors.Is(err, os.ErrNotExist))
 	// Output: true
 }
 
 func ExampleModel_Generate() {
-	m, err := qwen3.Load(reference.TinyGGUF())
+	m, err := qwen3.Load(context.Background(), reference.TinyGGUF())
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	defer m.Close()
-	opts := qwen3.Options{Sampling: qwen3.Sampling{Temperature: new(0.0)}, MaxNewTokens: 8}
+	opts := qwen3.ReplyOptions{Sampling: qwen3.Sampling{Temperature: new(0.0)}, MaxNewTokens: 8}
 	text, stats, err := m.Generate(context.Background(), "The capital of France is", opts, nil)
 	if err != nil {
 		fmt.Println(err)
@@ -82,7 +83,7 @@ func ExampleModel_Generate() {
 
 // The zero Sampling is the checkpoint's recommendation; each field set replaces one setting.
 func ExampleSampling() {
-	m, err := qwen3.Load(reference.TinyGGUF())
+	m, err := qwen3.Load(context.Background(), reference.TinyGGUF())
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -112,15 +113,15 @@ func ExampleSampling() {
 
 // A chat keeps the conversation; Reset starts a new one with the same system prompt.
 func ExampleChat_Reset() {
-	m, err := qwen3.Load(reference.TinyGGUF())
+	m, err := qwen3.Load(context.Background(), reference.TinyGGUF())
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	defer m.Close()
 	chat, err := m.NewChat(qwen3.ChatOptions{
-		System:  "You are terse.",
-		Options: qwen3.Options{Sampling: qwen3.Sampling{Temperature: new(0.0)}, MaxNewTokens: 4},
+		System: "You are terse.",
+		Reply:  qwen3.ReplyOptions{Sampling: qwen3.Sampling{Temperature: new(0.0)}, MaxNewTokens: 4},
 	})
 	if err != nil {
 		fmt.Println(err)
@@ -132,7 +133,7 @@ func ExampleChat_Reset() {
 	fmt.Println(len(chat.Messages()), "messages")
 	chat.Reset()
 	again, _ := chat.Send(ctx, "Hi", nil)
-	fmt.Println(len(chat.Messages()), "messages; same first reply:", again == first, "; system prompt tokens reused:", chat.Reused > 0)
+	fmt.Println(len(chat.Messages()), "messages; same first reply:", again == first, "; system prompt tokens reused:", chat.Reused() > 0)
 	// Output:
 	// 5 messages
 	// 3 messages; same first reply: true ; system prompt tokens reused: true
@@ -141,14 +142,14 @@ func ExampleChat_Reset() {
 // Several prompts decoded together: each weight read from memory serves every sequence. Each
 // sequence streams to the callback with its index, and stops on its own.
 func ExampleModel_GenerateBatch() {
-	m, err := qwen3.Load(reference.TinyGGUF())
+	m, err := qwen3.Load(context.Background(), reference.TinyGGUF())
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	defer m.Close()
 	prompts := []string{"The capital of France is", "Once upon a time", "Hi"}
-	opts := qwen3.Options{Sampling: qwen3.Sampling{Temperature: new(0.0)}, MaxNewTokens: 6}
+	opts := qwen3.ReplyOptions{Sampling: qwen3.Sampling{Temperature: new(0.0)}, MaxNewTokens: 6}
 	pieces := make([]int, len(prompts))
 	texts, stats, err := m.GenerateBatch(context.Background(), prompts, opts, func(seq int, piece string) error {
 		pieces[seq]++ // the text of sequence seq, piece by piece
@@ -165,4 +166,65 @@ func ExampleModel_GenerateBatch() {
 	// 0: " not be used to\n\t" (6 tokens, 6 pieces, finish: length)
 	// 1: ".\n\t// If the error" (6 tokens, 6 pieces, finish: length)
 	// 2: "\n\t\t// the value" (6 tokens, 6 pieces, finish: length)
+}
+
+// A Cache is one sequence's keys and values: Prefill runs a prompt into it, Step one token more,
+// and Truncate goes back to a prefix, whose cached keys and values stay valid, so that another
+// continuation of the same prompt does not run the prompt again.
+func ExampleModel_NewCache() {
+	ctx := context.Background()
+	m, err := qwen3.Load(ctx, reference.TinyGGUF())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer m.Close()
+	c, err := m.NewCache(64) // room for 64 tokens
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer c.Close()
+	tok := m.Tokenizer()
+	prompt := tok.Encode("func main() {")
+	logits, err := c.Prefill(ctx, prompt)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	// The two likeliest next tokens.
+	first, second := 0, 1
+	for i, v := range logits {
+		if v > logits[first] {
+			first, second = i, first
+		} else if i != first && v > logits[second] {
+			second = i
+		}
+	}
+	continueFrom := func(id int) string { // greedy decoding from id on, 6 tokens
+		ids := []int{id}
+		for len(ids) < 6 {
+			logits, err := c.Step(ids[len(ids)-1])
+			if err != nil {
+				return err.Error()
+			}
+			best := 0
+			for i, v := range logits {
+				if v > logits[best] {
+					best = i
+				}
+			}
+			ids = append(ids, best)
+		}
+		text, _ := tok.Decode(ids, false)
+		return text
+	}
+	fmt.Printf("%d prompt tokens cached\n", c.Len())
+	fmt.Printf("likeliest: %q\n", continueFrom(first))
+	c.Truncate(len(prompt)) // back to the prompt alone: its 4 tokens are not run again
+	fmt.Printf("runner-up: %q\n", continueFrom(second))
+	// Output:
+	// 4 prompt tokens cached
+	// likeliest: " return error {\n\tif err !="
+	// runner-up: " { return c }\n\n// Copyright"
 }

@@ -270,7 +270,7 @@ func FuzzLoadGGUFBytes(f *testing.F) {
 		var m *Model
 		var err error
 		if e := reference.CheckAllocBound(len(b), engineAllocPerByte, func() {
-			m, err = LoadGGUFBytes("fuzz.gguf", b, WithThreads(1))
+			m, err = LoadGGUFBytes(t.Context(), "fuzz.gguf", b, WithThreads(1))
 		}); e != nil {
 			t.Fatal(e)
 		}
@@ -281,12 +281,12 @@ func FuzzLoadGGUFBytes(f *testing.F) {
 			return
 		}
 		defer m.Close()
-		checkDefaults(t, m, m.Defaults)
-		s, err := m.NewSession(min(16, m.sizes.MaxContext))
+		checkDefaults(t, m, m.Defaults())
+		s, err := m.NewCache(min(16, m.sizes.MaxContext))
 		if err != nil {
 			t.Fatalf("the model loaded, but a session cannot open: %v", err)
 		}
-		ids := m.Tokenizer.Encode("the <|im_start|>")
+		ids := m.Tokenizer().Encode("the <|im_start|>")
 		ids = ids[:min(len(ids), s.MaxLen()-3)]
 		if len(ids) == 0 {
 			return
@@ -318,7 +318,7 @@ func FuzzGenerationConfig(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		d, err := hfDefaults(path, m.Tokenizer)
+		d, err := hfDefaults(path, m.Tokenizer())
 		if err != nil {
 			if !strings.Contains(err.Error(), path) {
 				t.Fatalf("error %q does not name the file", err)
@@ -334,12 +334,12 @@ func FuzzGenerationConfig(f *testing.F) {
 func checkDefaults(t *testing.T, m *Model, d Defaults) {
 	t.Helper()
 	for _, s := range []string{"<|im_end|>", "<|endoftext|>"} {
-		if id, ok := m.Tokenizer.TokenID(s); ok && !slices.Contains(d.Stop, id) {
+		if id, ok := m.Tokenizer().TokenID(s); ok && !slices.Contains(d.Stop, id) {
 			t.Fatalf("stop tokens %v lack %s", d.Stop, s)
 		}
 	}
 	mm := *m
-	mm.Defaults = d
+	mm.defaults = d
 	if st, err := mm.Settings(Sampling{}); err == nil {
 		if !(st.Temperature >= 0) || st.TopK < 0 || !(st.TopP > 0 && st.TopP <= 1) || !(st.MinP >= 0 && st.MinP <= 1) {
 			t.Fatalf("defaults %+v give settings %+v that Settings accepts", d, st)
@@ -348,7 +348,9 @@ func checkDefaults(t *testing.T, m *Model, d Defaults) {
 }
 
 // smallModels caches the model of smallQwen3GGUF per test binary.
-var smallModels = sync.OnceValues(func() (*Model, error) { return LoadGGUFBytes("small.gguf", smallQwen3GGUF(), WithThreads(1)) })
+var smallModels = sync.OnceValues(func() (*Model, error) {
+	return LoadGGUFBytes(context.Background(), "small.gguf", smallQwen3GGUF(), WithThreads(1))
+})
 
 func smallModel(tb testing.TB) *Model {
 	tb.Helper()
@@ -370,15 +372,16 @@ func FuzzChat(f *testing.F) {
 	f.Add([]byte(strings.Repeat("a long message ", 12)+"\x00ok"), uint8(3), "", true)
 	m := smallModel(f)
 	f.Fuzz(func(t *testing.T, data []byte, ctx uint8, system string, thinking bool) {
-		c, err := m.NewChat(ChatOptions{System: system, Thinking: thinking, Options: Options{
+		c, err := m.NewChat(ChatOptions{System: system, Thinking: thinking, Reply: ReplyOptions{
 			MaxContext: 48 + 3*int(ctx), MaxNewTokens: 4, Sampling: greedy, Stop: []int{},
 		}})
 		if err != nil {
 			t.Fatal(err)
 		}
+		defer c.Close()
 		for _, msg := range strings.Split(string(data), "\x00") {
 			before := slices.Clone(c.Messages())
-			dropped := c.Dropped
+			dropped := c.Dropped()
 			reply, err := c.Send(context.Background(), msg, nil)
 			after := c.Messages()
 			switch {
@@ -391,9 +394,9 @@ func FuzzChat(f *testing.F) {
 				t.Fatalf("Send(%q): %v", msg, err)
 			}
 			if err != nil {
-				if !slices.Equal(after, before) || c.Dropped != dropped {
+				if !slices.Equal(after, before) || c.Dropped() != dropped {
 					t.Fatalf("Send(%q) failed (%v) and changed the conversation: %d messages, %d dropped; were %d, %d",
-						msg, err, len(after), c.Dropped, len(before), dropped)
+						msg, err, len(after), c.Dropped(), len(before), dropped)
 				}
 				continue
 			}
@@ -404,11 +407,11 @@ func FuzzChat(f *testing.F) {
 			if used, size := c.Context(); used > size {
 				t.Fatalf("the cache holds %d tokens of %d", used, size)
 			}
-			if n := len(c.messages); c.Dropped%2 != 0 || c.Dropped > n-2 {
-				t.Fatalf("%d messages dropped of %d: not whole turns before the last", c.Dropped, n)
+			if n := len(c.messages); c.Dropped()%2 != 0 || c.Dropped() > n-2 {
+				t.Fatalf("%d messages dropped of %d: not whole turns before the last", c.Dropped(), n)
 			}
-			if c.Last.NewTokens > 4 {
-				t.Fatalf("%d new tokens, at most 4 asked", c.Last.NewTokens)
+			if c.Last().NewTokens > 4 {
+				t.Fatalf("%d new tokens, at most 4 asked", c.Last().NewTokens)
 			}
 		}
 	})

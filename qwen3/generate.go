@@ -14,26 +14,29 @@ import (
 	sampling "github.com/qwen3go/qwen3go/chapters/09_sampling"
 )
 
-// DefaultMaxNewTokens and DefaultMaxContext are what a zero Options.MaxNewTokens and MaxContext
-// mean. The qwen3 command's -max-tokens and -ctx start from the same values.
+// DefaultMaxNewTokens and DefaultMaxContext are what a zero ReplyOptions.MaxNewTokens and
+// MaxContext mean. The qwen3 command's -max-tokens and -ctx start from the same values.
 const (
 	DefaultMaxNewTokens = 512
 	DefaultMaxContext   = 4096
 )
 
-// Options control one reply. The zero Options is ready to use: the checkpoint's recommended
-// sampling with seed 0, up to DefaultMaxNewTokens (512) new tokens, the checkpoint's stop tokens,
-// and a context of min(DefaultMaxContext, the model's context) tokens, 4096 for Qwen3-0.6B.
-type Options struct {
+// ReplyOptions control one reply: of Generate, of each sequence of GenerateBatch, or of every
+// turn of a Chat. The zero ReplyOptions is ready to use: the checkpoint's recommended sampling
+// with seed 0, up to DefaultMaxNewTokens (512) new tokens, the checkpoint's stop tokens, and a
+// context of min(DefaultMaxContext, the model's context) tokens, 4096 for Qwen3-0.6B.
+type ReplyOptions struct {
 	// Sampling picks each token; the zero Sampling is the checkpoint's recommended settings.
 	Sampling Sampling
 	// MaxNewTokens is the budget of new tokens; 0 means DefaultMaxNewTokens (512).
 	MaxNewTokens int
-	// Stop lists the ids that end a reply (not emitted); nil means Model.Defaults.Stop, and an
+	// Stop lists the ids that end a reply (not emitted); nil means Model.Defaults().Stop, and an
 	// empty, non-nil slice means none.
 	Stop []int
-	// MaxContext is the KV cache length in tokens of a new session; 0 means
-	// min(DefaultMaxContext, the model's context).
+	// MaxContext is the length in tokens of the KV cache the reply runs in (prompt and reply
+	// together); 0 means min(DefaultMaxContext, the model's context). A Chat whose MaxContext
+	// changes moves to a cache of the new length at its next turn, prefilling the conversation
+	// again.
 	MaxContext int
 	// Progress, when not nil, is called while a prompt is prefilled, after each chunk of up to
 	// 128 tokens, with the tokens done and the total: a long prompt takes a while. It runs on
@@ -53,7 +56,8 @@ type Options struct {
 //	qwen3.Sampling{Temperature: new(0.0)}              // greedy
 //	qwen3.SamplingFrom(sampling.QwenNonThinking(42))   // exactly chapter 09's settings
 //
-// Model.Settings resolves a Sampling into chapter 09's Settings and checks it.
+// Model.Settings resolves a Sampling into chapter 09's Settings and checks it. Sampling and
+// chapter 09's Settings are the course's own types, kept as the lesson taught them.
 type Sampling struct {
 	Temperature *float64 // >= 0; 0 is greedy
 	TopK        *int     // >= 0; 0 is off
@@ -95,7 +99,7 @@ func (m *Model) Settings(s Sampling) (sampling.Settings, error) {
 // off (temperature 1, no top-k, top-p or min-p). It is what the zero Sampling resolves to.
 func (m *Model) DefaultSettings(seed uint64) sampling.Settings {
 	s := sampling.Neutral(seed)
-	d := m.Defaults
+	d := m.defaults
 	if d.Temperature > 0 {
 		s.Temperature = d.Temperature
 	}
@@ -113,9 +117,9 @@ func (m *Model) DefaultSettings(seed uint64) sampling.Settings {
 type Finish string
 
 const (
-	FinishStop    Finish = "stop"      // the model produced a stop token (Options.Stop)
-	FinishLength  Finish = "length"    // Options.MaxNewTokens were generated
-	FinishContext Finish = "context"   // the context (Options.MaxContext tokens) is full
+	FinishStop    Finish = "stop"      // the model produced a stop token (ReplyOptions.Stop)
+	FinishLength  Finish = "length"    // ReplyOptions.MaxNewTokens were generated
+	FinishContext Finish = "context"   // the context (ReplyOptions.MaxContext tokens) is full
 	FinishCancel  Finish = "cancelled" // ctx was cancelled; its error is returned
 	FinishError   Finish = "error"     // an error was returned (from onText, or a bad setting)
 )
@@ -147,23 +151,67 @@ func rate(n int, d time.Duration) float64 {
 // (which may be nil) as complete UTF-8 pieces. It returns the whole new text and the timings.
 // It stops at a stop token, after the token budget, when the context is full (Stats.Finish
 // says which), when ctx is cancelled (returning what was generated and ctx's error), or when
-// onText returns an error. A prompt longer than the context is an error wrapping
-// ErrContextFull, before anything is generated.
-func (m *Model) Generate(ctx context.Context, prompt string, opts Options, onText func(string) error) (string, Stats, error) {
-	s, err := m.NewSession(opts.MaxContext)
-	if err != nil {
-		return "", Stats{}, err
-	}
-	ids := m.Tokenizer.Encode(prompt)
+// onText returns an error (returned as it is). A prompt longer than the context is an error
+// wrapping ErrContextFull, before anything is generated.
+//
+// The reply runs in a KV cache that the model keeps between calls: one cache for the model,
+// reused by the next call with the same MaxContext (a call while it is in use, or with another
+// length, maps a cache of its own), so that calls one after another do not grow the process's
+// memory. Close returns it.
+func (m *Model) Generate(ctx context.Context, prompt string, opts ReplyOptions, onText func(string) error) (string, Stats, error) {
+	ids := m.tok.Encode(prompt)
 	if len(ids) == 0 {
 		return "", Stats{}, errors.New("qwen3: empty prompt")
 	}
-	if len(ids) > s.MaxLen() {
-		return "", Stats{}, fmt.Errorf("%w: the prompt is %d tokens, the context holds %d", ErrContextFull, len(ids), s.MaxLen())
+	c, err := m.getCache(opts.MaxContext)
+	if err != nil {
+		return "", Stats{}, fmt.Errorf("qwen3: %w", err)
+	}
+	defer m.putCache(c)
+	if len(ids) > c.MaxLen() {
+		return "", Stats{}, fmt.Errorf("qwen3: %w: the prompt is %d tokens, the context holds %d", ErrContextFull, len(ids), c.MaxLen())
 	}
 	var text strings.Builder
-	_, st, err := m.continueSession(ctx, s, ids, opts, textSink(m.Tokenizer, &text, onText), nil)
+	_, st, err := m.continueCache(ctx, c, ids, opts, textSink(m.tok, &text, onText), nil)
 	return text.String(), st, err
+}
+
+// getCache returns an empty cache of maxLen tokens (0: the default): the one Generate keeps
+// between calls when it has that length, or a new one.
+func (m *Model) getCache(maxLen int) (*Cache, error) {
+	if maxLen == 0 {
+		maxLen = min(DefaultMaxContext, m.sizes.MaxContext)
+	}
+	e := m.eng
+	e.mu.Lock()
+	c := e.idle
+	if c != nil && c.maxLen == maxLen {
+		e.idle = nil
+	} else {
+		c = nil
+	}
+	e.mu.Unlock()
+	if c != nil {
+		return c, nil
+	}
+	return m.newCache(maxLen)
+}
+
+// putCache keeps c, emptied, for the next Generate, in place of the one kept so far (whose
+// memory is returned); after Close it returns c's memory.
+func (m *Model) putCache(c *Cache) {
+	e := m.eng
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed || c.mem == nil {
+		c.close()
+		return
+	}
+	if e.idle != nil {
+		e.idle.close()
+	}
+	c.Reset()
+	e.idle = c
 }
 
 // textSink turns a stream of ids into a stream of complete UTF-8 text with chapter 02's
@@ -196,50 +244,43 @@ func textSink(tok *tokenizer.Tokenizer, b *strings.Builder, onText func(string) 
 	}
 }
 
-// cachedPrefix is the length of the longest common prefix of ids and the session's cached
-// tokens, leaving at least one token of ids to run (its logits start the reply).
-func cachedPrefix(s *Session, ids []int) int {
-	cached := s.Tokens()
-	n := 0
-	for n < len(ids)-1 && n < len(cached) && ids[n] == cached[n] {
-		n++
-	}
-	return n
-}
-
 // makeRoom is called when a reply fills the context: given the ids generated so far, it returns
-// the whole token sequence the session should hold instead (ending with those ids), shorter
+// the whole token sequence the cache should hold instead (ending with those ids), shorter
 // than the context, or an error wrapping ErrContextFull when it cannot make room.
 type makeRoom func(out []int) ([]int, error)
 
-// continueSession prefills ids after what s already holds and generates until a stop token, the
+// continueCache prefills ids after what c already holds and generates until a stop token, the
 // budget, a full context, cancellation or an error from emit. emit gets every new id, then -1
-// once at the end. The new ids are in the session's cache except the last one (which is not fed
-// back). When the context fills and room is not nil, room gives the sequence to re-prefill, and
+// once at the end. The new ids are in the cache except the last one (which is not fed back).
+// When the context fills and room is not nil, room gives the sequence to re-prefill, and
 // generation goes on after it.
 //
 // It is the one generation loop of the package: a reply (newReply) picks tokens and keeps the
-// budget, the stop ids and the timings; the session runs the model.
-func (m *Model) continueSession(ctx context.Context, s *Session, ids []int, opts Options, emit func(id int) error, room makeRoom) ([]int, Stats, error) {
+// budget, the stop ids and the timings; the cache runs the model. Its errors are the package's,
+// with "qwen3: " in front, except ctx's and emit's, which come back as they were.
+func (m *Model) continueCache(ctx context.Context, c *Cache, ids []int, opts ReplyOptions, emit func(id int) error, room makeRoom) ([]int, Stats, error) {
 	r, err := m.newReply(opts, emit)
 	if err != nil {
 		return nil, Stats{}, err
 	}
-	logits, err := r.prefill(ctx, s, ids, opts.Progress)
+	logits, err := r.prefill(ctx, c, ids, opts.Progress)
 	if err != nil {
-		return r.finish(err)
+		return r.finish(ours(ctx, err))
 	}
 	for {
 		id, more, err := r.next(logits)
+		if err != nil && err != r.emitErr {
+			err = ours(ctx, err)
+		}
 		if err != nil || !more {
 			return r.finish(err)
 		}
 		if err := ctx.Err(); err != nil {
 			return r.finish(err)
 		}
-		if s.Len() < s.MaxLen() {
-			if logits, err = s.Step(id); err != nil {
-				return r.finish(err)
+		if c.Len() < c.MaxLen() {
+			if logits, err = c.step(id); err != nil {
+				return r.finish(ours(ctx, err))
 			}
 			continue
 		}
@@ -248,41 +289,51 @@ func (m *Model) continueSession(ctx context.Context, s *Session, ids []int, opts
 			return r.finishAt(FinishContext)
 		}
 		all, err := room(r.out)
-		if errors.Is(err, ErrContextFull) || (err == nil && len(all) >= s.MaxLen()) {
+		if errors.Is(err, ErrContextFull) || (err == nil && len(all) >= c.MaxLen()) {
 			return r.finishAt(FinishContext)
 		} else if err != nil {
-			return r.finish(err)
+			return r.finish(ours(ctx, err))
 		}
-		keep := cachedPrefix(s, all)
-		s.Truncate(keep)
+		keep := cachedPrefix(c, all)
+		c.tokens = c.tokens[:keep]
 		start := time.Now()
-		logits, err = r.prefill(ctx, s, all[keep:], opts.Progress)
+		logits, err = r.prefill(ctx, c, all[keep:], opts.Progress)
 		r.refill += time.Since(start)
 		if err != nil {
-			return r.finish(err)
+			return r.finish(ours(ctx, err))
 		}
 	}
 }
 
-// reply is one reply being generated: it picks each token, checks it against the stop ids and
-// the budget, streams it, and keeps the timings. continueSession drives one over a Session.
-type reply struct {
-	picker *picker
-	stop   []int
-	budget int
-	emit   func(id int) error
-	out    []int
-	st     Stats
-	start  time.Time
-	refill time.Duration // time spent re-prefilling after the context filled
+// ours puts the package's name in front of one of its own errors; ctx's error comes back as it
+// was.
+func ours(ctx context.Context, err error) error {
+	if err == nil || err == ctx.Err() {
+		return err
+	}
+	return fmt.Errorf("qwen3: %w", err)
 }
 
-func (m *Model) newReply(opts Options, emit func(id int) error) (*reply, error) {
+// reply is one reply being generated: it picks each token, checks it against the stop ids and
+// the budget, streams it, and keeps the timings. continueCache drives one over a Cache.
+type reply struct {
+	picker  *picker
+	stop    []int
+	budget  int
+	emit    func(id int) error
+	emitErr error // the error emit returned, if it did: the caller's, returned as it is
+	out     []int
+	st      Stats
+	start   time.Time
+	refill  time.Duration // time spent re-prefilling after the context filled
+}
+
+func (m *Model) newReply(opts ReplyOptions, emit func(id int) error) (*reply, error) {
 	settings, err := m.Settings(opts.Sampling)
 	if err != nil {
 		return nil, err
 	}
-	sampler, err := sampling.NewSampler(settings)
+	sampler, err := sampling.NewSampler(settings) // settings are valid: no error
 	if err != nil {
 		return nil, fmt.Errorf("qwen3: %w", err)
 	}
@@ -295,20 +346,18 @@ func (m *Model) newReply(opts Options, emit func(id int) error) (*reply, error) 
 	}
 	stop := opts.Stop
 	if stop == nil {
-		stop = m.Defaults.Stop
+		stop = m.defaults.Stop
 	}
-	return &reply{picker: newPicker(m.Config.VocabSize, sampler), stop: stop, budget: budget, emit: emit, start: time.Now()}, nil
+	return &reply{picker: newPicker(m.sizes.Vocab, sampler), stop: stop, budget: budget, emit: emit, start: time.Now()}, nil
 }
 
-// prefill runs ids after what s holds, counting the tokens done and the time even when it is
+// prefill runs ids after what c holds, counting the tokens done and the time even when it is
 // cancelled part way, and reporting progress between chunks.
-func (r *reply) prefill(ctx context.Context, s *Session, ids []int, progress func(done, total int)) ([]float32, error) {
-	before, start := s.Len(), time.Now()
-	s.progress = progress
-	logits, err := s.Prefill(ctx, ids)
-	s.progress = nil
+func (r *reply) prefill(ctx context.Context, c *Cache, ids []int, progress func(done, total int)) ([]float32, error) {
+	before, start := c.Len(), time.Now()
+	logits, err := c.prefill(ctx, ids, progress)
 	r.st.Prefill += time.Since(start)
-	r.st.PromptTokens += s.Len() - before
+	r.st.PromptTokens += c.Len() - before
 	return logits, err
 }
 
@@ -317,7 +366,7 @@ func (r *reply) prefill(ctx context.Context, s *Session, ids []int, progress fun
 func (r *reply) next(logits []float32) (id int, more bool, err error) {
 	id, err = r.picker.pick(logits)
 	if err != nil {
-		return 0, false, fmt.Errorf("qwen3: token %d: %w", len(r.out), err)
+		return 0, false, fmt.Errorf("new token %d: %w", len(r.out), err)
 	}
 	if slices.Contains(r.stop, id) {
 		r.st.Finish = FinishStop
@@ -328,6 +377,7 @@ func (r *reply) next(logits []float32) (id int, more bool, err error) {
 		r.st.FirstToken = time.Since(r.start)
 	}
 	if err := r.emit(id); err != nil {
+		r.emitErr = err
 		return id, false, err
 	}
 	if len(r.out) == r.budget {
@@ -345,7 +395,8 @@ func (r *reply) finishAt(why Finish) ([]int, Stats, error) {
 
 // finish flushes the text, completes the stats and returns the new ids.
 func (r *reply) finish(err error) ([]int, Stats, error) {
-	if e := r.emit(-1); err == nil {
+	if e := r.emit(-1); err == nil && e != nil {
+		r.emitErr = e
 		err = e
 	}
 	switch {

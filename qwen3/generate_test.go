@@ -30,15 +30,15 @@ func TestGreedyGolden(t *testing.T) {
 	for kind, path := range tinyPaths() {
 		m := loadTiny(t, path)
 		for i, r := range runs {
-			if got := m.Tokenizer.Encode(r.Prompt); !slices.Equal(got, r.PromptIDs) {
+			if got := m.Tokenizer().Encode(r.Prompt); !slices.Equal(got, r.PromptIDs) {
 				t.Fatalf("run %d: prompt encodes to %v, transformers %v", i, got, r.PromptIDs)
 			}
-			s, err := m.NewSession(128)
+			s, err := m.NewCache(128)
 			if err != nil {
 				t.Fatal(err)
 			}
-			ids, _, err := m.continueSession(context.Background(), s, r.PromptIDs,
-				Options{Sampling: greedy, MaxNewTokens: r.MaxNewTokens}, func(int) error { return nil }, nil)
+			ids, _, err := m.continueCache(context.Background(), s, r.PromptIDs,
+				ReplyOptions{Sampling: greedy, MaxNewTokens: r.MaxNewTokens}, func(int) error { return nil }, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -129,10 +129,9 @@ func TestGreedyPickTiesLikeArgmax(t *testing.T) {
 // with exact activations (whose float path decodes rows into a buffer on the stack).
 func TestStepAllocatesNothing(t *testing.T) {
 	base := loadTiny(t, reference.TinyGGUF())
-	exactF16 := convert(t, base, Q8_0)
-	exactF16.exact, exactF16.kv = true, F16
+	exactF16 := variant(convert(t, base, Q8_0), KVFloat16, true)
 	for name, m := range map[string]*Model{"as stored": base, "Q8_0, exact, F16 cache": exactF16} {
-		s, err := m.NewSession(256)
+		s, err := m.NewCache(256)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -154,7 +153,7 @@ func TestStepAllocatesNothing(t *testing.T) {
 // when the whole conversation is computed from scratch.
 func TestChatReusesCache(t *testing.T) {
 	m := loadTiny(t, reference.TinyGGUF())
-	opts := ChatOptions{System: "You are terse.", Options: Options{Sampling: Sampling{Temperature: new(0.0)}, MaxNewTokens: 12, MaxContext: 512}}
+	opts := ChatOptions{System: "You are terse.", Reply: ReplyOptions{Sampling: Sampling{Temperature: new(0.0)}, MaxNewTokens: 12, MaxContext: 512}}
 	chat, err := m.NewChat(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -172,8 +171,8 @@ func TestChatReusesCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if chat.Reused < 10 {
-		t.Errorf("second turn reused only %d cached tokens", chat.Reused)
+	if chat.Reused() < 10 {
+		t.Errorf("second turn reused only %d cached tokens", chat.Reused())
 	}
 	if len(chat.Messages()) != 5 {
 		t.Fatalf("%d messages after two turns, want 5", len(chat.Messages()))
@@ -185,18 +184,18 @@ func TestChatReusesCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fresh.Reused != 0 || again != second {
-		t.Errorf("reply with cache %q, from scratch %q (reused %d)", second, again, fresh.Reused)
+	if fresh.Reused() != 0 || again != second {
+		t.Errorf("reply with cache %q, from scratch %q (reused %d)", second, again, fresh.Reused())
 	}
 }
 
 func TestSessionErrors(t *testing.T) {
 	m := loadTiny(t, reference.TinyGGUF())
 	ctx := context.Background()
-	if _, err := m.NewSession(m.Config.MaxPositionEmbeddings + 1); err == nil {
+	if _, err := m.NewCache(m.Config().MaxPositionEmbeddings + 1); err == nil {
 		t.Error("a session longer than the model's context was accepted")
 	}
-	s, _ := m.NewSession(4)
+	s, _ := m.NewCache(4)
 	if _, err := s.Prefill(ctx, []int{1, 2, 3, 4, 5}); !errors.Is(err, ErrContextFull) {
 		t.Errorf("5 tokens into a 4-token session: %v", err)
 	}
@@ -207,7 +206,7 @@ func TestSessionErrors(t *testing.T) {
 		t.Errorf("a step past the context: %v", err)
 	}
 	s.Reset()
-	for _, id := range []int{-1, m.Config.VocabSize} {
+	for _, id := range []int{-1, m.Config().VocabSize} {
 		if _, err := s.Step(id); err == nil || !strings.Contains(err.Error(), "outside the vocabulary") {
 			t.Errorf("token %d: %v", id, err)
 		}
@@ -220,14 +219,14 @@ func TestSessionErrors(t *testing.T) {
 	if _, err := s.Prefill(cancelled, []int{1}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled prefill: %v", err)
 	}
-	if _, _, err := m.Generate(ctx, "Hi", Options{Sampling: Sampling{Temperature: new(-1.0)}}, nil); err == nil {
+	if _, _, err := m.Generate(ctx, "Hi", ReplyOptions{Sampling: Sampling{Temperature: new(-1.0)}}, nil); err == nil {
 		t.Error("negative temperature accepted")
 	}
-	if _, _, err := m.Generate(ctx, "Hi", Options{MaxNewTokens: -1}, nil); err == nil {
+	if _, _, err := m.Generate(ctx, "Hi", ReplyOptions{MaxNewTokens: -1}, nil); err == nil {
 		t.Error("negative budget accepted")
 	}
 	long := strings.Repeat("word ", 100)
-	if _, _, err := m.Generate(ctx, long, Options{MaxContext: 50}, nil); !errors.Is(err, ErrContextFull) {
+	if _, _, err := m.Generate(ctx, long, ReplyOptions{MaxContext: 50}, nil); !errors.Is(err, ErrContextFull) {
 		t.Errorf("over-long prompt: %v", err)
 	}
 }
@@ -237,7 +236,7 @@ func TestGenerateStreamsAndStops(t *testing.T) {
 	ctx := context.Background()
 	var pieces []string
 	settings := Sampling{Seed: 7}
-	text, st, err := m.Generate(ctx, "The capital of France is", Options{Sampling: settings, MaxNewTokens: 20},
+	text, st, err := m.Generate(ctx, "The capital of France is", ReplyOptions{Sampling: settings, MaxNewTokens: 20},
 		func(s string) error { pieces = append(pieces, s); return nil })
 	if err != nil {
 		t.Fatal(err)
@@ -246,24 +245,24 @@ func TestGenerateStreamsAndStops(t *testing.T) {
 		t.Errorf("text %q from pieces %q, stats %+v", text, pieces, st)
 	}
 	// the same seed gives the same text
-	again, _, _ := m.Generate(ctx, "The capital of France is", Options{Sampling: settings, MaxNewTokens: 20}, nil)
+	again, _, _ := m.Generate(ctx, "The capital of France is", ReplyOptions{Sampling: settings, MaxNewTokens: 20}, nil)
 	if again != text {
 		t.Errorf("seed 7 gave %q, then %q", text, again)
 	}
 	// a callback error stops generation
 	stopErr := errors.New("enough")
-	_, st, err = m.Generate(ctx, "Hi", Options{MaxNewTokens: 20, Stop: []int{}}, func(string) error { return stopErr })
+	_, st, err = m.Generate(ctx, "Hi", ReplyOptions{MaxNewTokens: 20, Stop: []int{}}, func(string) error { return stopErr })
 	if !errors.Is(err, stopErr) || st.NewTokens > 3 {
 		t.Errorf("callback error: %v after %d tokens", err, st.NewTokens)
 	}
-	for name, d := range map[string]Defaults{"generation_config.json": m.Defaults, "GGUF general.sampling": loadTiny(t, reference.TinyGGUF()).Defaults} {
+	for name, d := range map[string]Defaults{"generation_config.json": m.Defaults(), "GGUF general.sampling": loadTiny(t, reference.TinyGGUF()).Defaults()} {
 		if d.Temperature != 0.6 || d.TopK != 20 || d.TopP != 0.95 || !slices.Contains(d.Stop, 151645) || !slices.Contains(d.Stop, 151643) {
 			t.Errorf("defaults from %s: %+v", name, d)
 		}
 	}
 	// top_k beyond the vocabulary keeps everything; it must not size anything by k.
 	huge := Sampling{Temperature: new(1.0), TopK: new(1 << 50), TopP: new(1.0), Seed: 1}
-	if _, _, err := m.Generate(ctx, "Hi", Options{Sampling: huge, MaxNewTokens: 2}, nil); err != nil {
+	if _, _, err := m.Generate(ctx, "Hi", ReplyOptions{Sampling: huge, MaxNewTokens: 2}, nil); err != nil {
 		t.Errorf("top_k 2^50: %v", err)
 	}
 }
@@ -273,7 +272,7 @@ func TestGenerateStreamsAndStops(t *testing.T) {
 func TestUnusedIDsGiveNoText(t *testing.T) {
 	m := loadTiny(t, reference.TinyGGUF())
 	var b strings.Builder
-	sink := textSink(m.Tokenizer, &b, nil)
+	sink := textSink(m.Tokenizer(), &b, nil)
 	for _, id := range []int{9707, 151700, 11, -1} { // "Hello", unused, ",", flush
 		if err := sink(id); err != nil {
 			t.Fatal(err)

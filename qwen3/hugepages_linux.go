@@ -3,6 +3,7 @@ package qwen3
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -24,7 +25,7 @@ func hugePageSize() int {
 
 // readHuge reads the GGUF file at path into anonymous memory that the kernel backs with
 // transparent huge pages (2 MB on x86-64), and reports progress (bytes read of the file) to progress, which may be
-// nil. It reports ok = false, and reads nothing, where that cannot work: transparent huge pages
+// nil; a cancelled ctx stops it between steps of 64 MB. It reports ok = false, and reads nothing, where that cannot work: transparent huge pages
 // off ("never"), or a file that does not fit in half the memory available to the process (its
 // container's limit included: a private copy cannot be dropped under pressure as a mapping's pages
 // can). release unmaps the memory.
@@ -33,7 +34,7 @@ func hugePageSize() int {
 // cache) 400 MB are 100,000 pages scattered over physical memory, each a TLB entry to walk and a
 // boundary where the hardware prefetchers stop. In 2 MB pages the same weights are 200 pages of
 // consecutive physical memory. See the package documentation for what it gains.
-func readHuge(path string, progress func(done, total int64)) (data []byte, release func() error, ok bool, err error) {
+func readHuge(ctx context.Context, path string, progress func(done, total int64)) (data []byte, release func() error, ok bool, err error) {
 	if !hugePagesEnabled() {
 		return nil, nil, false, nil
 	}
@@ -65,6 +66,10 @@ func readHuge(path string, progress func(done, total int64)) (data []byte, relea
 	}
 	const step = 64 << 20
 	for done := int64(0); done < size; {
+		if err := ctx.Err(); err != nil {
+			unmap()
+			return nil, nil, false, err
+		}
 		end := min(done+step, size)
 		if _, err := io.ReadFull(f, region[done:end]); err != nil {
 			unmap()

@@ -35,7 +35,7 @@ func TestReadHuge(t *testing.T) {
 		t.Fatal(err)
 	}
 	var last int64
-	data, release, ok, err := readHuge(path, func(done, total int64) {
+	data, release, ok, err := readHuge(t.Context(), path, func(done, total int64) {
 		if total != int64(len(want)) || done <= last || done > total {
 			t.Errorf("progress %d of %d after %d, for a file of %d bytes", done, total, last, len(want))
 		}
@@ -103,8 +103,8 @@ func TestHugePagesSameLogits(t *testing.T) {
 		t.Skip("transparent huge pages are off here: Load maps the file either way")
 	}
 	var logits [2][][]float32
-	for i, opts := range [][]Option{nil, {WithoutHugePages()}} {
-		m, err := Load(reference.TinyGGUF(), append(opts, WithThreads(2))...)
+	for i, opts := range [][]LoadOption{nil, {WithoutHugePages()}} {
+		m, err := Load(t.Context(), reference.TinyGGUF(), append(opts, WithThreads(2))...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -112,7 +112,7 @@ func TestHugePagesSameLogits(t *testing.T) {
 		if m.HugePages() != (i == 0) {
 			t.Fatalf("load %d: HugePages() = %v", i, m.HugePages())
 		}
-		s, err := m.NewSession(32)
+		s, err := m.NewCache(32)
 		if err != nil {
 			t.Fatal(err)
 		}

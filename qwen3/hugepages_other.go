@@ -2,8 +2,10 @@
 
 package qwen3
 
+import "context"
+
 // readHuge reads nothing here: transparent huge pages are a Linux feature (see
 // hugepages_linux.go), so the weights stay in the mapped file.
-func readHuge(path string, progress func(done, total int64)) (data []byte, release func() error, ok bool, err error) {
+func readHuge(ctx context.Context, path string, progress func(done, total int64)) (data []byte, release func() error, ok bool, err error) {
 	return nil, nil, false, nil
 }

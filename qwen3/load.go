@@ -1,6 +1,7 @@
 package qwen3
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,14 +10,14 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strings"
 
 	gguf "github.com/qwen3go/qwen3go/chapters/01_gguf"
 	tokenizer "github.com/qwen3go/qwen3go/chapters/02_tokenizer"
 )
 
-// Option changes how Load works.
-type Option func(*loadOptions)
+// LoadOption changes how Load works. The zero configuration (no options) is the engine's
+// default for everything.
+type LoadOption func(*loadOptions)
 
 type loadOptions struct {
 	threads  int
@@ -24,65 +25,58 @@ type loadOptions struct {
 	noHuge   bool
 	prefault bool
 	progress func(done, total int64)
-	kv       DType
+	kv       KVType
 	exact    bool
 }
 
-// WithThreads sets how many cores the engine uses (default: all of them, runtime.NumCPU).
-func WithThreads(n int) Option { return func(o *loadOptions) { o.threads = n } }
+// WithThreads sets how many goroutines split each matrix pass, the caller's included: 0 (the
+// default) means runtime.GOMAXPROCS(0), the cores the Go runtime may use (since Go 1.25 it
+// follows a container's CPU limit). More than four times that is cut to four times; a negative
+// count makes Load fail.
+func WithThreads(n int) LoadOption { return func(o *loadOptions) { o.threads = n } }
 
 // WithoutMmap reads the file into the Go heap instead of mapping it (and so not into huge pages,
 // see WithoutHugePages).
-func WithoutMmap() Option { return func(o *loadOptions) { o.noMmap = true } }
+func WithoutMmap() LoadOption { return func(o *loadOptions) { o.noMmap = true } }
 
 // WithoutHugePages keeps a GGUF file's weights in the mapped file (4 KB pages of the page cache,
 // shared with other processes mapping it) instead of reading them into transparent huge pages (2
 // MB on x86-64), which Load does by default on Linux when the kernel offers them and the file fits
 // in half the memory available to the process. Huge pages make decoding faster (fewer TLB misses,
-// prefetching over longer runs of physical memory; see the package documentation) and cost the
-// read of the whole file when loading and a private copy of it in memory.
-func WithoutHugePages() Option { return func(o *loadOptions) { o.noHuge = true } }
+// prefetching over longer runs of physical memory) and cost the read of the whole file when
+// loading and a private copy of it in memory.
+func WithoutHugePages() LoadOption { return func(o *loadOptions) { o.noHuge = true } }
 
 // WithPrefault touches every page of the weights while loading, so that the first token does not
 // pay for reading the file, and reports progress (bytes done of total) to fn, which may be nil.
-func WithPrefault(fn func(done, total int64)) Option {
+func WithPrefault(fn func(done, total int64)) LoadOption {
 	return func(o *loadOptions) { o.prefault, o.progress = true, fn }
 }
 
-// WithKVCache sets the element type of every session's KV cache: F32 (the default: attention
-// sees the keys and values exactly as computed) or F16 (llama.cpp's default: half the memory, and
-// half the bytes attention reads per token deep in a context, for a rounding of each key and
-// value to 11 significant bits). The attention kernels read a float16 cache directly, widening
-// each value as they load it. See the package documentation for the error and the speed.
-func WithKVCache(t DType) Option { return func(o *loadOptions) { o.kv = t } }
-
-// ParseKVCache reads a KV cache type by the name a command line gives it: "f32" or "f16", in any
-// case.
-func ParseKVCache(name string) (DType, error) {
-	switch strings.ToLower(strings.TrimSpace(name)) {
-	case "f32":
-		return F32, nil
-	case "f16":
-		return F16, nil
-	}
-	return 0, fmt.Errorf("qwen3: KV cache type %q: the engine keeps its cache in f32 or f16", name)
-}
+// WithKVCache sets the element type of the model's KV caches: KVFloat32 (the default) or
+// KVFloat16 (half the memory, for a rounding of each key and value to 11 significant bits; see
+// the package documentation). Load fails for a KVType that is neither.
+func WithKVCache(t KVType) LoadOption { return func(o *loadOptions) { o.kv = t } }
 
 // WithExactActivations keeps the inputs of the block-quantized matrices (Q8_0, Q4_0, Q4_K,
 // Q6_K) in float32 instead of rounding them to int16 blocks for integer kernels, when decoding and
 // in prompts: the engine then matches chapter 07 on the same (dequantized) weights within the
-// float32 tolerance, at a cost in speed (see the package documentation). Models without such
-// matrices are not affected.
-func WithExactActivations() Option { return func(o *loadOptions) { o.exact = true } }
+// float32 tolerance, at a cost in speed. Models without such matrices are not affected.
+func WithExactActivations() LoadOption { return func(o *loadOptions) { o.exact = true } }
 
 // Load opens a Qwen3 checkpoint: a GGUF file (llama.cpp's qwen3 layout) or a Hugging Face
 // directory (config.json, model.safetensors or shards, tokenizer.json), telling which by itself.
 // Weights stay in the file's precision. A GGUF file's are read into transparent huge pages where
 // Linux offers them (WithoutHugePages: not), otherwise they stay in the mapped file (WithoutMmap:
-// read into the Go heap); a Hugging Face directory's stay in its mapped files.
-func Load(path string, opts ...Option) (*Model, error) {
+// read into the Go heap); a Hugging Face directory's stay in its mapped files. A cancelled ctx
+// stops the load between steps (the reading of the file into huge pages 64 MB at a time, the
+// prefault, the tensors) and returns ctx's error, with everything opened so far released.
+func Load(ctx context.Context, path string, opts ...LoadOption) (*Model, error) {
 	o, err := newLoadOptions(opts)
 	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	var fileOpts []gguf.Option
@@ -96,9 +90,9 @@ func Load(path string, opts ...Option) (*Model, error) {
 	var m *Model
 	switch kind {
 	case gguf.KindHFDir:
-		m, err = loadHF(path, fileOpts)
+		m, err = loadHF(ctx, path, fileOpts)
 	case gguf.KindGGUF:
-		m, err = loadGGUF(path, fileOpts, !o.noMmap && !o.noHuge, o.progress)
+		m, err = loadGGUF(ctx, path, fileOpts, !o.noMmap && !o.noHuge, o.progress)
 	default:
 		return nil, fmt.Errorf("qwen3: %s: %w (-model %s)", path, gguf.ErrSafetensorsFile, filepath.Dir(path))
 	}
@@ -106,7 +100,16 @@ func Load(path string, opts ...Option) (*Model, error) {
 		return nil, err
 	}
 	if o.prefault && !m.huge { // weights read into huge pages are in memory already
-		m.prefault(o.progress)
+		err = m.prefault(ctx, o.progress)
+	}
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		if m.release != nil {
+			m.release()
+		}
+		return nil, err
 	}
 	m.start(o)
 	return m, nil
@@ -116,10 +119,13 @@ func Load(path string, opts ...Option) (*Model, error) {
 // go:embed (the qwen3 command's built-in model); name is what errors call it. The weights are used
 // where they are, not copied (F32 and 16-bit tensors at an odd address excepted), so data must not
 // change while the Model is open. The options that say how a file is read (WithoutMmap,
-// WithoutHugePages, WithPrefault) do not apply.
-func LoadGGUFBytes(name string, data []byte, opts ...Option) (*Model, error) {
+// WithoutHugePages, WithPrefault) do not apply; a cancelled ctx stops it as it stops Load.
+func LoadGGUFBytes(ctx context.Context, name string, data []byte, opts ...LoadOption) (*Model, error) {
 	o, err := newLoadOptions(opts)
 	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	f, err := gguf.Parse(data)
@@ -127,40 +133,51 @@ func LoadGGUFBytes(name string, data []byte, opts ...Option) (*Model, error) {
 		return nil, fmt.Errorf("qwen3: %s: %w", name, err)
 	}
 	f.Path = name
-	m, err := buildGGUF(f)
+	m, err := buildGGUF(ctx, f)
 	if err != nil {
 		return nil, inPath(err, name)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	m.start(o)
 	return m, nil
 }
 
 // newLoadOptions applies opts to the defaults and checks them.
-func newLoadOptions(opts []Option) (loadOptions, error) {
-	o := loadOptions{threads: runtime.NumCPU()}
+func newLoadOptions(opts []LoadOption) (loadOptions, error) {
+	var o loadOptions
 	for _, opt := range opts {
 		opt(&o)
 	}
-	// Each worker costs a goroutine and ~1 MB of scratch per session; more workers than cores
-	// only adds switching.
-	o.threads = max(1, min(o.threads, 4*runtime.NumCPU()))
-	if o.kv != F32 && o.kv != F16 {
-		return o, fmt.Errorf("qwen3: a KV cache of %v: the engine keeps its cache in F32 or F16", o.kv)
+	if o.threads < 0 {
+		return o, fmt.Errorf("qwen3: WithThreads(%d): the count of threads must be 0 (all cores) or more", o.threads)
+	}
+	most := runtime.GOMAXPROCS(0)
+	if o.threads == 0 {
+		o.threads = most
+	}
+	// Each worker costs a goroutine and ~1 MB of scratch; more workers than cores only adds switching.
+	o.threads = min(o.threads, 4*most)
+	if err := o.kv.check(); err != nil {
+		return o, err
 	}
 	return o, nil
 }
 
-// start applies the options that act after loading and starts the worker pool.
+// start applies the options that act after loading, and gives the model its worker pool and
+// its engine.
 func (m *Model) start(o loadOptions) {
 	m.kv, m.exact = o.kv, o.exact
 	m.pool = newPool(o.threads)
+	m.eng = newEngine(m)
 }
 
 // loadGGUF opens a GGUF file: read into huge pages when huge is set and readHuge can (progress
 // then follows the read), otherwise through chapter 01's Open (a mapping, or WithoutMmap's read).
-func loadGGUF(path string, opts []gguf.Option, huge bool, progress func(done, total int64)) (*Model, error) {
+func loadGGUF(ctx context.Context, path string, opts []gguf.Option, huge bool, progress func(done, total int64)) (*Model, error) {
 	if huge {
-		data, release, ok, err := readHuge(path, progress)
+		data, release, ok, err := readHuge(ctx, path, progress)
 		if err != nil {
 			return nil, err
 		}
@@ -169,10 +186,10 @@ func loadGGUF(path string, opts []gguf.Option, huge bool, progress func(done, to
 			if err != nil {
 				// Open parses the same bytes and names the file in its error
 				release()
-				return loadGGUF(path, opts, false, progress)
+				return loadGGUF(ctx, path, opts, false, progress)
 			}
 			f.Path = path
-			m, err := buildGGUF(f)
+			m, err := buildGGUF(ctx, f)
 			if err != nil {
 				release()
 				return nil, inPath(err, path)
@@ -185,7 +202,7 @@ func loadGGUF(path string, opts []gguf.Option, huge bool, progress func(done, to
 	if err != nil {
 		return nil, err
 	}
-	m, err := buildGGUF(f)
+	m, err := buildGGUF(ctx, f)
 	if err != nil {
 		f.Close()
 		return nil, inPath(err, path)
@@ -194,7 +211,7 @@ func loadGGUF(path string, opts []gguf.Option, huge bool, progress func(done, to
 	return m, nil
 }
 
-func buildGGUF(f *gguf.File) (*Model, error) {
+func buildGGUF(ctx context.Context, f *gguf.File) (*Model, error) {
 	arch, err := f.String("general.architecture")
 	if err != nil {
 		return nil, fmt.Errorf("qwen3: %w", err)
@@ -210,21 +227,21 @@ func buildGGUF(f *gguf.File) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("qwen3: %w", err)
 	}
-	m, err := build(cfg, gguf.HFView(f))
+	m, err := build(ctx, cfg, gguf.HFView(f))
 	if err != nil {
 		return nil, err
 	}
-	m.Tokenizer, m.Source = tok, "gguf"
-	m.Defaults = ggufDefaults(f, tok)
+	m.tok, m.source = tok, "gguf"
+	m.defaults = ggufDefaults(f, tok)
 	return m, nil
 }
 
-func loadHF(dir string, opts []gguf.Option) (*Model, error) {
+func loadHF(ctx context.Context, dir string, opts []gguf.Option) (*Model, error) {
 	ck, err := gguf.OpenCheckpoint(dir, opts...)
 	if err != nil {
 		return nil, err
 	}
-	m, err := buildHF(dir, ck)
+	m, err := buildHF(ctx, dir, ck)
 	if err != nil {
 		ck.Close()
 		return nil, err
@@ -233,7 +250,7 @@ func loadHF(dir string, opts []gguf.Option) (*Model, error) {
 	return m, nil
 }
 
-func buildHF(dir string, ck *gguf.Checkpoint) (*Model, error) {
+func buildHF(ctx context.Context, dir string, ck *gguf.Checkpoint) (*Model, error) {
 	cfg := ck.Config
 	if cfg.ModelType != "qwen3" && !slices.Contains(cfg.Architectures, "Qwen3ForCausalLM") {
 		return nil, fmt.Errorf("qwen3: %s: model_type %q, architectures %v: this engine runs only qwen3", dir, cfg.ModelType, cfg.Architectures)
@@ -242,12 +259,12 @@ func buildHF(dir string, ck *gguf.Checkpoint) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("qwen3: %w", err)
 	}
-	m, err := build(cfg, ck)
+	m, err := build(ctx, cfg, ck)
 	if err != nil {
 		return nil, inPath(err, dir)
 	}
-	m.Tokenizer, m.Source = tok, "safetensors"
-	m.Defaults, err = hfDefaults(filepath.Join(dir, "generation_config.json"), tok)
+	m.tok, m.source = tok, "safetensors"
+	m.defaults, err = hfDefaults(filepath.Join(dir, "generation_config.json"), tok)
 	if err != nil {
 		return nil, err
 	}
@@ -264,18 +281,24 @@ func inPath(err error, path string) error {
 
 // build collects every weight under its Hugging Face name through chapter 01's TensorSource, the
 // same door chapter 07 uses, and checks its shape against the config.
-func build(cfg gguf.Config, src gguf.TensorSource) (*Model, error) {
+func build(ctx context.Context, cfg gguf.Config, src gguf.TensorSource) (*Model, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	c := sizesOf(cfg)
-	m := &Model{Config: cfg, sizes: c, layers: make([]layer, c.Layers)}
+	if err := checkAttention(c); err != nil {
+		return nil, err
+	}
+	m := &Model{config: cfg, sizes: c, layers: make([]layer, c.Layers)}
 	var err error
-	mat := func(name string, rows, cols int) *Matrix {
+	mat := func(name string, rows, cols int) *matrix {
+		if err == nil {
+			err = ctx.Err() // a matrix widened to F32 takes a while
+		}
 		if err != nil {
 			return nil
 		}
-		var w *Matrix
+		var w *matrix
 		w, err = loadMatrix(src, name, rows, cols)
 		return w
 	}
@@ -315,12 +338,12 @@ func build(cfg gguf.Config, src gguf.TensorSource) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	m.Type = m.layers[0].q.Type
+	m.wtype = m.layers[0].q.Type
 	return m, nil
 }
 
 // loadMatrix reads a 2-D weight as stored when the kernels read its type, widened to F32 otherwise.
-func loadMatrix(src gguf.TensorSource, name string, rows, cols int) (*Matrix, error) {
+func loadMatrix(src gguf.TensorSource, name string, rows, cols int) (*matrix, error) {
 	r, err := src.TensorRaw(name)
 	if err != nil {
 		return nil, fmt.Errorf("qwen3: %w", err)
@@ -335,7 +358,7 @@ func loadMatrix(src gguf.TensorSource, name string, rows, cols int) (*Matrix, er
 	if err != nil {
 		return nil, fmt.Errorf("qwen3: %w", err)
 	}
-	return matrixFromFloats(rows, cols, v), nil
+	return matrixFromFloats(name, rows, cols, v), nil
 }
 
 // loadVector reads a 1-D weight (a norm) as float32.
@@ -354,9 +377,9 @@ func loadVector(src gguf.TensorSource, name string, n int) ([]float32, error) {
 	return v, nil
 }
 
-// prefault reads one byte of every page of the weights, reporting progress.
-func (m *Model) prefault(progress func(done, total int64)) {
-	var mats []*Matrix
+// prefault reads one byte of every page of the weights, reporting progress, until ctx is done.
+func (m *Model) prefault(ctx context.Context, progress func(done, total int64)) error {
+	var mats []*matrix
 	for _, l := range m.layers {
 		mats = append(mats, l.q, l.k, l.v, l.o, l.gate, l.up, l.down)
 	}
@@ -370,6 +393,9 @@ func (m *Model) prefault(progress func(done, total int64)) {
 	}
 	var sum byte
 	for _, w := range mats {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		for i := 0; i < len(w.raw); i += 4096 {
 			sum += w.raw[i]
 		}
@@ -379,6 +405,7 @@ func (m *Model) prefault(progress func(done, total int64)) {
 		}
 	}
 	runtime.KeepAlive(sum)
+	return nil
 }
 
 // --- sampling defaults ------------------------------------------------------------------------

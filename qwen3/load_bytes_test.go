@@ -19,7 +19,7 @@ func TestLoadGGUFBytes(t *testing.T) {
 	}
 	logits := func(m *Model) []float32 {
 		t.Helper()
-		s, err := m.NewSession(len(ids))
+		s, err := m.NewCache(len(ids))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -29,18 +29,18 @@ func TestLoadGGUFBytes(t *testing.T) {
 		}
 		return append([]float32(nil), l...)
 	}
-	fromFile, err := Load(reference.TinyGGUF(), WithThreads(2))
+	fromFile, err := Load(t.Context(), reference.TinyGGUF(), WithThreads(2))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer fromFile.Close()
-	m, err := LoadGGUFBytes("tiny-qwen3.gguf", data, WithThreads(2))
+	m, err := LoadGGUFBytes(t.Context(), "tiny-qwen3.gguf", data, WithThreads(2))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer m.Close()
 	lo, hi := uintptr(unsafe.Pointer(&data[0])), uintptr(unsafe.Pointer(&data[len(data)-1]))
-	for name, mat := range map[string]*Matrix{"token_embd": m.embed, "blk.5.ffn_down": m.layers[5].down} {
+	for name, mat := range map[string]*matrix{"token_embd": m.embed, "blk.5.ffn_down": m.layers[5].down} {
 		if p := uintptr(unsafe.Pointer(&mat.raw[0])); p < lo || p > hi {
 			t.Errorf("%s: the weights were copied out of the embedded bytes", name)
 		}
@@ -54,7 +54,7 @@ func TestLoadGGUFBytes(t *testing.T) {
 
 	// Bad bytes: an error that names the checkpoint, never a panic.
 	for _, n := range []int{0, 10, 1000, len(data) - 1} {
-		if _, err := LoadGGUFBytes("cut.gguf", data[:n]); err == nil || !strings.Contains(err.Error(), "cut.gguf") {
+		if _, err := LoadGGUFBytes(t.Context(), "cut.gguf", data[:n]); err == nil || !strings.Contains(err.Error(), "cut.gguf") {
 			t.Errorf("the first %d bytes: error %v, want one naming cut.gguf", n, err)
 		}
 	}

@@ -60,7 +60,7 @@ func TestLoadRefusals(t *testing.T) {
 	for _, c := range cases {
 		s := smallQwen3()
 		c.edit(s)
-		m, err := LoadGGUFBytes("edit.gguf", s.bytes())
+		m, err := LoadGGUFBytes(t.Context(), "edit.gguf", s.bytes())
 		if err == nil {
 			m.Close()
 			t.Errorf("%s: loaded", c.name)
@@ -87,7 +87,7 @@ func TestLoadWidensF64(t *testing.T) {
 			}
 			tt.typ, tt.data = typ, encodeValues(typ, v)
 		}
-		m, err := LoadGGUFBytes("f64.gguf", s.bytes(), WithThreads(1))
+		m, err := LoadGGUFBytes(t.Context(), "f64.gguf", s.bytes(), WithThreads(1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,7 +95,7 @@ func TestLoadWidensF64(t *testing.T) {
 		if m.layers[0].v.Type != F32 {
 			t.Fatalf("v_proj stored as %v is kept as %v, want F32", typ, m.layers[0].v.Type)
 		}
-		sess, err := m.NewSession(8)
+		sess, err := m.NewCache(8)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,21 +117,21 @@ func TestLoadWidensF64(t *testing.T) {
 // refuses, a lone safetensors file (ErrSafetensorsFile, naming the directory to pass instead), a
 // Hugging Face directory without its tokenizer or with a broken generation_config.json.
 func TestLoadPathErrors(t *testing.T) {
-	if _, err := Load(reference.TinyGGUF(), WithKVCache(Q8_0)); err == nil || !strings.Contains(err.Error(), "KV cache of Q8_0") {
-		t.Errorf("a Q8_0 KV cache: %v", err)
+	if _, err := Load(t.Context(), reference.TinyGGUF(), WithKVCache(KVType(3))); err == nil || !strings.Contains(err.Error(), "KV cache type 3") {
+		t.Errorf("a KV cache of KVType(3): %v", err)
 	}
-	if _, err := LoadGGUFBytes("x.gguf", smallQwen3GGUF(), WithKVCache(BF16)); err == nil || !strings.Contains(err.Error(), "KV cache of BF16") {
-		t.Errorf("a BF16 KV cache from bytes: %v", err)
+	if _, err := LoadGGUFBytes(t.Context(), "x.gguf", smallQwen3GGUF(), WithKVCache(KVType(2))); err == nil || !strings.Contains(err.Error(), "KV cache type 2") {
+		t.Errorf("a KV cache of KVType(2) from bytes: %v", err)
 	}
 	st := filepath.Join(reference.TinyHFDir(), "model.safetensors")
-	if _, err := Load(st); !errors.Is(err, gguf.ErrSafetensorsFile) || !strings.Contains(err.Error(), reference.TinyHFDir()) {
+	if _, err := Load(t.Context(), st); !errors.Is(err, gguf.ErrSafetensorsFile) || !strings.Contains(err.Error(), reference.TinyHFDir()) {
 		t.Errorf("a lone safetensors file: %v", err)
 	}
 	noTok := copyTinyHF(t, func(s string) string { return s })
 	if err := os.Remove(filepath.Join(noTok, "tokenizer.json")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Load(noTok); err == nil || !strings.Contains(err.Error(), "tokenizer.json") {
+	if _, err := Load(t.Context(), noTok); err == nil || !strings.Contains(err.Error(), "tokenizer.json") {
 		t.Errorf("no tokenizer.json: %v", err)
 	}
 	badGen := copyTinyHF(t, func(s string) string { return s })
@@ -139,7 +139,7 @@ func TestLoadPathErrors(t *testing.T) {
 	if err := os.WriteFile(path, []byte(`{"eos_token_id": "none"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Load(badGen); err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "eos_token_id") {
+	if _, err := Load(t.Context(), badGen); err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "eos_token_id") {
 		t.Errorf("a broken generation_config.json: %v", err)
 	}
 }
@@ -149,7 +149,7 @@ func TestLoadPathErrors(t *testing.T) {
 func TestPrefault(t *testing.T) {
 	var last, total int64
 	calls := 0
-	m, err := Load(reference.TinyGGUF(), WithoutHugePages(), WithThreads(1), WithPrefault(func(done, all int64) {
+	m, err := Load(t.Context(), reference.TinyGGUF(), WithoutHugePages(), WithThreads(1), WithPrefault(func(done, all int64) {
 		if done <= last || done > all || total != 0 && all != total {
 			t.Errorf("progress %d of %d after %d of %d", done, all, last, total)
 		}
@@ -172,9 +172,9 @@ func TestPrefault(t *testing.T) {
 // TestLoadWithoutMmap: a file read into the Go heap (WithoutMmap, so not into huge pages either)
 // gives the logits of the default load, bit for bit.
 func TestLoadWithoutMmap(t *testing.T) {
-	logits := func(opts ...Option) []float32 {
+	logits := func(opts ...LoadOption) []float32 {
 		t.Helper()
-		m, err := Load(reference.TinyGGUF(), append(opts, WithThreads(1))...)
+		m, err := Load(t.Context(), reference.TinyGGUF(), append(opts, WithThreads(1))...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -182,7 +182,7 @@ func TestLoadWithoutMmap(t *testing.T) {
 		if len(opts) > 0 && m.HugePages() {
 			t.Error("WithoutMmap: the weights are in huge pages")
 		}
-		s, err := m.NewSession(8)
+		s, err := m.NewCache(8)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -197,18 +197,5 @@ func TestLoadWithoutMmap(t *testing.T) {
 		if got[i] != want[i] {
 			t.Fatalf("logit %d: %g read into the heap, %g mapped", i, got[i], want[i])
 		}
-	}
-}
-
-// TestParseKVCache: the command line's names of the KV cache types, in any case and with spaces
-// around them; another name is an error that says it and what is accepted.
-func TestParseKVCache(t *testing.T) {
-	for name, want := range map[string]DType{"f32": F32, "F16": F16, " f16\n": F16} {
-		if got, err := ParseKVCache(name); err != nil || got != want {
-			t.Errorf("ParseKVCache(%q) = %v, %v; want %v", name, got, err, want)
-		}
-	}
-	if _, err := ParseKVCache("q8_0"); err == nil || !strings.Contains(err.Error(), `"q8_0"`) || !strings.Contains(err.Error(), "f32 or f16") {
-		t.Errorf("ParseKVCache(q8_0): %v", err)
 	}
 }

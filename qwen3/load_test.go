@@ -1,7 +1,9 @@
 package qwen3
 
 import (
+	"flag"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -61,7 +63,7 @@ func TestLoadErrors(t *testing.T) {
 		}{p, "gguf"}
 	}
 	for name, c := range cases {
-		m, err := Load(c.path)
+		m, err := Load(t.Context(), c.path)
 		if err == nil {
 			m.Close()
 			t.Errorf("%s: loaded", name)
@@ -87,11 +89,11 @@ func TestTiedHeadIgnoresStoredCopy(t *testing.T) {
 		if err := reference.WriteTinyHFWithHead(dir, tied); err != nil {
 			t.Fatal(err)
 		}
-		m, err := Load(dir, WithThreads(2))
+		m, err := Load(t.Context(), dir, WithThreads(2))
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, _ := m.NewSession(16)
+		s, _ := m.NewCache(16)
 		logits, err := s.Prefill(t.Context(), ids)
 		if err != nil {
 			t.Fatal(err)
@@ -114,34 +116,76 @@ func TestTiedHeadIgnoresStoredCopy(t *testing.T) {
 }
 
 // TestLoadCacheAndExactOptions: WithKVCache and WithExactActivations reach the model and its
-// sessions; a cache type the engine does not keep is an error that names it, before anything
-// is read.
+// caches; a KVType made from a number that names no type is an error that names it, before
+// anything is read, and so is a negative thread count.
 func TestLoadCacheAndExactOptions(t *testing.T) {
-	m, err := Load(reference.TinyGGUF(), WithKVCache(F16), WithExactActivations(), WithThreads(1))
+	m, err := Load(t.Context(), reference.TinyGGUF(), WithKVCache(KVFloat16), WithExactActivations(), WithThreads(1))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	c := m.Config
-	if m.KVCache() != F16 || !m.ExactActivations() {
-		t.Errorf("loaded with an F16 cache and exact activations: KVCache %v, ExactActivations %v", m.KVCache(), m.ExactActivations())
+	c := m.Config()
+	if m.KVCache() != KVFloat16 || !m.ExactActivations() {
+		t.Errorf("loaded with an f16 cache and exact activations: KVCache %v, ExactActivations %v", m.KVCache(), m.ExactActivations())
 	}
 	if got, want := m.KVBytesPerToken(), int64(2*c.NumHiddenLayers*c.NumKeyValueHeads*c.HeadDim*2); got != want {
-		t.Errorf("KVBytesPerToken %d with an F16 cache, want %d", got, want)
+		t.Errorf("KVBytesPerToken %d with an f16 cache, want %d", got, want)
 	}
-	s, err := m.NewSession(16)
+	s, err := m.NewCache(16)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.keysH == nil || s.keys != nil {
-		t.Errorf("a session of an F16-cache model has float16 keys %v, float32 keys %v", s.keysH != nil, s.keys != nil)
+	if s.keysH == nil || s.keys != nil || s.Type() != KVFloat16 {
+		t.Errorf("a cache of an f16-cache model has float16 keys %v, float32 keys %v, type %v", s.keysH != nil, s.keys != nil, s.Type())
 	}
-	for _, bad := range []DType{BF16, Q8_0, DType(42)} {
-		if m, err := Load(reference.TinyGGUF(), WithKVCache(bad)); err == nil {
+	for _, tc := range []struct {
+		opt  LoadOption
+		want string
+	}{
+		{WithKVCache(KVType(42)), "KV cache type 42: the engine keeps its cache in f32 or f16"},
+		{WithThreads(-1), "WithThreads(-1)"},
+	} {
+		if m, err := Load(t.Context(), reference.TinyGGUF(), tc.opt); err == nil {
 			m.Close()
-			t.Errorf("WithKVCache(%v): loaded", bad)
-		} else if !strings.Contains(err.Error(), bad.String()) || !strings.Contains(err.Error(), "F32 or F16") {
-			t.Errorf("WithKVCache(%v): error %q should name the type and the choices", bad, err)
+			t.Errorf("loaded, want an error saying %q", tc.want)
+		} else if !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("error %q should say %q", err, tc.want)
 		}
+	}
+}
+
+// TestKVTypeText: KVType reads and writes "f32" and "f16" as text, so that a flag can take it
+// (flag.TextVar), and rejects anything else with an error that names the choices.
+func TestKVTypeText(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want KVType
+	}{{"f32", KVFloat32}, {"F16", KVFloat16}, {" f16 ", KVFloat16}} {
+		var got KVType = 7
+		if err := got.UnmarshalText([]byte(tc.in)); err != nil || got != tc.want {
+			t.Errorf("UnmarshalText(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
+		}
+		if b, err := tc.want.MarshalText(); err != nil || string(b) != strings.ToLower(strings.TrimSpace(tc.in)) {
+			t.Errorf("MarshalText(%v) = %q, %v", tc.want, b, err)
+		}
+	}
+	for _, bad := range []string{"bf16", "q8_0", ""} {
+		var kv KVType
+		if err := kv.UnmarshalText([]byte(bad)); err == nil || !strings.Contains(err.Error(), "f32 or f16") {
+			t.Errorf("UnmarshalText(%q): %v, want an error naming f32 and f16", bad, err)
+		}
+	}
+	if _, err := KVType(3).MarshalText(); err == nil {
+		t.Error("KVType(3).MarshalText: no error")
+	}
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var kv KVType
+	fs.TextVar(&kv, "kv-cache", KVFloat32, "")
+	if err := fs.Parse([]string{"-kv-cache", "f16"}); err != nil || kv != KVFloat16 {
+		t.Errorf("-kv-cache f16: %v, %v", kv, err)
+	}
+	if err := fs.Parse([]string{"-kv-cache", "q4"}); err == nil {
+		t.Error("-kv-cache q4 was accepted")
 	}
 }

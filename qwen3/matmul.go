@@ -11,7 +11,7 @@ import (
 //
 // Prompts (a chunk of several tokens): the work is rows x tokens dot products, so arithmetic
 // bounds it. Rows are taken 32 at a time (kernels.TileRows), decoded to float32 and packed column
-// by column (Matrix.packRows), then multiplied with twelve tokens at a time (kernels.Tile), so
+// by column (matrix.packRows), then multiplied with twelve tokens at a time (kernels.Tile), so
 // that every weight loaded into a register serves many tokens and every input many rows. The
 // block-quantized types multiply integers instead, as decoding does: their rows are decoded to
 // int16 with float scales (kernels.QPack) and the chunk's inputs rounded once per pass to int16
@@ -45,9 +45,9 @@ func newTileScratch(widest int) tileScratch {
 
 // quantizeChunk rounds the chunk's inputs of a matrix pass (width values per token) into a, for
 // the quantized matrices; it does nothing when the model has none (a is nil).
-func (s *Session) quantizeChunk(a *kernels.Act, x []float32, width int) {
+func (e *engine) quantizeChunk(a *kernels.Act, x []float32, width int) {
 	if a != nil {
-		a.Quantize(x[:s.n*width])
+		a.Quantize(x[:e.n*width])
 	}
 }
 
@@ -55,7 +55,7 @@ func (s *Session) quantizeChunk(a *kernels.Act, x []float32, width int) {
 // (rows past the end of W give 0) and every token of the chunk; a is the chunk's inputs rounded
 // to int16 blocks (quantizeChunk), which the block-quantized types read instead of in; without
 // it (WithExactActivations) they take the float tile.
-func (s *Session) blockTimes(sc *tileScratch, w *Matrix, r0 int, in []float32, width int, a *kernels.Act, out []float32) {
+func (e *engine) blockTimes(sc *tileScratch, w *matrix, r0 int, in []float32, width int, a *kernels.Act, out []float32) {
 	k := w.Cols
 	rb := w.Type.rowBytes(k)
 	// The next block's rows (the worker's next block, as the pool hands out runs of blocks) come
@@ -63,14 +63,14 @@ func (s *Session) blockTimes(sc *tileScratch, w *Matrix, r0 int, in []float32, w
 	// share of them before each tile, not all at once, where most requests would find the
 	// core's queue of misses full, and only once this block is packed.
 	next := w.raw[min(r0+kernels.TileRows, w.Rows)*rb : min(r0+2*kernels.TileRows, w.Rows)*rb]
-	tiles := (s.n + kernels.TileTokens - 1) / kernels.TileTokens
+	tiles := (e.n + kernels.TileTokens - 1) / kernels.TileTokens
 	if kind, ok := w.Type.qKind(); ok && a != nil {
 		rows := min(kernels.TileRows, w.Rows-r0)
 		sc.qpack.Pack(kind, k, w.raw[r0*rb:(r0+rows)*rb], rb, rows)
 		for i := range tiles {
 			kernels.Prefetch(next[i*len(next)/tiles : (i+1)*len(next)/tiles])
 			t0 := i * kernels.TileTokens
-			kernels.TileQPart(sc.qpack, a, t0, min(kernels.TileTokens, s.n-t0), tileOut(out, t0))
+			kernels.TileQPart(sc.qpack, a, t0, min(kernels.TileTokens, e.n-t0), tileOut(out, t0))
 		}
 		return
 	}
@@ -79,7 +79,7 @@ func (s *Session) blockTimes(sc *tileScratch, w *Matrix, r0 int, in []float32, w
 	for i := range tiles {
 		t0 := i * kernels.TileTokens
 		kernels.Prefetch(next[i*len(next)/tiles : (i+1)*len(next)/tiles])
-		kernels.TilePart(pack, in[t0*width:], width, k, min(kernels.TileTokens, s.n-t0), tileOut(out, t0))
+		kernels.TilePart(pack, in[t0*width:], width, k, min(kernels.TileTokens, e.n-t0), tileOut(out, t0))
 	}
 }
 
@@ -90,20 +90,20 @@ func tileOut(out []float32, t0 int) *[kernels.TileTokens * kernels.TileRows]floa
 }
 
 // qkvTiles computes blocks [lo, hi) of the fused [Q; K; V] projection for a prompt chunk.
-func (s *Session) qkvTiles(worker, lo, hi int) {
-	c := s.c
-	sc := &s.scratch[worker]
+func (e *engine) qkvTiles(worker, lo, hi int) {
+	c := e.c
+	sc := &e.scratch[worker]
 	bq, bk := blocks(c.qDim()), blocks(c.kvDim())
 	for b := lo; b < hi; b++ {
-		w, out, width, blk := s.l.q, s.q, c.qDim(), b
+		w, out, width, blk := e.l.q, e.q, c.qDim(), b
 		if b >= bq+bk {
-			w, out, width, blk = s.l.v, s.v, c.kvDim(), b-bq-bk
+			w, out, width, blk = e.l.v, e.v, c.kvDim(), b-bq-bk
 		} else if b >= bq {
-			w, out, width, blk = s.l.k, s.k, c.kvDim(), b-bq
+			w, out, width, blk = e.l.k, e.k, c.kvDim(), b-bq
 		}
 		r0 := blk * kernels.TileRows
-		s.blockTimes(sc, w, r0, s.xb, c.Hidden, s.xbChunk, sc.out)
-		scatter(out, width, r0, min(kernels.TileRows, width-r0), s.n, sc.out)
+		e.blockTimes(sc, w, r0, e.xb, c.Hidden, e.xbChunk, sc.out)
+		scatter(out, width, r0, min(kernels.TileRows, width-r0), e.n, sc.out)
 	}
 }
 
@@ -119,13 +119,13 @@ func scatter(y []float32, width, r0, rows, n int, out []float32) {
 }
 
 // oTiles: blocks [lo, hi) of the output projection, added to the residual stream.
-func (s *Session) oTiles(worker, lo, hi int) {
-	H, qd := s.c.Hidden, s.c.qDim()
-	sc := &s.scratch[worker]
+func (e *engine) oTiles(worker, lo, hi int) {
+	H, qd := e.c.Hidden, e.c.qDim()
+	sc := &e.scratch[worker]
 	for b := lo; b < hi; b++ {
 		r0 := b * kernels.TileRows
-		s.blockTimes(sc, s.l.o, r0, s.att, qd, s.attChunk, sc.out)
-		addBlock(s.x, H, r0, min(kernels.TileRows, H-r0), s.n, sc.out)
+		e.blockTimes(sc, e.l.o, r0, e.att, qd, e.attChunk, sc.out)
+		addBlock(e.x, H, r0, min(kernels.TileRows, H-r0), e.n, sc.out)
 	}
 }
 
@@ -144,30 +144,30 @@ func addBlock(y []float32, width, r0, rows, n int, out []float32) {
 }
 
 // gateUpTiles: blocks [lo, hi) of silu(gate)·up.
-func (s *Session) gateUpTiles(worker, lo, hi int) {
-	H, I := s.c.Hidden, s.c.Intermediate
-	sc := &s.scratch[worker]
+func (e *engine) gateUpTiles(worker, lo, hi int) {
+	H, I := e.c.Hidden, e.c.Intermediate
+	sc := &e.scratch[worker]
 	for b := lo; b < hi; b++ {
 		r0 := b * kernels.TileRows
 		rows := min(kernels.TileRows, I-r0)
-		s.blockTimes(sc, s.l.gate, r0, s.xb, H, s.xbChunk, sc.out)
-		s.blockTimes(sc, s.l.up, r0, s.xb, H, s.xbChunk, sc.out2)
+		e.blockTimes(sc, e.l.gate, r0, e.xb, H, e.xbChunk, sc.out)
+		e.blockTimes(sc, e.l.up, r0, e.xb, H, e.xbChunk, sc.out2)
 		// silu(gate)·up for the whole block in one call (in place: the block's results are
 		// contiguous), then each token's rows into hb: a call per token cost more than its 32 values.
-		all := sc.out[:s.n*kernels.TileRows]
+		all := sc.out[:e.n*kernels.TileRows]
 		kernels.SiLUMul(all, all, sc.out2)
-		scatter(s.hb, I, r0, rows, s.n, sc.out)
+		scatter(e.hb, I, r0, rows, e.n, sc.out)
 	}
 }
 
 // downTiles: blocks [lo, hi) of the down projection, added to the residual stream.
-func (s *Session) downTiles(worker, lo, hi int) {
-	H, I := s.c.Hidden, s.c.Intermediate
-	sc := &s.scratch[worker]
+func (e *engine) downTiles(worker, lo, hi int) {
+	H, I := e.c.Hidden, e.c.Intermediate
+	sc := &e.scratch[worker]
 	for b := lo; b < hi; b++ {
 		r0 := b * kernels.TileRows
-		s.blockTimes(sc, s.l.down, r0, s.hb, I, s.hbChunk, sc.out)
-		addBlock(s.x, H, r0, min(kernels.TileRows, H-r0), s.n, sc.out)
+		e.blockTimes(sc, e.l.down, r0, e.hb, I, e.hbChunk, sc.out)
+		addBlock(e.x, H, r0, min(kernels.TileRows, H-r0), e.n, sc.out)
 	}
 }
 
@@ -176,23 +176,23 @@ func (s *Session) downTiles(worker, lo, hi int) {
 // A chunk of decoding is one token (Session.Step) or one token of each sequence of a Batch: each
 // output row is a dot product of a weight row, read straight from the file's bytes, with each
 // token's input. The pass streams the matrix once; memory bandwidth bounds it for one token. For
-// several tokens the batched kernels (Matrix.dotRowsN) decode each block of weights once and
+// several tokens the batched kernels (matrix.dotRowsN) decode each block of weights once and
 // multiply it with every token's input, so the arithmetic per token shrinks too.
 
 // qkvRows computes rows [lo, hi) of the fused [Q; K; V] projection for every token of the chunk,
 // one kernel call per matrix.
-func (s *Session) qkvRows(_, lo, hi int) {
-	c := s.c
+func (e *engine) qkvRows(_, lo, hi int) {
+	c := e.c
 	qd, kvd, H := c.qDim(), c.kvDim(), c.Hidden
 	for r := lo; r < hi; {
-		w, out, width, first, end := s.l.q, s.q, qd, 0, qd
+		w, out, width, first, end := e.l.q, e.q, qd, 0, qd
 		if r >= qd+kvd {
-			w, out, width, first, end = s.l.v, s.v, kvd, qd+kvd, qd+2*kvd
+			w, out, width, first, end = e.l.v, e.v, kvd, qd+kvd, qd+2*kvd
 		} else if r >= qd {
-			w, out, width, first, end = s.l.k, s.k, kvd, qd, qd+kvd
+			w, out, width, first, end = e.l.k, e.k, kvd, qd, qd+kvd
 		}
 		end = min(end, hi)
-		w.dotRowsN(r-first, end-r, out[r-first:], width, s.xb, H, s.xbChunk, s.n)
+		w.dotRowsN(r-first, end-r, out[r-first:], width, e.xb, H, e.xbChunk, e.n)
 		r = end
 	}
 }
@@ -200,14 +200,14 @@ func (s *Session) qkvRows(_, lo, hi int) {
 // addRows computes rows [lo, hi) of w times each token's input (width values per token) and adds
 // them to the residual stream: the output and down projections. The products go through the
 // worker's scratch, kernels.TileRows rows for every token at a time.
-func (s *Session) addRows(worker int, w *Matrix, lo, hi int, in []float32, width int, a *kernels.Act) {
+func (e *engine) addRows(worker int, w *matrix, lo, hi int, in []float32, width int, a *kernels.Act) {
 	const R = kernels.TileRows
-	H, y := s.c.Hidden, s.scratch[worker].out
+	H, y := e.c.Hidden, e.scratch[worker].out
 	for r0 := lo; r0 < hi; r0 += R {
 		rows := min(hi-r0, R)
-		w.dotRowsN(r0, rows, y, R, in, width, a, s.n)
-		for t := 0; t < s.n; t++ {
-			x := s.x[t*H+r0 : t*H+r0+rows]
+		w.dotRowsN(r0, rows, y, R, in, width, a, e.n)
+		for t := 0; t < e.n; t++ {
+			x := e.x[t*H+r0 : t*H+r0+rows]
 			for i, v := range y[t*R : t*R+rows] {
 				x[i] += v
 			}
@@ -216,36 +216,36 @@ func (s *Session) addRows(worker int, w *Matrix, lo, hi int, in []float32, width
 }
 
 // oRows computes rows [lo, hi) of the output projection and adds them to the residual stream.
-func (s *Session) oRows(worker, lo, hi int) {
-	s.addRows(worker, s.l.o, lo, hi, s.att, s.c.qDim(), s.attChunk)
+func (e *engine) oRows(worker, lo, hi int) {
+	e.addRows(worker, e.l.o, lo, hi, e.att, e.c.qDim(), e.attChunk)
 }
 
 // downRows computes rows [lo, hi) of the down projection and adds them to the residual stream.
-func (s *Session) downRows(worker, lo, hi int) {
-	s.addRows(worker, s.l.down, lo, hi, s.hb, s.c.Intermediate, s.hbChunk)
+func (e *engine) downRows(worker, lo, hi int) {
+	e.addRows(worker, e.l.down, lo, hi, e.hb, e.c.Intermediate, e.hbChunk)
 }
 
 // gateUpRows computes rows [lo, hi) of silu(gate)·up for every token.
-func (s *Session) gateUpRows(worker, lo, hi int) {
+func (e *engine) gateUpRows(worker, lo, hi int) {
 	const R = kernels.TileRows
-	H, I := s.c.Hidden, s.c.Intermediate
-	g, u := s.scratch[worker].out, s.scratch[worker].out2
+	H, I := e.c.Hidden, e.c.Intermediate
+	g, u := e.scratch[worker].out, e.scratch[worker].out2
 	// One token: each matrix's rows in one run, not 32 gate rows then 32 up rows in turn. Each
 	// switch between the two matrices started a new stream cold (the kernels prefetch 4 KB ahead
 	// in the matrix they read), 192 times a layer: this took Q4_K_M decoding from 85-92 to 90-96
 	// tok/s and Q8_0 from 67 to 69.5 (alternated in one process, 2026-11-27).
-	if s.n == 1 && hi-lo <= len(g) {
-		s.l.gate.dotRows(lo, g[:hi-lo], s.xb, s.xbChunk)
-		s.l.up.dotRows(lo, u[:hi-lo], s.xb, s.xbChunk)
-		kernels.SiLUMul(s.hb[lo:hi], g[:hi-lo], u[:hi-lo])
+	if e.n == 1 && hi-lo <= len(g) {
+		e.l.gate.dotRows(lo, g[:hi-lo], e.xb, e.xbChunk)
+		e.l.up.dotRows(lo, u[:hi-lo], e.xb, e.xbChunk)
+		kernels.SiLUMul(e.hb[lo:hi], g[:hi-lo], u[:hi-lo])
 		return
 	}
 	for r0 := lo; r0 < hi; r0 += R {
 		rows := min(hi-r0, R)
-		s.l.gate.dotRowsN(r0, rows, g, R, s.xb, H, s.xbChunk, s.n)
-		s.l.up.dotRowsN(r0, rows, u, R, s.xb, H, s.xbChunk, s.n)
-		for t := 0; t < s.n; t++ {
-			kernels.SiLUMul(s.hb[t*I+r0:t*I+r0+rows], g[t*R:t*R+rows], u[t*R:t*R+rows])
+		e.l.gate.dotRowsN(r0, rows, g, R, e.xb, H, e.xbChunk, e.n)
+		e.l.up.dotRowsN(r0, rows, u, R, e.xb, H, e.xbChunk, e.n)
+		for t := 0; t < e.n; t++ {
+			kernels.SiLUMul(e.hb[t*I+r0:t*I+r0+rows], g[t*R:t*R+rows], u[t*R:t*R+rows])
 		}
 	}
 }

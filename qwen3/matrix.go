@@ -16,7 +16,7 @@ const (
 	F32 DType = iota
 	F16
 	BF16
-	Q8_0 // the first block-quantized type: every type from here on is dotted with an Act when decoding
+	Q8_0 // block-quantized, as are the types after it: 32 or 256 weights share their scales
 	Q4_0
 	Q4_K
 	Q6_K
@@ -85,10 +85,11 @@ func (t DType) elemBytes() int { return dtypes[t].bytes / dtypes[t].block }
 // rowBytes is the size of one row of cols weights (cols a whole number of blocks).
 func (t DType) rowBytes(cols int) int { return cols / dtypes[t].block * dtypes[t].bytes }
 
-// Matrix is a weight matrix in Hugging Face orientation, Rows x Cols = [out][in], stored row-major
+// matrix is a weight matrix in Hugging Face orientation, Rows x Cols = [out][in], stored row-major
 // in its file's precision. Row r dotted with an input vector gives output r: y = W x.
 // The bytes are usually the file's, read once into huge pages or mapped (Load), and not copied again.
-type Matrix struct {
+type matrix struct {
+	Name       string // the tensor's Hugging Face name, for errors
 	Type       DType
 	Rows, Cols int
 
@@ -100,7 +101,7 @@ type Matrix struct {
 // newMatrix wraps raw bytes as a rows x cols matrix of type t. Mapped bytes are used in place when
 // their address suits the element type; otherwise (a safetensors buffer at an odd offset) they are
 // copied once.
-func newMatrix(name string, t DType, rows, cols int, raw []byte) (*Matrix, error) {
+func newMatrix(name string, t DType, rows, cols int, raw []byte) (*matrix, error) {
 	if int(t) >= len(dtypes) {
 		return nil, fmt.Errorf("qwen3: %s: unknown storage type %v", name, t)
 	}
@@ -110,7 +111,7 @@ func newMatrix(name string, t DType, rows, cols int, raw []byte) (*Matrix, error
 	if want := rows * t.rowBytes(cols); len(raw) != want {
 		return nil, fmt.Errorf("qwen3: %s: %d bytes for a %dx%d %v matrix, want %d", name, len(raw), rows, cols, t, want)
 	}
-	m := &Matrix{Type: t, Rows: rows, Cols: cols, raw: raw}
+	m := &matrix{Name: name, Type: t, Rows: rows, Cols: cols, raw: raw}
 	n := rows * cols
 	if n == 0 {
 		return m, nil
@@ -133,8 +134,8 @@ func newMatrix(name string, t DType, rows, cols int, raw []byte) (*Matrix, error
 }
 
 // matrixFromFloats stores float32 values as an F32 matrix (used for GGUF types the kernels do not read).
-func matrixFromFloats(rows, cols int, v []float32) *Matrix {
-	m := &Matrix{Type: F32, Rows: rows, Cols: cols, f32: v}
+func matrixFromFloats(name string, rows, cols int, v []float32) *matrix {
+	m := &matrix{Name: name, Type: F32, Rows: rows, Cols: cols, f32: v}
 	if len(v) > 0 {
 		m.raw = unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), 4*len(v))
 	}
@@ -142,11 +143,11 @@ func matrixFromFloats(rows, cols int, v []float32) *Matrix {
 }
 
 // Bytes is the matrix's size in memory: what one pass over it streams.
-func (m *Matrix) Bytes() int64 { return int64(m.Rows) * int64(m.Type.rowBytes(m.Cols)) }
+func (m *matrix) Bytes() int64 { return int64(m.Rows) * int64(m.Type.rowBytes(m.Cols)) }
 
 // Dot returns row r of the matrix dotted with float32 values x (len(x) >= Cols). Decoding uses it
 // for the float types; quantized types go through DotAct (Dot on them is the exact reference).
-func (m *Matrix) Dot(r int, x []float32) float32 {
+func (m *matrix) Dot(r int, x []float32) float32 {
 	c := m.Cols
 	switch m.Type {
 	case F32:
@@ -165,7 +166,7 @@ func (m *Matrix) Dot(r int, x []float32) float32 {
 }
 
 // DotAct returns row r of a quantized matrix dotted with the activations a (a.Len() >= Cols).
-func (m *Matrix) DotAct(r int, a *kernels.Act) float32 {
+func (m *matrix) DotAct(r int, a *kernels.Act) float32 {
 	rb := m.Type.rowBytes(m.Cols)
 	w := m.raw[r*rb : (r+1)*rb]
 	switch m.Type {
@@ -185,7 +186,7 @@ func (m *Matrix) DotAct(r int, a *kernels.Act) float32 {
 // floats and as an Act: quantized types read the Act when there is one (a is nil when the model
 // does not round activations: Model.roundsActs), and x otherwise (exactRows). One kernel call
 // covers all the rows.
-func (m *Matrix) dotRows(r0 int, out, x []float32, a *kernels.Act) {
+func (m *matrix) dotRows(r0 int, out, x []float32, a *kernels.Act) {
 	c := m.Cols
 	switch m.Type {
 	case F32:
@@ -223,7 +224,7 @@ func (m *Matrix) dotRows(r0 int, out, x []float32, a *kernels.Act) {
 // the batch Act a (tokens rows of Cols values, rounded by one Quantize call; nil when the model
 // keeps exact activations, and then each token takes exactRows). The batched kernels decode each
 // block of weights once for all the tokens; each result is bit for bit dotRows's.
-func (m *Matrix) dotRowsN(r0, rows int, out []float32, outStride int, x []float32, xStride int, a *kernels.Act, tokens int) {
+func (m *matrix) dotRowsN(r0, rows int, out []float32, outStride int, x []float32, xStride int, a *kernels.Act, tokens int) {
 	if tokens == 1 {
 		m.dotRows(r0, out[:rows], x, a)
 		return
@@ -271,7 +272,7 @@ const exactBuf = 8192
 // kernel that widens each weight to float inside the loop (DotQ8_0); the other types decode their
 // rows into a buffer on the stack, as many whole rows as fit, and dot them as F32 rows
 // (DotF32Rows), or wider rows a segment at a time.
-func (m *Matrix) exactRows(r0 int, out, x []float32) {
+func (m *matrix) exactRows(r0 int, out, x []float32) {
 	c := m.Cols
 	rb := m.Type.rowBytes(c)
 	if m.Type == Q8_0 {
@@ -319,7 +320,7 @@ func (t DType) decode(dst []float32, raw []byte) {
 }
 
 // Row decodes row r into dst (len Cols) as float32: the embedding lookup, and prompt packing.
-func (m *Matrix) Row(r int, dst []float32) {
+func (m *matrix) Row(r int, dst []float32) {
 	c := m.Cols
 	rb := m.Type.rowBytes(c)
 	dst, raw := dst[:c], m.raw[r*rb:(r+1)*rb]
@@ -339,7 +340,7 @@ func (m *Matrix) Row(r int, dst []float32) {
 // the Tile kernel reads, column by column: pack[j*32+i] = W[r0+i][j], zeros for missing rows. The
 // rows are decoded into staging (32 x Cols) and transposed eight at a time; a full block of F32
 // rows is transposed straight from the file, and one of BF16 rows goes through kernels.PackBF16.
-func (m *Matrix) packRows(r0, rows int, pack, staging []float32) {
+func (m *matrix) packRows(r0, rows int, pack, staging []float32) {
 	const R = kernels.TileRows
 	c := m.Cols
 	if m.Type == BF16 && rows == R { // widened and transposed in one pass (AVX-512), no staging

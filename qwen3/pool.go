@@ -20,16 +20,23 @@ import (
 //
 // run allocates nothing: the loop body is a func value the engine created once and the job lives in
 // the pool.
+//
+// A panic in the body, on any goroutine, ends the job: the others take no more chunks, and once
+// they are done run panics on its caller's goroutine with a *PanicError that names the function
+// that panicked (the engine turns it into an error). The workers live on, so the pool stays
+// usable. close stops them and waits until they have returned.
 type pool struct {
-	mu    sync.Mutex // one loop at a time: sessions of one model may run on different goroutines
-	extra []*worker  // the extra goroutines
+	mu    sync.Mutex     // one loop at a time: the engine runs one forward pass at a time, and tests share pools
+	extra []*worker      // the extra goroutines
+	exits sync.WaitGroup // one per extra goroutine, done when it returns
 
 	gen     atomic.Uint64 // job number: a worker runs each new job once
 	pending atomic.Int64  // extra workers still in the current job
 	waiting atomic.Bool   // run's caller is parked on done
 	done    chan struct{} // the last worker's signal to a parked caller (buffer 1)
 	closed  atomic.Bool
-	spinFor time.Duration // spinLong, or spinShort when there are more workers than cores
+	spinFor time.Duration              // spinLong, or spinShort when there are more workers than cores
+	failed  atomic.Pointer[PanicError] // the first panic of the current job
 
 	// the current job, written by run before gen moves on (total and grain atomically, as the
 	// race detector once saw a worker's last read of them, after its final chunk, as racing with
@@ -89,6 +96,7 @@ func newPool(workers int) *pool {
 	for i := 1; i < workers; i++ {
 		w := &worker{wake: make(chan struct{}, 1)}
 		p.extra = append(p.extra, w)
+		p.exits.Add(1)
 		go p.loop(w, i)
 	}
 	return p
@@ -99,6 +107,7 @@ func (p *pool) workers() int { return len(p.extra) + 1 }
 
 // loop is an extra worker: wait for a job, do chunks of it, report.
 func (p *pool) loop(w *worker, id int) {
+	defer p.exits.Done()
 	var seen uint64
 	for {
 		seen = p.await(w, seen)
@@ -162,6 +171,9 @@ func (p *pool) run(total, grain int, body func(worker, lo, hi int)) {
 	p.work(0)
 	p.wait()
 	p.body = nil
+	if pe := p.failed.Swap(nil); pe != nil {
+		panic(pe) // on the caller's goroutine, with the lock released by the deferred Unlock
+	}
 }
 
 // wait returns when every extra worker has finished the current job.
@@ -183,8 +195,17 @@ func (p *pool) wait() {
 // core that falls behind still leaves the others little to wait for. Q8_0 decoding, whose kernel
 // did not change, went from 53 to 62-65 tok/s with this (Q4_K_M, with its 512-bit kernels in the
 // same step, from 62-63 to 71-75); a larger LM-head chunk alone took Q4_K_M from 59 to 68.
+//
+// A panic in the body ends the job for every worker (next jumps to the end) and is kept, the
+// first one only, for run to raise on its caller's goroutine.
 func (p *pool) work(worker int) {
 	div, total, grain := 2*int64(p.workers()), p.total.Load(), p.grain.Load()
+	defer func() {
+		if v := recover(); v != nil {
+			p.next.Store(total)
+			p.failed.CompareAndSwap(nil, newPanicError(v))
+		}
+	}()
 	for {
 		lo := p.next.Load()
 		if lo >= total {
@@ -198,7 +219,8 @@ func (p *pool) work(worker int) {
 	}
 }
 
-// close stops the workers.
+// close stops the workers and returns when every one of them has returned. It waits for a job
+// in progress; a later run does its work on the caller's goroutine alone.
 func (p *pool) close() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -211,5 +233,6 @@ func (p *pool) close() {
 			w.wake <- struct{}{}
 		}
 	}
+	p.exits.Wait()
 	p.extra = nil
 }

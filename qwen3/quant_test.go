@@ -53,7 +53,7 @@ func randomConfig() gguf.Config {
 
 // randomMatrix is a rows x cols matrix of type dt with random contents: float types hold
 // N(0, 0.05²) values; block types hold random bytes with scales set so that weights stay small.
-func randomMatrix(t testing.TB, r *rand.Rand, dt DType, rows, cols int) *Matrix {
+func randomMatrix(t testing.TB, r *rand.Rand, dt DType, rows, cols int) *matrix {
 	t.Helper()
 	raw := make([]byte, rows*dt.rowBytes(cols))
 	switch dt {
@@ -93,7 +93,7 @@ func randomMatrix(t testing.TB, r *rand.Rand, dt DType, rows, cols int) *Matrix 
 			}
 		}
 	}
-	m, err := newMatrix("random", dt, rows, cols, raw)
+	m, err := newMatrix(fmt.Sprintf("random %v %dx%d", dt, rows, cols), dt, rows, cols, raw)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,8 +107,7 @@ func randomModel(t testing.TB, seed uint64, typeOf func(name string, layer int) 
 	gc := randomConfig()
 	c := sizesOf(gc)
 	r := rand.New(rand.NewPCG(seed, 7))
-	m := &Model{Config: gc, sizes: c, layers: make([]layer, c.Layers), tied: true, pool: newPool(2)}
-	t.Cleanup(m.pool.close)
+	m := &Model{config: gc, sizes: c, layers: make([]layer, c.Layers), tied: true}
 	norm := func(n int) []float32 {
 		v := make([]float32, n)
 		for i := range v {
@@ -121,14 +120,16 @@ func randomModel(t testing.TB, seed uint64, typeOf func(name string, layer int) 
 	m.norm = norm(c.Hidden)
 	for i := range m.layers {
 		l := &m.layers[i]
-		mat := func(name string, rows, cols int) *Matrix { return randomMatrix(t, r, typeOf(name, i), rows, cols) }
+		mat := func(name string, rows, cols int) *matrix { return randomMatrix(t, r, typeOf(name, i), rows, cols) }
 		l.attnNorm, l.ffnNorm, l.qNorm, l.kNorm = norm(c.Hidden), norm(c.Hidden), norm(c.HeadDim), norm(c.HeadDim)
 		l.q, l.k = mat("self_attn.q_proj", c.qDim(), c.Hidden), mat("self_attn.k_proj", c.kvDim(), c.Hidden)
 		l.v, l.o = mat("self_attn.v_proj", c.kvDim(), c.Hidden), mat("self_attn.o_proj", c.Hidden, c.qDim())
 		l.gate, l.up = mat("mlp.gate_proj", c.Intermediate, c.Hidden), mat("mlp.up_proj", c.Intermediate, c.Hidden)
 		l.down = mat("mlp.down_proj", c.Hidden, c.Intermediate)
 	}
-	m.Type = m.layers[0].q.Type
+	m.wtype = m.layers[0].q.Type
+	m.start(loadOptions{threads: 2})
+	t.Cleanup(m.pool.close)
 	return m, gc
 }
 
@@ -153,7 +154,7 @@ func maxRelDiff(t *testing.T, m *Model, ids []int, ref *forward.Model) (steps, p
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := m.NewSession(64)
+	s, err := m.NewCache(64)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,11 +216,10 @@ func TestQuantizedMatchesChapter07(t *testing.T) {
 			continue
 		}
 		// WithExactActivations: the same weights with float32 inputs, within the float tolerance.
-		exact := *m
-		exact.exact = true
+		exact := variant(m, KVFloat32, true)
 		t.Run(tc.name+" exact", func(t *testing.T) {
 			eachLevel(t, func(t *testing.T) {
-				steps, prefill := maxRelDiff(t, &exact, ids, ref)
+				steps, prefill := maxRelDiff(t, exact, ids, ref)
 				if steps > floatTol || prefill > floatTol {
 					t.Errorf("exact activations: logits differ from chapter 07 by %.3g (decoding), %.3g (prefill) of the largest (tolerance %g)", steps, prefill, floatTol)
 				}
@@ -242,8 +242,7 @@ func TestExactActivationsTiny(t *testing.T) {
 	}
 	ids := []int{785, 6722, 315, 9625, 374, 12095, 13, 576, 6722, 315}
 	for _, dt := range []DType{Q8_0, Q4_0} {
-		m := convert(t, base, dt)
-		m.exact, m.kv = true, F32
+		m := variant(convert(t, base, dt), KVFloat32, true)
 		ref, err := forward.FromSource(newModelSource(m), cfg)
 		if err != nil {
 			t.Fatal(err)

@@ -16,24 +16,24 @@ func loadReal(t *testing.T) *Model {
 	if path == "" {
 		t.Skip("QWEN3_MODEL is not set: the real Qwen3-0.6B weights are needed (scripts/download_qwen3.sh)")
 	}
-	m, err := Load(path)
+	m, err := Load(t.Context(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { m.Close() })
-	if m.Config.NumHiddenLayers != 28 || m.Config.HiddenSize != 1024 {
-		t.Fatalf("QWEN3_MODEL is not Qwen3-0.6B: %+v", m.Config)
+	if m.Config().NumHiddenLayers != 28 || m.Config().HiddenSize != 1024 {
+		t.Fatalf("QWEN3_MODEL is not Qwen3-0.6B: %+v", m.Config())
 	}
 	return m
 }
 
 func TestRealCapitalOfFrance(t *testing.T) {
 	m := loadReal(t)
-	s, err := m.NewSession(64)
+	s, err := m.NewCache(64)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ids := m.Tokenizer.Encode("The capital of France is")
+	ids := m.Tokenizer().Encode("The capital of France is")
 	logits, err := s.Prefill(context.Background(), ids)
 	if err != nil {
 		t.Fatal(err)
@@ -45,14 +45,14 @@ func TestRealCapitalOfFrance(t *testing.T) {
 		}
 	}
 	if best != 12095 { // " Paris"
-		tok, _ := m.Tokenizer.Token(best)
+		tok, _ := m.Tokenizer().Token(best)
 		t.Errorf("greedy next token %d (%q), want 12095 (\" Paris\")", best, tok)
 	}
 }
 
 func TestRealChatArithmetic(t *testing.T) {
 	m := loadReal(t)
-	chat, err := m.NewChat(ChatOptions{Options: Options{Sampling: SamplingFrom(sampling.QwenNonThinking(1)), MaxNewTokens: 64}})
+	chat, err := m.NewChat(ChatOptions{Reply: ReplyOptions{Sampling: SamplingFrom(sampling.QwenNonThinking(1)), MaxNewTokens: 64}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,16 +16,16 @@ import (
 // tokenizes like transformers, gives transformers' logits at every position within 1e-4 absolute
 // (DESIGN.md's tolerance for tiny-model logits) and greedy-decodes transformers' tokens.
 func TestTransformersSavedCheckpoint(t *testing.T) {
-	m, err := Load(reference.TinySavedDir(), WithThreads(2))
+	m, err := Load(t.Context(), reference.TinySavedDir(), WithThreads(2))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	c := m.Config
-	if c.RopeTheta != 1e4 || c.RMSNormEps != 1e-5 || m.Tied() || c.NumKeyValueHeads != 1 || c.VocabSize != 2112 || m.Type != BF16 {
-		t.Fatalf("config %+v, tied %v, %v: not the saved checkpoint's", c, m.Tied(), m.Type)
+	c := m.Config()
+	if c.RopeTheta != 1e4 || c.RMSNormEps != 1e-5 || m.Tied() || c.NumKeyValueHeads != 1 || c.VocabSize != 2112 || m.WeightType() != BF16 {
+		t.Fatalf("config %+v, tied %v, %v: not the saved checkpoint's", c, m.Tied(), m.WeightType())
 	}
-	d := m.Defaults
+	d := m.Defaults()
 	if d.Temperature != 0.7 || d.TopK != 20 || d.TopP != 0.8 || !slices.Equal(d.Stop, []int{2050, 2048}) {
 		t.Errorf("defaults %+v, want generation_config.json's", d)
 	}
@@ -36,14 +36,14 @@ func TestTransformersSavedCheckpoint(t *testing.T) {
 	greedy := sampling.Greedy()
 	var worst float64
 	for n, p := range prompts {
-		if got := m.Tokenizer.Encode(p.Text); !slices.Equal(got, p.IDs) {
+		if got := m.Tokenizer().Encode(p.Text); !slices.Equal(got, p.IDs) {
 			t.Fatalf("prompt %d encodes to %v, transformers %v", n, got, p.IDs)
 		}
 		want, err := reference.LoadArray("tiny-qwen3-saved", fmt.Sprintf("prompt%d_logits.npy", n))
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := m.NewSession(64)
+		s, err := m.NewCache(64)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,8 +58,8 @@ func TestTransformersSavedCheckpoint(t *testing.T) {
 			}
 		}
 		s.Reset()
-		ids, _, err := m.continueSession(context.Background(), s, p.IDs,
-			Options{Sampling: SamplingFrom(greedy), MaxNewTokens: len(p.NewIDs)}, func(int) error { return nil }, nil)
+		ids, _, err := m.continueCache(context.Background(), s, p.IDs,
+			ReplyOptions{Sampling: SamplingFrom(greedy), MaxNewTokens: len(p.NewIDs)}, func(int) error { return nil }, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

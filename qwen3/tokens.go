@@ -15,53 +15,53 @@ import "github.com/qwen3go/qwen3go/qwen3/internal/kernels"
 const tokenGrain = 16
 
 // normQuantize writes xb = rmsnorm(x, w) for every token of the chunk and rounds it into xbChunk.
-func (s *Session) normQuantize(w []float32) {
-	s.jobNorm = w
-	if s.xbChunk != nil {
-		s.xbChunk.MarkWritten() // filled through the workers' views below
+func (e *engine) normQuantize(w []float32) {
+	e.jobNorm = w
+	if e.xbChunk != nil {
+		e.xbChunk.MarkWritten() // filled through the workers' views below
 	}
-	s.m.pool.run(s.n, tokenGrain, s.normQuantBody)
+	e.m.pool.run(e.n, tokenGrain, e.normQuantBody)
 }
 
-func (s *Session) normQuantTokens(worker, lo, hi int) {
-	H := s.c.Hidden
+func (e *engine) normQuantTokens(worker, lo, hi int) {
+	H := e.c.Hidden
 	for t := lo; t < hi; t++ {
-		rmsnorm(s.xb[t*H:(t+1)*H], s.x[t*H:(t+1)*H], s.jobNorm, s.c.Eps)
+		rmsnorm(e.xb[t*H:(t+1)*H], e.x[t*H:(t+1)*H], e.jobNorm, e.c.Eps)
 	}
-	s.quantizeRange(worker, s.xbChunk, s.xb, H, lo, hi)
+	e.quantizeRange(worker, e.xbChunk, e.xb, H, lo, hi)
 }
 
 // quantizeTokens rounds the chunk's inputs x (width values per token) into a, as quantizeChunk
 // does, over all cores.
-func (s *Session) quantizeTokens(a *kernels.Act, x []float32, width int) {
+func (e *engine) quantizeTokens(a *kernels.Act, x []float32, width int) {
 	if a == nil {
 		return
 	}
-	s.jobAct, s.jobX, s.jobWidth = a, x, width
+	e.jobAct, e.jobX, e.jobWidth = a, x, width
 	a.MarkWritten() // filled through the workers' views below
-	s.m.pool.run(s.n, tokenGrain, s.quantBody)
+	e.m.pool.run(e.n, tokenGrain, e.quantBody)
 }
 
-func (s *Session) quantTokens(worker, lo, hi int) {
-	s.quantizeRange(worker, s.jobAct, s.jobX, s.jobWidth, lo, hi)
+func (e *engine) quantTokens(worker, lo, hi int) {
+	e.quantizeRange(worker, e.jobAct, e.jobX, e.jobWidth, lo, hi)
 }
 
 // quantizeRange rounds tokens [lo, hi) of x into their part of a, through the worker's view of
 // it: an Act's blocks are a token's 32 consecutive values (width is whole blocks), so a run of
 // tokens is a run of the Act.
-func (s *Session) quantizeRange(worker int, a *kernels.Act, x []float32, width, lo, hi int) {
+func (e *engine) quantizeRange(worker int, a *kernels.Act, x []float32, width, lo, hi int) {
 	if a == nil {
 		return
 	}
 	nb := width / kernels.ActBlock
-	v := &s.actViews[worker]
+	v := &e.actViews[worker]
 	v.Q, v.Scale, v.Sum = a.Q[lo*width:hi*width], a.Scale[lo*nb:hi*nb], a.Sum[lo*nb:hi*nb]
 	v.Sum16 = a.Sum16[lo*2*nb : hi*2*nb]
 	v.Quantize(x[lo*width : hi*width])
 }
 
 // rotateStoreTokens applies QK-norm and RoPE to tokens [lo, hi) and stores their keys and values.
-func (s *Session) rotateStoreTokens(worker, lo, hi int) {
-	s.normRotateTokens(lo, hi)
-	s.storeKVTokens(lo, hi, s.khs[worker])
+func (e *engine) rotateStoreTokens(worker, lo, hi int) {
+	e.normRotateTokens(lo, hi)
+	e.storeKVTokens(lo, hi, e.khs[worker])
 }

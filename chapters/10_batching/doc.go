@@ -152,9 +152,9 @@
 // # In the engine
 //
 // Package qwen3 does the same without a rectangle: qwen3.Batch steps one token of several
-// Sessions in one forward pass, each token at its own position and attending to its own
-// Session's cache, so there is no padding and no padding mask to get wrong; the weight passes are
-// shared, as Cache.Step shares them here. qwen3.GenerateBatch is Generate above, with prompts
+// qwen3.Caches (each one sequence's KV cache) in one forward pass, each token at its own position
+// and attending to its own cache, so there is no padding and no padding mask to get wrong; the
+// weight passes are shared, as Cache.Step shares them here. qwen3.GenerateBatch is Generate above, with prompts
 // prefilled one by one and per-sequence callbacks; its test checks the same golden ids.
 //
 // Here and in qwen3.Batch, a sequence's logits in a batch are exactly those it gets alone

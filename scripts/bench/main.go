@@ -53,7 +53,8 @@ func main() {
 	readOnly := flag.Bool("measure-read", false, "only measure and print the read bandwidth")
 	batch := flag.String("batch", "", "batch sizes for batched generation, comma-separated (empty: none)")
 	batchPrompt := flag.Int("batch-prompt", 128, "prompt tokens of each sequence of a batch")
-	kv := flag.String("kv", "f32", "the KV cache's element type: f32 or f16")
+	var kvType qwen3.KVType
+	flag.TextVar(&kvType, "kv", qwen3.KVFloat32, "the KV cache's element `type`: f32 or f16")
 	exact := flag.Bool("exact", false, "float32 inputs for the quantized matrices (qwen3.WithExactActivations)")
 	flag.Parse()
 	if *readOnly {
@@ -63,17 +64,16 @@ func main() {
 	prefills, err1 := ints.Parse(*prefill)
 	depths, err2 := ints.Parse(*depth)
 	batches, err3 := ints.Parse(*batch)
-	kvType, err4 := qwen3.ParseKVCache(*kv)
-	if *model == "" || err1 != nil || err2 != nil || err3 != nil || err4 != nil || *decode < 0 || *threads < 1 || *batchPrompt < 1 {
+	if *model == "" || err1 != nil || err2 != nil || err3 != nil || *decode < 0 || *threads < 1 || *batchPrompt < 1 {
 		fmt.Fprintln(os.Stderr, "usage: bench -model PATH [-prefill 128,512] [-decode 64] [-depth 0,2048] [-batch 1,2,4,8 [-batch-prompt 128]] [-threads N] [-kv f16] [-exact] | -measure-read")
-		for _, err := range []error{err1, err2, err3, err4} {
+		for _, err := range []error{err1, err2, err3} {
 			if err != nil {
 				fmt.Fprintln(os.Stderr, "bench:", err)
 			}
 		}
 		os.Exit(2)
 	}
-	opts := []qwen3.Option{qwen3.WithThreads(*threads), qwen3.WithPrefault(nil), qwen3.WithKVCache(kvType)}
+	opts := []qwen3.LoadOption{qwen3.WithThreads(*threads), qwen3.WithPrefault(nil), qwen3.WithKVCache(kvType)}
 	if *exact {
 		opts = append(opts, qwen3.WithExactActivations())
 	}
@@ -90,9 +90,9 @@ func main() {
 	}
 }
 
-func run(path string, opts []qwen3.Option, threads int, prefills []int, nDecode int, depths []int, profile string) error {
+func run(path string, opts []qwen3.LoadOption, threads int, prefills []int, nDecode int, depths []int, profile string) error {
 	loadStart := time.Now()
-	m, err := qwen3.Load(path, opts...)
+	m, err := qwen3.Load(context.Background(), path, opts...)
 	if err != nil {
 		return err
 	}
@@ -105,7 +105,7 @@ func run(path string, opts []qwen3.Option, threads int, prefills []int, nDecode 
 	for _, d := range depths {
 		longest = max(longest, d+nDecode+1)
 	}
-	s, err := m.NewSession(longest)
+	s, err := m.NewCache(longest)
 	if err != nil {
 		return err
 	}
@@ -139,7 +139,7 @@ func run(path string, opts []qwen3.Option, threads int, prefills []int, nDecode 
 		rate := float64(tokens) / d.Seconds()
 		fmt.Printf("%-7s     %d tokens at depth %d in %.2f s = %.2f tok/s\n", test, tokens, depth, d.Seconds(), rate)
 		fmt.Printf("RESULT test=%s tokens=%d depth=%d tok_s=%.3f bytes_per_token=%d kv_bytes_per_token=%d type=%v%s\n",
-			test, tokens, depth, rate, bytes, kv, m.Type, settings(m))
+			test, tokens, depth, rate, bytes, kv, m.WeightType(), settings(m))
 	}
 	filled := -1 // the session's length after the last prefill test, to reuse for a decode depth
 	for _, n := range prefills {
@@ -194,8 +194,8 @@ func run(path string, opts []qwen3.Option, threads int, prefills []int, nDecode 
 // runBatched measures batched generation for each batch size: b prompts of pp random tokens
 // prefilled one after the other, then nDecode tokens of each decoded together. A profile, when
 // asked for, covers the timed batched decoding only.
-func runBatched(path string, opts []qwen3.Option, batches []int, pp, nDecode, threads int, profile string) error {
-	m, err := qwen3.Load(path, opts...)
+func runBatched(path string, opts []qwen3.LoadOption, batches []int, pp, nDecode, threads int, profile string) error {
+	m, err := qwen3.Load(context.Background(), path, opts...)
 	if err != nil {
 		return err
 	}
@@ -215,10 +215,10 @@ func runBatched(path string, opts []qwen3.Option, batches []int, pp, nDecode, th
 		if b < 1 {
 			return fmt.Errorf("batch size %d", b)
 		}
-		sessions := make([]*qwen3.Session, b)
+		sessions := make([]*qwen3.Cache, b)
 		prompts := make([][]int, b)
 		for i := range sessions {
-			if sessions[i], err = m.NewSession(pp + nDecode + 1); err != nil {
+			if sessions[i], err = m.NewCache(pp + nDecode + 1); err != nil {
 				return err
 			}
 			prompts[i] = make([]int, pp+nDecode)
@@ -270,7 +270,7 @@ func runBatched(path string, opts []qwen3.Option, batches []int, pp, nDecode, th
 			}{{"prefill", pp, tPrefill}, {"decode", nDecode, tDecode}} {
 				rate := float64(b*t.tokens) / t.d.Seconds()
 				fmt.Printf("%-7s     %d sequences x %d tokens in %.2f s = %.2f tok/s (all sequences)\n", t.test, b, t.tokens, t.d.Seconds(), rate)
-				fmt.Printf("RESULT test=%s tokens=%d depth=0 batch=%d tok_s=%.3f bytes_per_token=0 kv_bytes_per_token=0 type=%v%s\n", t.test, t.tokens, b, rate, m.Type, settings(m))
+				fmt.Printf("RESULT test=%s tokens=%d depth=0 batch=%d tok_s=%.3f bytes_per_token=0 kv_bytes_per_token=0 type=%v%s\n", t.test, t.tokens, b, rate, m.WeightType(), settings(m))
 			}
 			break
 		}
@@ -280,7 +280,7 @@ func runBatched(path string, opts []qwen3.Option, batches []int, pp, nDecode, th
 
 // describe names what was loaded and how: source, weights, threads, cache, activations.
 func describe(m *qwen3.Model, threads int) string {
-	s := fmt.Sprintf("%s, %v weights, %d threads, %v KV cache", m.Source, m.Type, threads, m.KVCache())
+	s := fmt.Sprintf("%s, %v weights, %d threads, %v KV cache", m.Source(), m.WeightType(), threads, m.KVCache())
 	if m.ExactActivations() {
 		s += ", exact activations"
 	}
@@ -310,10 +310,10 @@ func anonHugeKB() (int, bool) {
 }
 
 // settings are the RESULT fields of the engine's options that differ from the defaults, so that
-// compare's existing keys stay as they were: " kv=F16", " exact=1".
+// compare's existing keys stay as they were: " kv=f16", " exact=1".
 func settings(m *qwen3.Model) string {
 	s := ""
-	if m.KVCache() != qwen3.F32 {
+	if m.KVCache() != qwen3.KVFloat32 {
 		s += fmt.Sprintf(" kv=%v", m.KVCache())
 	}
 	if m.ExactActivations() {

@@ -33,10 +33,11 @@ func chatCmd(args []string, e *env) error {
 	}
 	defer m.Close()
 	meter := &prefillMeter{e: e}
-	chat, err := m.NewChat(qwen3.ChatOptions{System: c.system, Thinking: c.think, Options: c.options(meter)})
+	chat, err := m.NewChat(qwen3.ChatOptions{System: c.system, Thinking: c.think, Reply: c.options(meter)})
 	if err != nil {
 		return err
 	}
+	defer chat.Close()
 	var in entryReader
 	if e.stdinTTY && e.stdoutTTY {
 		if in, err = newTerminalReader(*history); err != nil {
@@ -54,7 +55,7 @@ func chatCmd(args []string, e *env) error {
 		fmt.Fprintln(e.stderr, builtinChatNote)
 	}
 	fmt.Fprintf(e.stderr, "chatting with %s (%s, %d layers, %v weights, %d-token context); thinking %v. /help lists the commands; Ctrl-C stops a reply, Ctrl-D or /bye leaves.\n",
-		filepath.Base(c.path), m.Source, m.Config.NumHiddenLayers, m.Type, c.ctxTokens, c.think)
+		filepath.Base(c.path), m.Source(), m.Config().NumHiddenLayers, m.WeightType(), c.ctxTokens, c.think)
 	return s.loop(in)
 }
 
@@ -138,7 +139,7 @@ drain:
 		case <-done:
 		}
 	}()
-	dropped := s.chat.Dropped
+	dropped := s.chat.Dropped()
 	wrote := false
 	_, err := s.chat.Send(ctx, text, func(piece string) error {
 		wrote = true
@@ -153,7 +154,7 @@ drain:
 	if wrote {
 		fmt.Fprintln(e.stdout)
 	}
-	st := s.chat.Last
+	st := s.chat.Last()
 	var we writeError
 	switch {
 	case errors.As(err, &we):
@@ -163,17 +164,17 @@ drain:
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintln(e.stderr, "[stopped]")
 	case err != nil:
-		fmt.Fprintln(e.stderr, "error:", strings.TrimPrefix(s.c.contextHint(err, s.m.Config.MaxPositionEmbeddings).Error(), "qwen3: "))
+		fmt.Fprintln(e.stderr, "error:", strings.TrimPrefix(s.c.contextHint(err, s.m.Config().MaxPositionEmbeddings).Error(), "qwen3: "))
 		return nil
 	}
-	if n := s.chat.Dropped - dropped; n > 0 {
+	if n := s.chat.Dropped() - dropped; n > 0 {
 		_, size := s.chat.Context()
 		fmt.Fprintf(e.stderr, "[context full (%d tokens): the model no longer sees the %d oldest messages (%d of %d so far); the conversation is kept; /clear starts afresh]\n",
-			size, n, s.chat.Dropped, s.conversation())
+			size, n, s.chat.Dropped(), s.conversation())
 	}
 	if st.Finish == qwen3.FinishContext {
 		_, size := s.chat.Context()
-		fmt.Fprintf(e.stderr, "[the reply filled the context of %d tokens and stopped; raise -ctx (at most %d)]\n", size, s.m.Config.MaxPositionEmbeddings)
+		fmt.Fprintf(e.stderr, "[the reply filled the context of %d tokens and stopped; raise -ctx (at most %d)]\n", size, s.m.Config().MaxPositionEmbeddings)
 	}
 	if s.c.stats {
 		fmt.Fprintln(e.stderr, formatStats(st))

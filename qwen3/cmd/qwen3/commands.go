@@ -63,10 +63,10 @@ func (s *chatSession) command(entry string) (quit bool, err error) {
 		s.chat.Thinking = name == "/think"
 		fmt.Fprintf(out, "thinking %v\n", s.chat.Thinking)
 	case "/stats":
-		if s.chat.Last == (qwen3.Stats{}) {
+		if s.chat.Last() == (qwen3.Stats{}) {
 			fmt.Fprintln(out, "no reply yet")
 		} else {
-			fmt.Fprintln(out, formatStats(s.chat.Last))
+			fmt.Fprintln(out, formatStats(s.chat.Last()))
 		}
 		used, size := s.chat.Context()
 		fmt.Fprintf(out, "context: %d of %d tokens used\n", used, size)
@@ -84,7 +84,7 @@ func (s *chatSession) set(arg string) error {
 	if value == "" {
 		return fmt.Errorf("/set %s needs a value", name)
 	}
-	next := s.chat.Options // a copy: it becomes the chat's only if it resolves
+	next := s.chat.Reply // a copy: it becomes the chat's only if it resolves
 	sm := next.Sampling
 	float := func() (*float64, error) {
 		if value == "default" {
@@ -136,7 +136,7 @@ func (s *chatSession) set(arg string) error {
 		return fmt.Errorf("/set %s %s: %v", name, value, strings.TrimPrefix(err.Error(), "qwen3: "))
 	}
 	next.Sampling = sm
-	s.chat.Options = next
+	s.chat.Reply = next
 	fmt.Fprintf(s.e.stderr, "%s %s\n", name, value)
 	return nil
 }
@@ -144,7 +144,7 @@ func (s *chatSession) set(arg string) error {
 // show prints the settings of the next replies.
 func (s *chatSession) show() {
 	out := s.e.stderr
-	r, err := s.m.Settings(s.chat.Options.Sampling)
+	r, err := s.m.Settings(s.chat.Reply.Sampling)
 	if err != nil {
 		fmt.Fprintln(out, "error:", err)
 		return
@@ -155,7 +155,7 @@ func (s *chatSession) show() {
 	}
 	fmt.Fprintf(out, "%s: temperature %g, top-k %d, top-p %g, min-p %g, seed %d (the model recommends %s)\n",
 		mode, r.Temperature, r.TopK, r.TopP, r.MinP, r.Seed, recommended(s.m))
-	fmt.Fprintf(out, "max-tokens %d, thinking %v\n", s.chat.Options.MaxNewTokens, s.chat.Thinking)
+	fmt.Fprintf(out, "max-tokens %d, thinking %v\n", s.chat.Reply.MaxNewTokens, s.chat.Thinking)
 	if sys := s.chat.System(); sys != "" {
 		fmt.Fprintf(out, "system prompt: %s\n", short(sys, 200))
 	} else {
@@ -165,10 +165,10 @@ func (s *chatSession) show() {
 	fmt.Fprintf(out, "context: %d of %d tokens used; ", used, size)
 	if n := s.conversation(); n == 0 {
 		fmt.Fprintln(out, "no messages yet")
-	} else if n == s.chat.Dropped {
+	} else if n == s.chat.Dropped() {
 		fmt.Fprintf(out, "%d messages, none in the model's view\n", n)
 	} else {
-		fmt.Fprintf(out, "%d messages, the model sees the last %d\n", n, n-s.chat.Dropped)
+		fmt.Fprintf(out, "%d messages, the model sees the last %d\n", n, n-s.chat.Dropped())
 	}
 }
 

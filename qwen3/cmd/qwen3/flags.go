@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -27,7 +28,7 @@ type common struct {
 	seed               uint64
 	think, stats       bool
 	threads, ctxTokens int
-	kvCache            string          // -kv-cache: f32 or f16
+	kvCache            qwen3.KVType    // -kv-cache: f32 or f16
 	exact              bool            // -exact: float32 inputs for the quantized matrices
 	hugePages          bool            // -huge-pages: a GGUF file's weights in transparent huge pages
 	set                map[string]bool // the flags given on the command line
@@ -45,10 +46,10 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.BoolVar(&c.think, "think", true, "let Qwen3 think (<think>...</think>) before answering (chat turns only); on by default, as in\n"+
 		"Qwen3's chat template, while the library's qwen3.ChatOptions leaves it off unless Thinking is set")
 	fs.BoolVar(&c.stats, "stats", false, "print the prompt and new tokens, time to first token, prefill and decode speed, peak memory")
-	fs.IntVar(&c.threads, "threads", runtime.NumCPU(), "cores to use")
+	fs.IntVar(&c.threads, "threads", 0, fmt.Sprintf("goroutines that split each matrix pass; 0 is one per core the Go runtime may use (GOMAXPROCS, %d here)", runtime.GOMAXPROCS(0)))
 	fs.IntVar(&c.ctxTokens, "ctx", 0, fmt.Sprintf("context length (KV cache size) in tokens (default: %d, or the model's context if shorter)", qwen3.DefaultMaxContext))
 	fs.StringVar(&c.system, "system", "", "system prompt (chat turns only)")
-	fs.StringVar(&c.kvCache, "kv-cache", "f32", "KV cache precision: f32, or f16 for half the cache's memory at long contexts (logits move by up to 1.5e-3 of the largest logit, measured on a full-size model; see notebook 11)")
+	fs.TextVar(&c.kvCache, "kv-cache", qwen3.KVFloat32, "the `type` of the KV cache: f32, or f16 for half the cache's memory at long contexts (logits move by up to 1.5e-3 of the largest logit, measured on a full-size model; see notebook 11)")
 	fs.BoolVar(&c.hugePages, "huge-pages", true, "read a GGUF file's weights into transparent huge pages (2 MB on x86-64) where Linux offers them: faster decoding, for a private copy of the file in memory; false keeps them in the mapped file")
 	fs.BoolVar(&c.exact, "exact", false, "keep the inputs of quantized weights (Q8_0, Q4_0, Q4_K, Q6_K) in float32, as chapter 07 does, instead of rounding them to int16 blocks: slower")
 }
@@ -89,14 +90,11 @@ func (c *common) check() error {
 	if c.set["ctx"] && c.ctxTokens < 1 {
 		return usagef("-ctx %d: the context must hold at least 1 token", c.ctxTokens)
 	}
-	if most := 4 * runtime.NumCPU(); c.threads < 1 || c.threads > most {
-		return usagef("-threads %d: must be in 1..%d (this machine has %d cores)", c.threads, most, runtime.NumCPU())
+	if most := 4 * runtime.GOMAXPROCS(0); c.threads < 0 || c.threads > most {
+		return usagef("-threads %d: must be in 0..%d (0: one per core; the Go runtime may use %d here)", c.threads, most, runtime.GOMAXPROCS(0))
 	}
 	if c.maxTokens < 1 {
 		return usagef("-max-tokens %d: must be at least 1", c.maxTokens)
-	}
-	if _, err := qwen3.ParseKVCache(c.kvCache); err != nil {
-		return usagef("-kv-cache %s: must be f32 or f16", c.kvCache)
 	}
 	// Each sampling flag given is checked alone, on settings that are otherwise off.
 	set := map[string]func(*sampling.Settings){
@@ -145,11 +143,35 @@ const builtinName = "tiny-qwen3.gguf (built in)"
 const builtinChatNote = "note: this tiny model completes Go code and was never trained on the chat template, so its replies are Go-shaped text, not answers; to chat, use the real Qwen3-0.6B with -model (README.md: \"The real model\")"
 
 // load opens the model (the built-in tiny checkpoint without -model), with a progress line on a
-// terminal for big files, and checks -ctx against the model's context.
+// terminal for big files, and checks -ctx against the model's context. A Ctrl-C stops the load
+// (errInterrupted).
 func (c *common) load(e *env) (*qwen3.Model, error) {
+	ctx, stop := interruptible(e)
+	defer stop()
+	m, err := c.open(ctx, e)
+	if err != nil && ctx.Err() != nil {
+		return nil, fmt.Errorf("loading stopped: %w", errInterrupted)
+	}
+	return m, err
+}
+
+// interruptible returns a context that a Ctrl-C cancels, until stop is called.
+func interruptible(e *env) (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-e.interrupts:
+			cancel()
+		case <-done:
+		}
+	}()
+	return ctx, func() { close(done); cancel() }
+}
+
+func (c *common) open(ctx context.Context, e *env) (*qwen3.Model, error) {
 	path := c.model
-	kv, _ := qwen3.ParseKVCache(c.kvCache) // checked by check
-	opts := []qwen3.Option{qwen3.WithThreads(c.threads), qwen3.WithKVCache(kv)}
+	opts := []qwen3.LoadOption{qwen3.WithThreads(c.threads), qwen3.WithKVCache(c.kvCache)}
 	if c.exact {
 		opts = append(opts, qwen3.WithExactActivations())
 	}
@@ -157,7 +179,7 @@ func (c *common) load(e *env) (*qwen3.Model, error) {
 		// The built-in model: reference/tiny-qwen3.gguf, compiled into this program (go:embed), so
 		// that an installed or -trimpath binary runs it from any directory.
 		fmt.Fprintln(e.stderr, builtinNote)
-		m, err := qwen3.LoadGGUFBytes(builtinName, reference.TinyGGUFBytes(), opts...)
+		m, err := qwen3.LoadGGUFBytes(ctx, builtinName, reference.TinyGGUFBytes(), opts...)
 		if err != nil {
 			return nil, fmt.Errorf("the built-in tiny checkpoint: %w", err)
 		}
@@ -176,7 +198,7 @@ func (c *common) load(e *env) (*qwen3.Model, error) {
 			}
 		}))
 	}
-	m, err := qwen3.Load(path, opts...)
+	m, err := qwen3.Load(ctx, path, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -187,19 +209,19 @@ func (c *common) load(e *env) (*qwen3.Model, error) {
 // checkCtx checks -ctx against the model's context (closing m when it does not fit) and sets the
 // default context.
 func (c *common) checkCtx(m *qwen3.Model) (*qwen3.Model, error) {
-	if c.ctxTokens > m.Config.MaxPositionEmbeddings {
+	if most := m.Config().MaxPositionEmbeddings; c.ctxTokens > most {
 		m.Close()
-		return nil, usagef("-ctx %d: the model's context is %d tokens", c.ctxTokens, m.Config.MaxPositionEmbeddings)
+		return nil, usagef("-ctx %d: the model's context is %d tokens", c.ctxTokens, most)
 	}
 	if !c.set["ctx"] {
-		c.ctxTokens = min(4096, m.Config.MaxPositionEmbeddings)
+		c.ctxTokens = min(qwen3.DefaultMaxContext, m.Config().MaxPositionEmbeddings)
 	}
 	return m, nil
 }
 
 // options are the reply options the flags ask for, with prefill progress through meter.
-func (c *common) options(meter *prefillMeter) qwen3.Options {
-	return qwen3.Options{Sampling: c.sampling(), MaxNewTokens: c.maxTokens, MaxContext: c.ctxTokens, Progress: meter.progress()}
+func (c *common) options(meter *prefillMeter) qwen3.ReplyOptions {
+	return qwen3.ReplyOptions{Sampling: c.sampling(), MaxNewTokens: c.maxTokens, MaxContext: c.ctxTokens, Progress: meter.progress()}
 }
 
 // contextHint turns a full-context error into one that says which flag to change.

@@ -153,7 +153,7 @@ var statsLine = regexp.MustCompile(`\[(\d+) prompt tokens in [^;]+; first token 
 
 // TestRunInterrupted: Ctrl-C during a reply prints what was generated, the stats of what was
 // really done, and exits 130; so does Ctrl-C during a long prompt's prefill (on a terminal, where
-// its progress line is drawn and then erased).
+// its progress line is drawn and then erased), and Ctrl-C during the model's load.
 func TestRunInterrupted(t *testing.T) {
 	ch := make(chan os.Signal, 1)
 	out := &interruptingWriter{trigger: "France is", ch: ch}
@@ -182,6 +182,15 @@ func TestRunInterrupted(t *testing.T) {
 	}
 	if !strings.Contains(errW.String(), "\r\x1b[K[interrupted") {
 		t.Errorf("the progress line was not erased before the note: %q", errW.String())
+	}
+
+	// Ctrl-C while the model loads: the load stops, nothing is generated, exit 130.
+	ch = make(chan os.Signal, 1)
+	ch <- os.Interrupt
+	stdout.Reset()
+	e = &env{stdin: strings.NewReader(""), stdout: &stdout, stderr: io.Discard, interrupts: ch}
+	if err = run([]string{"run", "x"}, e); exitCode(err) != 130 || !strings.Contains(err.Error(), "loading stopped") || stdout.Len() != 0 {
+		t.Errorf("Ctrl-C during the load: exit %d (%v), stdout %q", exitCode(err), err, stdout.String())
 	}
 }
 
@@ -223,9 +232,9 @@ func TestBadInput(t *testing.T) {
 		{[]string{"run", "-ctx", "-5", "x"}, 2, "-ctx -5"},
 		{[]string{"run", "-ctx", "50000", "x"}, 2, "-ctx 50000: the model's context is 40960 tokens"},
 		{[]string{"chat", "-ctx", "0"}, 2, "-ctx 0"},
-		{[]string{"run", "-threads", "0", "x"}, 2, "-threads 0"},
+		{[]string{"run", "-threads", "-1", "x"}, 2, "-threads -1: must be in 0.."},
 		{[]string{"run", "-threads", "100000", "x"}, 2, "-threads 100000"},
-		{[]string{"run", "-kv-cache", "q8_0", "x"}, 2, "-kv-cache q8_0: must be f32 or f16"},
+		{[]string{"run", "-kv-cache", "q8_0", "x"}, 2, `invalid value "q8_0" for flag -kv-cache: qwen3: KV cache type "q8_0": the engine keeps its cache in f32 or f16`},
 		{[]string{"run", "-think=false", "x"}, 2, "-think applies to chat turns: add -chat"},
 		{[]string{"run", "-system", "Be brief.", "x"}, 2, "-system applies to chat turns: add -chat"},
 		{[]string{"chat", "hello"}, 2, "chat takes no arguments"},

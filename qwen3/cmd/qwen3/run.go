@@ -78,11 +78,12 @@ func runCmd(args []string, e *env) error {
 	var st qwen3.Stats
 	if *asChat {
 		var chat *qwen3.Chat
-		if chat, err = m.NewChat(qwen3.ChatOptions{System: c.system, Thinking: c.think, Options: opts}); err != nil {
+		if chat, err = m.NewChat(qwen3.ChatOptions{System: c.system, Thinking: c.think, Reply: opts}); err != nil {
 			return err
 		}
+		defer chat.Close()
 		_, err = chat.Send(ctx, text, print)
-		st = chat.Last
+		st = chat.Last()
 	} else {
 		_, st, err = m.Generate(ctx, text, opts, print)
 	}
@@ -90,7 +91,7 @@ func runCmd(args []string, e *env) error {
 	cancelled := errors.Is(err, context.Canceled)
 	if err != nil && !cancelled {
 		if st.NewTokens == 0 {
-			return c.contextHint(err, m.Config.MaxPositionEmbeddings)
+			return c.contextHint(err, m.Config().MaxPositionEmbeddings)
 		}
 		fmt.Fprintln(e.stdout)
 		return err
@@ -105,7 +106,7 @@ func runCmd(args []string, e *env) error {
 	case cancelled:
 		fmt.Fprintf(e.stderr, "[interrupted after %d new tokens]\n", st.NewTokens)
 	case st.Finish == qwen3.FinishContext:
-		fmt.Fprintf(e.stderr, "[stopped: the context of %d tokens is full; raise -ctx (at most %d for this model)]\n", c.ctxTokens, m.Config.MaxPositionEmbeddings)
+		fmt.Fprintf(e.stderr, "[stopped: the context of %d tokens is full; raise -ctx (at most %d for this model)]\n", c.ctxTokens, m.Config().MaxPositionEmbeddings)
 	}
 	if c.stats {
 		fmt.Fprintln(e.stderr, formatStats(st))

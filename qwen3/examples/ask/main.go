@@ -34,19 +34,20 @@ func main() {
 // ask loads the checkpoint at path, asks question in a new chat and writes the reply to w, piece
 // by piece as it is generated; it returns the whole reply.
 func ask(ctx context.Context, w io.Writer, path, question string) (string, error) {
-	m, err := qwen3.Load(path) // a GGUF file or a Hugging Face directory
+	m, err := qwen3.Load(ctx, path) // a GGUF file or a Hugging Face directory
 	if err != nil {
 		return "", err
 	}
 	defer m.Close()
 	// Thinking is off unless Thinking: true; temperature 0 is greedy decoding.
 	chat, err := m.NewChat(qwen3.ChatOptions{
-		System:  "You are terse.",
-		Options: qwen3.Options{Sampling: qwen3.Sampling{Temperature: new(0.0)}, MaxNewTokens: 64},
+		System: "You are terse.",
+		Reply:  qwen3.ReplyOptions{Sampling: qwen3.Sampling{Temperature: new(0.0)}, MaxNewTokens: 64},
 	})
 	if err != nil {
 		return "", err
 	}
+	defer chat.Close()
 	return chat.Send(ctx, question, func(piece string) error {
 		_, err := io.WriteString(w, piece)
 		return err

@@ -32,12 +32,12 @@ func main() {
 // complete loads the checkpoint at path, continues every prompt greedily for up to 16 tokens in
 // one batch, and writes each prompt with its continuation and why it ended to w.
 func complete(ctx context.Context, w io.Writer, path string, prompts []string) error {
-	m, err := qwen3.Load(path)
+	m, err := qwen3.Load(ctx, path)
 	if err != nil {
 		return err
 	}
 	defer m.Close()
-	opts := qwen3.Options{Sampling: qwen3.Sampling{Temperature: new(0.0)}, MaxNewTokens: 16}
+	opts := qwen3.ReplyOptions{Sampling: qwen3.Sampling{Temperature: new(0.0)}, MaxNewTokens: 16}
 	pieces := make([]int, len(prompts))
 	texts, stats, err := m.GenerateBatch(ctx, prompts, opts, func(seq int, piece string) error {
 		pieces[seq]++ // the text of sequence seq, piece by piece, as it is generated

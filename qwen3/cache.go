@@ -1,0 +1,291 @@
+package qwen3
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"unsafe"
+
+	"github.com/qwen3go/qwen3go/qwen3/internal/kernels"
+)
+
+// ErrContextFull is returned, wrapped, when a cache has no room left for more tokens.
+var ErrContextFull = errors.New("context is full")
+
+// ErrClosed is returned, wrapped, by every call that needs the weights or a cache after
+// Model.Close, or a cache after Cache.Close; a run that Model.Close interrupts returns it too.
+var ErrClosed = errors.New("closed")
+
+// KVType is the element type of a KV cache: KVFloat32 (the zero value) or KVFloat16. As text
+// (a command line's flag, through flag.TextVar) they are "f32" and "f16".
+type KVType uint8
+
+const (
+	// KVFloat32 keeps every key and value as computed: the engine's logits stay within float32
+	// rounding of chapter 07's.
+	KVFloat32 KVType = iota
+	// KVFloat16 rounds each key and value to IEEE half precision (11 significant bits), as
+	// llama.cpp's default cache does: half the memory, and half the bytes attention reads per
+	// token deep in a context; the attention kernels widen each value as they load it.
+	KVFloat16
+)
+
+// String is "f32" or "f16" (or "KVType(n)" for a value that is neither).
+func (t KVType) String() string {
+	switch t {
+	case KVFloat32:
+		return "f32"
+	case KVFloat16:
+		return "f16"
+	}
+	return fmt.Sprintf("KVType(%d)", uint8(t))
+}
+
+// MarshalText is the name UnmarshalText reads.
+func (t KVType) MarshalText() ([]byte, error) {
+	if err := t.check(); err != nil {
+		return nil, err
+	}
+	return []byte(t.String()), nil
+}
+
+// UnmarshalText reads "f32" or "f16", in any case.
+func (t *KVType) UnmarshalText(text []byte) error {
+	switch strings.ToLower(strings.TrimSpace(string(text))) {
+	case "f32":
+		*t = KVFloat32
+	case "f16":
+		*t = KVFloat16
+	default:
+		return fmt.Errorf("qwen3: KV cache type %q: the engine keeps its cache in f32 or f16", text)
+	}
+	return nil
+}
+
+// check rejects a KVType made by conversion from a number that names no type.
+func (t KVType) check() error {
+	if t != KVFloat32 && t != KVFloat16 {
+		return fmt.Errorf("qwen3: KV cache type %d: the engine keeps its cache in f32 or f16", uint8(t))
+	}
+	return nil
+}
+
+// elemBytes is the size of one cached value.
+func (t KVType) elemBytes() int {
+	if t == KVFloat16 {
+		return 2
+	}
+	return 4
+}
+
+// Cache is the KV cache of one sequence: the keys and values of every token run so far, every
+// layer's, and the ids of those tokens; Prefill and Step run new tokens through the model after
+// them, as chapter 08's Cache does. It is one conversation's state, or one slot of a server: a
+// cache can be reset, truncated to a prefix it shares with the next prompt (the keys and values
+// of a prefix do not depend on what follows it), and stepped in a Batch with other caches, each
+// at its own position.
+//
+// Its memory is mapped from the operating system outside the Go heap, on Linux, macOS and
+// FreeBSD: the pages are committed only as tokens fill them, and Close returns them at once (a
+// cache that is never closed returns them when the garbage collector finds it unreachable). A
+// Cache is not safe for concurrent use: one goroutine at a time steps it, alone or in a Batch.
+type Cache struct {
+	m      *Model
+	kv     KVType
+	maxLen int
+	tokens []int // the ids whose keys and values are cached, in order
+
+	// The keys and values per layer, each layer's key/value heads one after another in the
+	// layouts of attention.go, in the cache's type: keys and values for float32, keysH and
+	// valuesH (half-precision bits) for float16; the other pair is nil. They are views of mem.
+	keys, values   [][]float32
+	keysH, valuesH [][]uint16
+	mem            *mapping
+
+	logits []float32 // the logits of the last Prefill or Step, Vocab values (made at first use)
+}
+
+// NewCache returns an empty cache that holds maxLen tokens, in the model's KV type (KVCache);
+// 0 means min(DefaultMaxContext, the model's context). The memory is mapped now and committed
+// as tokens fill it, so a long maxLen costs memory only when used.
+func (m *Model) NewCache(maxLen int) (*Cache, error) {
+	c, err := m.newCache(maxLen)
+	if err != nil {
+		return nil, fmt.Errorf("qwen3: %w", err)
+	}
+	return c, nil
+}
+
+func (m *Model) newCache(maxLen int) (*Cache, error) {
+	s := m.sizes
+	if maxLen == 0 {
+		maxLen = min(DefaultMaxContext, s.MaxContext)
+	}
+	if maxLen < 1 || maxLen > s.MaxContext {
+		return nil, fmt.Errorf("a cache of %d tokens: outside 1..%d (the model's context)", maxLen, s.MaxContext)
+	}
+	if m.eng.isClosed() {
+		return nil, fmt.Errorf("a new cache: the model is %w", ErrClosed)
+	}
+	keyLen, valueLen := s.KVHeads*keyBlocks(maxLen)*kernels.AttnLanes*s.HeadDim, s.KVHeads*maxLen*s.HeadDim
+	size := m.kv.elemBytes() * (keyLen + valueLen) * s.Layers
+	mem, err := mapMemory(size)
+	if err != nil {
+		return nil, fmt.Errorf("a cache of %d tokens (%d bytes): %w", maxLen, size, err)
+	}
+	c := &Cache{m: m, kv: m.kv, maxLen: maxLen, tokens: make([]int, 0, maxLen), mem: mem}
+	b := mem.data
+	take := func(n int) unsafe.Pointer { // the next n values of the mapping
+		p := unsafe.Pointer(unsafe.SliceData(b))
+		b = b[n*m.kv.elemBytes():]
+		return p
+	}
+	for range s.Layers {
+		if m.kv == KVFloat16 {
+			c.keysH = append(c.keysH, unsafe.Slice((*uint16)(take(keyLen)), keyLen))
+			c.valuesH = append(c.valuesH, unsafe.Slice((*uint16)(take(valueLen)), valueLen))
+		} else {
+			c.keys = append(c.keys, unsafe.Slice((*float32)(take(keyLen)), keyLen))
+			c.values = append(c.values, unsafe.Slice((*float32)(take(valueLen)), valueLen))
+		}
+	}
+	// A cache that its owner forgets to close gives its memory back when it is collected. The
+	// cleanup holds the mapping, not the cache, so it does not keep the cache alive.
+	runtime.AddCleanup(c, func(mem *mapping) { mem.release() }, mem)
+	return c, nil
+}
+
+// Len is the number of tokens in the cache; the next token goes at this position.
+func (c *Cache) Len() int { return len(c.tokens) }
+
+// MaxLen is the cache's capacity in tokens.
+func (c *Cache) MaxLen() int { return c.maxLen }
+
+// Type is the element type of the cached keys and values.
+func (c *Cache) Type() KVType { return c.kv }
+
+// Tokens returns the ids in the cache (the slice is the cache's: do not modify it).
+func (c *Cache) Tokens() []int { return c.tokens }
+
+// Reset empties the cache. Its memory stays committed, ready for the next tokens.
+func (c *Cache) Reset() { c.tokens = c.tokens[:0] }
+
+// Truncate keeps the first n cached tokens and forgets the rest, as if only they had been run:
+// the next token goes to position n. The keys and values of a prefix do not depend on what
+// follows it, so a chat, or a server's slot, reuses the prefix its next prompt shares with what
+// is cached. n must be in 0..Len().
+func (c *Cache) Truncate(n int) error {
+	if n < 0 || n > len(c.tokens) {
+		return fmt.Errorf("qwen3: truncate a cache of %d tokens to %d: outside 0..%d", len(c.tokens), n, len(c.tokens))
+	}
+	c.tokens = c.tokens[:n]
+	return nil
+}
+
+// Close returns the cache's memory to the operating system and empties it; later calls that
+// need the cache return an error wrapping ErrClosed. It waits for a forward pass of the model
+// in progress, and closing twice does nothing.
+func (c *Cache) Close() error {
+	e := c.m.eng
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return c.close()
+}
+
+// close releases the memory; the caller holds the engine's lock.
+func (c *Cache) close() error {
+	if c.mem == nil {
+		return nil
+	}
+	err := c.mem.release()
+	c.mem, c.keys, c.values, c.keysH, c.valuesH, c.tokens = nil, nil, nil, nil, nil, nil
+	return err
+}
+
+// Prefill runs ids through the model after the cached tokens, stores their keys and values, and
+// returns the logits that predict the token after the last one (a slice owned by the cache,
+// valid until its next Prefill or Step). The prompt goes through in chunks of up to 128 tokens;
+// a cancelled ctx stops it between chunks, with the chunks done kept in the cache, and returns
+// ctx's error. An error leaves the cache as it was after the last whole chunk.
+func (c *Cache) Prefill(ctx context.Context, ids []int) ([]float32, error) {
+	logits, err := c.prefill(ctx, ids, nil)
+	if err != nil && ctx.Err() == nil {
+		return nil, fmt.Errorf("qwen3: %w", err)
+	}
+	return logits, err
+}
+
+// prefill is Prefill with progress (called after each chunk with the tokens done and the
+// total, when not nil) and the package's errors without its name in front.
+func (c *Cache) prefill(ctx context.Context, ids []int, progress func(done, total int)) ([]float32, error) {
+	if len(ids) == 0 {
+		return nil, errors.New("prefill of no tokens")
+	}
+	if err := c.check(ids); err != nil {
+		return nil, err
+	}
+	for start := 0; start < len(ids); start += maxChunk {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		end := min(start+maxChunk, len(ids))
+		if err := c.m.eng.runCache(c, ids[start:end], end == len(ids)); err != nil {
+			return nil, err
+		}
+		if progress != nil {
+			progress(end, len(ids))
+		}
+	}
+	return c.logits, nil
+}
+
+// Step runs one token after the cached ones and returns the logits for the next (owned by the
+// cache, valid until its next Prefill or Step).
+func (c *Cache) Step(id int) ([]float32, error) {
+	logits, err := c.step(id)
+	if err != nil {
+		return nil, fmt.Errorf("qwen3: %w", err)
+	}
+	return logits, nil
+}
+
+func (c *Cache) step(id int) ([]float32, error) {
+	one := [1]int{id}
+	if err := c.check(one[:]); err != nil {
+		return nil, err
+	}
+	if err := c.m.eng.runCache(c, one[:], true); err != nil {
+		return nil, err
+	}
+	return c.logits, nil
+}
+
+// check says whether ids can run after the cached tokens: the cache is open, has room, and
+// every id is in the vocabulary.
+func (c *Cache) check(ids []int) error {
+	if c.mem == nil {
+		return fmt.Errorf("the cache is %w", ErrClosed)
+	}
+	if len(c.tokens)+len(ids) > c.maxLen {
+		return fmt.Errorf("%w: %d cached + %d new tokens > %d", ErrContextFull, len(c.tokens), len(ids), c.maxLen)
+	}
+	for i, id := range ids {
+		if id < 0 || id >= c.m.sizes.Vocab {
+			return fmt.Errorf("token %d at index %d is outside the vocabulary (0..%d)", id, i, c.m.sizes.Vocab-1)
+		}
+	}
+	return nil
+}
+
+// cachedPrefix is the length of the longest common prefix of ids and the cache's tokens,
+// leaving at least one token of ids to run (its logits start the reply).
+func cachedPrefix(c *Cache, ids []int) int {
+	cached := c.Tokens()
+	n := 0
+	for n < len(ids)-1 && n < len(cached) && ids[n] == cached[n] {
+		n++
+	}
+	return n
+}

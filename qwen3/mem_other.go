@@ -1,0 +1,15 @@
+//go:build !(linux || darwin || freebsd)
+
+package qwen3
+
+// mapping is a KV cache's memory. Here it comes from the Go heap (mem_mmap.go maps it from the
+// operating system where it can).
+type mapping struct{ data []byte }
+
+func mapMemory(n int) (*mapping, error) { return &mapping{data: make([]byte, n)}, nil }
+
+// release drops the memory for the garbage collector.
+func (p *mapping) release() error {
+	p.data = nil
+	return nil
+}
