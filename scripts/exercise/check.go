@@ -21,16 +21,20 @@ import (
 // listed mistake: a learner reads the whole of it.
 const maxFailureLines = 15
 
+// minHeldOut is how many held-out mistakes (heldout.go) the check wants per exercise.
+const minHeldOut = 2
+
 // maxRepeats is the most times one failing test may print the same message: a bug met at every
 // step of a loop is reported a few times and summarised, not once per step.
 const maxRepeats = 3
 
 // checkOptions are the flags of `exercise check`.
 type checkOptions struct {
-	Timeout time.Duration // per run of a test binary
-	Jobs    int           // compilations and test runs at once
-	Verbose bool          // a line per variant: which test caught it, with what message
-	Keep    bool          // keep the copies under workspace/ (to debug a mistake that does not compile)
+	Timeout time.Duration        // per run of a test binary
+	Jobs    int                  // compilations and test runs at once
+	Verbose bool                 // a line per variant: which test caught it, with what message
+	Keep    bool                 // keep the copies under workspace/ (to debug a mistake that does not compile)
+	HeldOut map[string][]mistake // per exercise, the mistakes its fence does not list (heldOut)
 }
 
 // A testRun is the outcome of running tests once.
@@ -149,6 +153,7 @@ func (r *runner) run(dir string, env []string, name string, args ...string) (str
 type variantResult struct {
 	variant
 	Caught  bool
+	Named   bool     // the first failure says the mistake's Says
 	By      string   // the test that failed first
 	Message []string // the first lines it printed
 	Problem string   // what is wrong, if anything
@@ -198,12 +203,12 @@ func check(stdout io.Writer, mod module, chs []chapter, opts checkOptions) error
 	results := make([]chan chapterResult, len(chs))
 	for i, ch := range chs {
 		results[i] = make(chan chapterResult, 1)
-		go func() { results[i] <- checkChapter(run, mod, ch, tmp) }()
+		go func() { results[i] <- checkChapter(run, mod, ch, tmp, opts.HeldOut) }()
 	}
 
-	fmt.Fprintf(stdout, rowFormat, "EXERCISE", "VARIANTS TRIED", "CAUGHT")
+	fmt.Fprintf(stdout, rowFormat, "EXERCISE", "VARIANTS TRIED", "CAUGHT", "NAMED BY THE FIRST FAILURE")
 	var problems []string
-	exercises, variants, caught := 0, 0, 0
+	var tally tally
 	for i := range chs {
 		res := <-results[i] // in chapter order, each as soon as it and those before it are done
 		if res.Err != nil {
@@ -216,7 +221,6 @@ func check(stdout io.Writer, mod module, chs []chapter, opts checkOptions) error
 			fmt.Fprintf(stdout, "  %s\n", n)
 		}
 		for _, ex := range res.Exercises {
-			exercises++
 			var labels []string
 			n := 0
 			for _, v := range ex.Variants {
@@ -225,16 +229,22 @@ func check(stdout io.Writer, mod module, chs []chapter, opts checkOptions) error
 					n++
 				}
 			}
-			variants += len(ex.Variants)
-			caught += n
+			row := tally.add(ex)
 			mark := ""
 			if len(ex.Problems) > 0 {
 				mark = "  <- " + strings.Join(ex.Problems, "; ")
 			}
-			fmt.Fprintf(stdout, rowFormat, "  "+ex.Fence.Name, summarizeLabels(labels), fmt.Sprintf("%d of %d%s", n, len(ex.Variants), mark))
+			fmt.Fprintf(stdout, rowFormat, "  "+ex.Fence.Name, summarizeLabels(labels), fmt.Sprintf("%d of %d", n, len(ex.Variants)), row+mark)
 			if opts.Verbose {
 				for _, v := range ex.Variants {
 					fmt.Fprintf(stdout, "      %-10s %s\n", v.Label, v.Desc)
+					if v.Says != "" {
+						named := "named"
+						if !v.Named {
+							named = "NOT NAMED"
+						}
+						fmt.Fprintf(stdout, "      %-10s    says %q: %s\n", "", v.Says, named)
+					}
 					if !v.Caught {
 						fmt.Fprintf(stdout, "      %-10s -> NOT CAUGHT\n", "")
 						continue
@@ -248,27 +258,80 @@ func check(stdout io.Writer, mod module, chs []chapter, opts checkOptions) error
 		}
 		problems = append(problems, res.Problems...)
 	}
-	fmt.Fprintf(stdout, "%d exercises, %d variants tried, %d caught, in %.0fs\n", exercises, variants, caught, time.Since(start).Seconds())
+	fmt.Fprintf(stdout, "%s, in %.0fs\n", tally, time.Since(start).Seconds())
 	if len(problems) > 0 {
 		for _, p := range problems {
 			fmt.Fprintln(stdout, "\n"+strings.TrimRight(p, "\n"))
 		}
 		return fmt.Errorf("%d problem(s) found", len(problems))
 	}
-	fmt.Fprintln(stdout, "every exercise's stubs and listed mistakes are caught by its tests")
+	fmt.Fprintln(stdout, "every exercise's stubs, listed and held-out mistakes are caught by its tests, and every listed mistake is named")
 	return nil
 }
 
-const rowFormat = "%-30s %-26s %s\n"
+// A tally counts what the check tried and what the tests made of it.
+type tally struct {
+	Exercises, Stubs, StubsCaught     int
+	Listed, ListedCaught, ListedNamed int
+	Held, HeldCaught, HeldNamed       int
+}
 
-// summarizeLabels writes "panic, zero, 3 mistakes".
+// add counts one exercise and returns its row's last column: "listed 3 of 3, held-out 1 of 2".
+func (t *tally) add(ex exerciseResult) string {
+	t.Exercises++
+	listed, held := 0, 0
+	listedNamed, heldNamed := 0, 0
+	for _, v := range ex.Variants {
+		switch {
+		case !v.isMistake():
+			t.Stubs++
+			if v.Caught {
+				t.StubsCaught++
+			}
+		case strings.HasPrefix(v.Label, heldOutLabel):
+			held++
+			t.Held++
+			if v.Caught {
+				t.HeldCaught++
+			}
+			if v.Named {
+				heldNamed++
+				t.HeldNamed++
+			}
+		default:
+			listed++
+			t.Listed++
+			if v.Caught {
+				t.ListedCaught++
+			}
+			if v.Named {
+				listedNamed++
+				t.ListedNamed++
+			}
+		}
+	}
+	return fmt.Sprintf("listed %d of %d, held-out %d of %d", listedNamed, listed, heldNamed, held)
+}
+
+func (t tally) String() string {
+	return fmt.Sprintf("%d exercises: %d of %d stubs caught; %d listed mistakes, %d caught, %d named by the first failure; "+
+		"%d held-out mistakes, %d caught, %d named", t.Exercises, t.StubsCaught, t.Stubs, t.Listed, t.ListedCaught, t.ListedNamed,
+		t.Held, t.HeldCaught, t.HeldNamed)
+}
+
+const rowFormat = "%-30s %-38s %-8s %s\n"
+
+// summarizeLabels writes "panic, zero, 3 mistakes, 2 held-out".
 func summarizeLabels(labels []string) string {
 	var out []string
-	mistakes := 0
+	mistakes, held := 0, 0
 	for _, l := range labels {
-		if strings.HasPrefix(l, "mistake") {
+		switch {
+		case strings.HasPrefix(l, "mistake"):
 			mistakes++
-		} else {
+		case strings.HasPrefix(l, heldOutLabel):
+			held++
+		default:
 			out = append(out, l)
 		}
 	}
@@ -278,6 +341,9 @@ func summarizeLabels(labels []string) string {
 		out = append(out, "1 mistake")
 	default:
 		out = append(out, fmt.Sprintf("%d mistakes", mistakes))
+	}
+	if held > 0 {
+		out = append(out, fmt.Sprintf("%d held-out", held))
 	}
 	return strings.Join(out, ", ")
 }
@@ -289,8 +355,9 @@ func clip(s string, n int) string {
 	return s
 }
 
-// checkChapter runs the whole check of one chapter; tmp is the directory for its copies.
-func checkChapter(run *runner, mod module, ch chapter, tmp string) chapterResult {
+// checkChapter runs the whole check of one chapter; tmp is the directory for its copies, held the
+// held-out mistakes of each exercise.
+func checkChapter(run *runner, mod module, ch chapter, tmp string, held map[string][]mistake) chapterResult {
 	res := chapterResult{Chapter: ch}
 	files, err := chapterFences(ch)
 	if err != nil {
@@ -325,7 +392,7 @@ func checkChapter(run *runner, mod module, ch chapter, tmp string) chapterResult
 	var wsErr error
 	wsDir := filepath.Join(tmp, "workspace", ch.Name)
 	wg.Go(func() {
-		if _, err := writeCopy(mod, ch, files, wsDir, stubbed); err != nil {
+		if _, err := writeCopy(mod, ch, files, wsDir, stubbed, nil); err != nil {
 			wsErr = err
 			return
 		}
@@ -335,7 +402,22 @@ func checkChapter(run *runner, mod module, ch chapter, tmp string) chapterResult
 	})
 	varDir := filepath.Join(tmp, "variants", ch.Name)
 	bin := filepath.Join(tmp, ch.Name+".test")
-	variants, err := writeCopy(mod, ch, files, varDir, allVariants)
+	// A held-out mistake that no longer applies (its solution line changed) is left out and
+	// reported; the others run.
+	applies := map[string][]mistake{}
+	badHeld := map[string][]string{}
+	for _, f := range files {
+		for _, fe := range f.Fences {
+			for i, m := range held[fe.Name] {
+				if _, err := fe.apply(m); err != nil {
+					badHeld[fe.Name] = append(badHeld[fe.Name], fmt.Sprintf("held-out %d (%s) does not apply: %v; update scripts/exercise/heldout.go", i+1, m.Desc, err))
+					continue
+				}
+				applies[fe.Name] = append(applies[fe.Name], m)
+			}
+		}
+	}
+	variants, err := writeCopy(mod, ch, files, varDir, allVariants, applies)
 	if err != nil {
 		wg.Wait()
 		res.Err = err
@@ -384,6 +466,16 @@ func checkChapter(run *runner, mod module, ch chapter, tmp string) chapterResult
 			}
 			if len(fe.Mistakes) < minMistakes {
 				ex.Problems = append(ex.Problems, fmt.Sprintf("%d mistakes listed, want at least %d", len(fe.Mistakes), minMistakes))
+			}
+			if len(fe.Hints) < minHints {
+				ex.Problems = append(ex.Problems, fmt.Sprintf("%d hints, want at least %d (%s)", len(fe.Hints), minHints, strings.Join(hintLevels, ", ")))
+			}
+			ex.Problems = append(ex.Problems, badHeld[fe.Name]...)
+			for _, p := range badHeld[fe.Name] {
+				problem(fe.Name+": "+p, "")
+			}
+			if n := len(held[fe.Name]); n < minHeldOut {
+				ex.Problems = append(ex.Problems, fmt.Sprintf("%d held-out mistakes in scripts/exercise/heldout.go, want %d", n, minHeldOut))
 			}
 			var vwg sync.WaitGroup
 			for i, v := range vs {
@@ -508,6 +600,7 @@ func judge(v variant, fe fence, r testRun, err error) variantResult {
 	if len(r.Failed) > 0 {
 		res.By = r.Failed[0]
 		res.Message = r.First[r.Failed[0]]
+		res.Named = v.Says != "" && says(res.Message, v.Says)
 	}
 	switch {
 	case err != nil:
@@ -533,6 +626,14 @@ func judge(v variant, fe fence, r testRun, err error) variantResult {
 			res.Problem = fmt.Sprintf("%s pass(es) with the stub: they do not check %s", strings.Join(missed, ", "), fe.Name)
 		}
 	}
+	if res.Problem == "" && v.isMistake() && !strings.HasPrefix(v.Label, heldOutLabel) {
+		switch {
+		case v.Says == "":
+			res.Problem = fmt.Sprintf("no %q line: say what the first failure must say to name the mistake", saysMarker)
+		case !res.Named:
+			res.Problem = fmt.Sprintf("the first failure (%s) does not say %q", res.By, v.Says)
+		}
+	}
 	if res.Problem == "" {
 		if name, n := r.longest(); n > maxFailureLines {
 			res.Problem = fmt.Sprintf("%s prints %d lines, more than %d", name, n, maxFailureLines)
@@ -550,6 +651,13 @@ func judge(v variant, fe fence, r testRun, err error) variantResult {
 		res.Output = r.Output
 	}
 	return res
+}
+
+// says reports whether the first lines of a failure hold the phrase, ignoring case and how the
+// lines are broken and spaced.
+func says(message []string, phrase string) bool {
+	norm := func(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
+	return strings.Contains(norm(strings.Join(message, " ")), norm(phrase))
 }
 
 // failureOf returns the lines one failed test printed in a go test output.

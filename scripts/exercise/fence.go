@@ -34,6 +34,7 @@ type fence struct {
 	Indent   string   // leading white space of the `// exercise:` line
 	Body     []string // the solution lines, as written
 	BodyLine int      // line of Body[0]
+	Hints    []string // graded hints, first to last: a nudge, the formula, the shape of the code
 	Mistakes []mistake
 }
 
@@ -41,6 +42,7 @@ type fence struct {
 // when its only hunk has no Old lines, the New lines alone.
 type mistake struct {
 	Desc  string // what the learner got wrong: "eps outside the square root"
+	Says  string // what the first failure must say to name it: "eps goes inside the square root"
 	Line  int    // line of its `// mistake:`
 	Hunks []hunk
 }
@@ -57,8 +59,17 @@ const (
 	testsMarker   = "// tests:"
 	levelMarker   = "// difficulty:"
 	mistakeMarker = "// mistake:"
+	saysMarker    = "// says:"
+	hintMarker    = "// hint:"
 	endMarker     = "// end exercise"
 )
+
+// minHints is how many hints `exercise check` wants per exercise: a nudge, the formula (or the
+// rule), the shape of the code.
+const minHints = 3
+
+// hintLevels names the hints in the order `exercise hint` gives them.
+var hintLevels = []string{"a nudge", "the formula", "the shape of the code"}
 
 // minMistakes is how many mistakes `exercise check` wants listed per exercise.
 const minMistakes = 2
@@ -90,7 +101,7 @@ func findFences(file string, src []byte) ([]fence, error) { return parseFences(f
 func parseFences(file string, src []byte, needLevel bool) ([]fence, error) {
 	var fences []fence
 	var open *fence
-	inMistakes := false
+	inMistakes, inHints := false, false
 	split := false // a "//" line ended the current hunk
 	lines := strings.Split(string(src), "\n")
 	for i, line := range lines {
@@ -108,7 +119,7 @@ func parseFences(file string, src []byte, needLevel bool) ([]fence, error) {
 			}
 			indent := line[:len(line)-len(strings.TrimLeft(line, " \t"))]
 			open = &fence{Name: name, Desc: desc, Begin: n, Indent: indent}
-			inMistakes = false
+			inMistakes, inHints = false, false
 		case open == nil:
 			if trimmed == endMarker {
 				return nil, fmt.Errorf("%s:%d: %q without a matching %q line above it", file, n, endMarker, beginMarker)
@@ -160,7 +171,39 @@ func parseFences(file string, src []byte, needLevel bool) ([]fence, error) {
 				return nil, fmt.Errorf("%s:%d: a mistake of %s without a description (want %q)", file, n, open.Name, mistakeMarker+" what the learner got wrong")
 			}
 			open.Mistakes = append(open.Mistakes, mistake{Desc: desc, Line: n})
-			inMistakes, split = true, false
+			inMistakes, inHints, split = true, false, false
+		case strings.HasPrefix(trimmed, hintMarker):
+			text := strings.TrimSpace(strings.TrimPrefix(trimmed, hintMarker))
+			if text == "" {
+				return nil, fmt.Errorf("%s:%d: a hint of %s without text (want %q)", file, n, open.Name, hintMarker+" a nudge towards the idea")
+			}
+			open.Hints = append(open.Hints, text)
+			inMistakes, inHints = false, true
+		case inHints:
+			// A hint goes on over the comment lines after it, up to the next marker: "//" alone
+			// is an empty line, "//<tab>code" a line of code (its tab dropped).
+			if !strings.HasPrefix(trimmed, "//") {
+				return nil, fmt.Errorf("%s:%d: in the hints of %s: only comment lines may follow a %q line (the solution comes before the hints)",
+					file, n, open.Name, hintMarker)
+			}
+			rest := strings.TrimPrefix(trimmed, "//")
+			rest = strings.TrimPrefix(rest, "\t")
+			if strings.HasPrefix(rest, " ") {
+				rest = rest[1:]
+			}
+			open.Hints[len(open.Hints)-1] += "\n" + rest
+		case inMistakes && strings.HasPrefix(trimmed, saysMarker):
+			cur := &open.Mistakes[len(open.Mistakes)-1]
+			says := strings.TrimSpace(strings.TrimPrefix(trimmed, saysMarker))
+			switch {
+			case says == "":
+				return nil, fmt.Errorf("%s:%d: mistake %q of %s: %q with nothing after it", file, n, cur.Desc, open.Name, saysMarker)
+			case cur.Says != "":
+				return nil, fmt.Errorf("%s:%d: mistake %q of %s has two %q lines", file, n, cur.Desc, open.Name, saysMarker)
+			case len(cur.Hunks) > 0:
+				return nil, fmt.Errorf("%s:%d: mistake %q of %s: the %q line goes right after %q, before the diff", file, n, cur.Desc, open.Name, saysMarker, mistakeMarker)
+			}
+			cur.Says = says
 		case inMistakes:
 			if trimmed == "//" {
 				split = true // a blank line between mistakes, or between two hunks of one
@@ -359,14 +402,22 @@ func zeroValue(fset *token.FileSet, typ ast.Expr) string {
 // variant names one version of an exercise that `exercise check` runs.
 type variant struct {
 	ID    string // "rope.InvFreq=mistake 2": what EXERCISE_VARIANT holds to select it
-	Label string // "panic", "zero", "mistake 2"
+	Label string // "panic", "zero", "mistake 2", "held-out 1"
 	Desc  string // the mistake's description
+	Says  string // what a failure that names the mistake says ("" for the stubs)
 	Body  []string
 }
 
+// isMistake says whether a variant is a mistake (listed in the fence or held out in the check),
+// not one of the two stubs.
+func (v variant) isMistake() bool { return v.Label != "panic" && v.Label != "zero" }
+
+// heldOutLabel starts the label of a held-out mistake: "held-out 1".
+const heldOutLabel = "held-out"
+
 // variants lists the versions of a fence that `exercise check` tries: the workspace's panic
-// stub, the zero-value stub, and each listed mistake.
-func (f fence) variants(zero []string) ([]variant, error) {
+// stub, the zero-value stub, each listed mistake, and each held-out mistake (see heldOut).
+func (f fence) variants(zero []string, held []mistake) ([]variant, error) {
 	zeroDesc := "returns zero values"
 	if len(zero) == 0 {
 		zeroDesc = "does nothing"
@@ -375,13 +426,23 @@ func (f fence) variants(zero []string) ([]variant, error) {
 		{ID: f.Name + "=panic", Label: "panic", Desc: "the workspace's stub", Body: []string{f.Indent + "panic(" + quote(stubMessage(f.Name)) + ")"}},
 		{ID: f.Name + "=zero", Label: "zero", Desc: zeroDesc, Body: zero},
 	}
-	for i, m := range f.Mistakes {
+	add := func(label string, m mistake) error {
 		body, err := f.apply(m)
 		if err != nil {
+			return fmt.Errorf("%s %q of %s: %w", label, m.Desc, f.Name, err)
+		}
+		vs = append(vs, variant{ID: f.Name + "=" + label, Label: label, Desc: m.Desc, Says: m.Says, Body: body})
+		return nil
+	}
+	for i, m := range f.Mistakes {
+		if err := add(fmt.Sprintf("mistake %d", i+1), m); err != nil {
 			return nil, err
 		}
-		label := fmt.Sprintf("mistake %d", i+1)
-		vs = append(vs, variant{ID: f.Name + "=" + label, Label: label, Desc: m.Desc, Body: body})
+	}
+	for i, m := range held {
+		if err := add(fmt.Sprintf("%s %d", heldOutLabel, i+1), m); err != nil {
+			return nil, err
+		}
 	}
 	return vs, nil
 }

@@ -224,7 +224,7 @@ func TestReplaceBodiesAndIfChain(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := fences[0]
-	vs, err := a.variants([]string{"\treturn 0"})
+	vs, err := a.variants([]string{"\treturn 0"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -100,11 +100,13 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -125,7 +127,12 @@ const defaultTimeout = 5 * time.Minute
 const usage = `usage:
   go run ./scripts/exercise NN [-force]            write workspace/NN_name with the exercises stubbed
   go run ./scripts/exercise list [NN...]           list the exercises: difficulty, time, tests
-  go run ./scripts/exercise status                 show which exercises of workspace/ are done
+  go run ./scripts/exercise status                 show which exercises of workspace/ are done, and
+                                                   the hints each used
+  go run ./scripts/exercise hint NN [NAME] [-solution]
+                                                   the next hint for the first exercise not done (or
+                                                   NAME): a nudge, the formula, the shape of the code
+  go run ./scripts/exercise watch NN               run the current exercise's tests on every save
   go run ./scripts/exercise check [-v] [-j N] [-timeout D] [-keep] [NN...]
                                                    check that the solutions pass and that every stub
                                                    and listed mistake is caught
@@ -163,6 +170,7 @@ func run(args []string, stdout io.Writer) error {
 		fl.IntVar(&opts.Jobs, "j", runtime.NumCPU(), "compilations and test runs at once")
 		fl.BoolVar(&opts.Verbose, "v", false, "print, for each variant, the test that caught it and its first line")
 		fl.BoolVar(&opts.Keep, "keep", false, "keep the chapter copies under workspace/_check-*")
+		opts.HeldOut = heldOut
 		if err := fl.Parse(args[1:]); err != nil {
 			return fmt.Errorf("%v\n%s", err, usage)
 		}
@@ -171,6 +179,30 @@ func run(args []string, stdout io.Writer) error {
 			return err
 		}
 		return check(stdout, mod, selected, opts)
+	case "hint":
+		fl := flag.NewFlagSet("hint", flag.ContinueOnError)
+		fl.SetOutput(io.Discard)
+		var opts hintOptions
+		fl.BoolVar(&opts.Solution, "solution", false, "print the solution")
+		rest, err := parseInterspersed(fl, args[1:])
+		if err != nil {
+			return fmt.Errorf("%v\n%s", err, usage)
+		}
+		if len(rest) < 1 || len(rest) > 2 {
+			return fmt.Errorf("hint wants a chapter and at most one exercise, got %q\n%s", rest, usage)
+		}
+		opts.Chapter = rest[0]
+		if len(rest) == 2 {
+			opts.Name = rest[1]
+		}
+		return hint(stdout, mod, chs, opts)
+	case "watch":
+		if len(args) != 2 {
+			return fmt.Errorf("watch wants one chapter\n%s", usage)
+		}
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		defer stop()
+		return watch(ctx, stdout, mod, chs, args[1])
 	case "-h", "-help", "--help", "help":
 		fmt.Fprintln(stdout, usage)
 		return nil
@@ -196,6 +228,23 @@ func run(args []string, stdout io.Writer) error {
 			return err
 		}
 		return makeWorkspace(stdout, mod, ch, force)
+	}
+}
+
+// parseInterspersed parses flags that may come before, between or after the other arguments
+// ("hint 03 -solution normRow"), and returns the other arguments.
+func parseInterspersed(fl *flag.FlagSet, args []string) ([]string, error) {
+	var rest []string
+	for {
+		if err := fl.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fl.Args()
+		if len(args) == 0 {
+			return rest, nil
+		}
+		rest = append(rest, args[0])
+		args = args[1:]
 	}
 }
 
@@ -288,7 +337,7 @@ func makeWorkspace(stdout io.Writer, mod module, ch chapter, force bool) error {
 			return err
 		}
 	}
-	if _, err := writeCopy(mod, ch, files, dst, stubbed); err != nil {
+	if _, err := writeCopy(mod, ch, files, dst, stubbed, nil); err != nil {
 		return err
 	}
 	n := 0

@@ -46,8 +46,8 @@ func (m module) importPath(dir string) (string, error) {
 // says. In the copy, every file that imported the chapter imports the copy instead (the examples
 // test the copy), and every test function starts with a deferred catch.Panic so that a panicking
 // exercise fails only the tests that reach it. It returns, for allVariants, the variants of each
-// fence, in the order of files and their fences.
-func writeCopy(mod module, ch chapter, files []sourceFile, dst string, kind copyKind) ([][]variant, error) {
+// fence (with the held-out mistakes held gives it), in the order of files and their fences.
+func writeCopy(mod module, ch chapter, files []sourceFile, dst string, kind copyKind, held map[string][]mistake) ([][]variant, error) {
 	if err := copyDir(ch.Dir, dst); err != nil {
 		return nil, fmt.Errorf("copying %s: %w", ch.Name, err)
 	}
@@ -82,7 +82,7 @@ func writeCopy(mod module, ch chapter, files []sourceFile, dst string, kind copy
 			}
 			chains := make([][]string, len(f.Fences))
 			for i, fe := range f.Fences {
-				vs, err := fe.variants(zeros[i])
+				vs, err := fe.variants(zeros[i], held[fe.Name])
 				if err != nil {
 					return nil, err
 				}

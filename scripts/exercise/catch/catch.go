@@ -24,11 +24,24 @@
 //	    rope.go:22: exercise rope.InvFreq: not implemented
 //
 // and any other panic (an index out of range in the learner's code) as the panic and the calls
-// that led to it, in a few lines.
+// that led to it, in a few lines. When one of those calls is inside an exercise's fence (the
+// `// exercise:` and `// end exercise` lines the workspace keeps), the report begins with the
+// exercise, its task and the doc comment of the function that holds it: the layout or shape the
+// exercise is given and must give back, which is what a panic inside it usually got wrong.
+//
+//	--- FAIL: TestDequantizeQ8_0 (0.00s)
+//	    dequant.go:112: your code for exercise gguf.DequantizeQ8_0 panicked: runtime error: index out of range [34] with length 34
+//	        its task: read the float16 scale, then scale each signed byte
+//	        its doc: DequantizeQ8_0 decodes one Q8_0 block (34 bytes: float16 d, then 32 int8 q) into 32 values: y[j] = d * q[j]
+//	        in 01_gguf.DequantizeQ8_0 (01_gguf/dequant.go:112)
+//	        ...
 package catch
 
 import (
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"runtime"
 	"strings"
@@ -111,7 +124,17 @@ func describe(r any, stack []frame) string {
 		msg = err.Error()
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "panic: %s", msg)
+	if ex, ok := inExercise(stack); ok {
+		fmt.Fprintf(&b, "your code for exercise %s panicked: %s", ex.Name, msg)
+		if ex.Task != "" {
+			fmt.Fprintf(&b, "\n\tits task: %s", ex.Task)
+		}
+		if ex.Doc != "" {
+			fmt.Fprintf(&b, "\n\tits doc: %s", ex.Doc)
+		}
+	} else {
+		fmt.Fprintf(&b, "panic: %s", msg)
+	}
 	for i, f := range stack {
 		if i == maxFrames {
 			fmt.Fprintf(&b, "\n\t... %d more calls", len(stack)-maxFrames)
@@ -142,4 +165,100 @@ func shortFile(path string) string {
 		parts = parts[len(parts)-2:]
 	}
 	return strings.Join(parts, "/")
+}
+
+// exerciseMarker and endMarker are the first and last lines of an exercise's fence (see
+// scripts/exercise).
+const (
+	exerciseMarker = "// exercise:"
+	endMarker      = "// end exercise"
+)
+
+// maxDoc is how many characters of a function's doc comment a panic's report quotes.
+const maxDoc = 300
+
+// An exercise is the fence a panicking line is in.
+type exercise struct {
+	Name string // "gguf.DequantizeQ8_0"
+	Task string // what its `// exercise:` line asks for
+	Doc  string // the first paragraph of the doc comment of the function that holds it
+}
+
+// inExercise returns the exercise whose fence holds the innermost call of stack that is inside a
+// fence, reading the source files the calls name.
+func inExercise(stack []frame) (exercise, bool) {
+	for _, f := range stack {
+		src, err := os.ReadFile(f.File)
+		if err != nil {
+			continue
+		}
+		if ex, ok := fenceAt(f.File, src, f.Line); ok {
+			return ex, true
+		}
+	}
+	return exercise{}, false
+}
+
+// fenceAt returns the exercise whose fence holds line (1-based) of the Go source src.
+func fenceAt(file string, src []byte, line int) (exercise, bool) {
+	lines := strings.Split(string(src), "\n")
+	if line < 1 || line > len(lines) {
+		return exercise{}, false
+	}
+	begin := 0
+	for i := line - 1; i >= 0; i-- {
+		if strings.HasPrefix(strings.TrimSpace(lines[i]), exerciseMarker) {
+			begin = i + 1
+			break
+		}
+	}
+	if begin == 0 {
+		return exercise{}, false
+	}
+	// The fence must close before another opens: a line after a fence's end is not in it.
+	closed := false
+	for i := line - 1; i < len(lines); i++ {
+		t := strings.TrimSpace(lines[i])
+		if t == endMarker {
+			closed = true
+			break
+		}
+		if strings.HasPrefix(t, exerciseMarker) && i != begin-1 {
+			break
+		}
+	}
+	if !closed {
+		return exercise{}, false
+	}
+	rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(lines[begin-1]), exerciseMarker))
+	name, task, _ := strings.Cut(rest, " ")
+	task = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(task), "—–-:"))
+	return exercise{Name: name, Task: task, Doc: funcDoc(file, src, begin)}, name != ""
+}
+
+// funcDoc returns the first paragraph of the doc comment of the function declared around line,
+// with the code block that follows it when it ends with a colon (a formula), on one line.
+func funcDoc(file string, src []byte, line int) string {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, file, src, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		return ""
+	}
+	for _, d := range f.Decls {
+		fn, ok := d.(*ast.FuncDecl)
+		if !ok || fn.Doc == nil || fset.Position(fn.Pos()).Line > line || fset.Position(fn.End()).Line < line {
+			continue
+		}
+		paras := strings.Split(strings.TrimSpace(fn.Doc.Text()), "\n\n")
+		doc := paras[0]
+		if strings.HasSuffix(doc, ":") && len(paras) > 1 {
+			doc += " " + paras[1]
+		}
+		doc = strings.Join(strings.Fields(doc), " ")
+		if r := []rune(doc); len(r) > maxDoc {
+			doc = string(r[:maxDoc-1]) + "…"
+		}
+		return doc
+	}
+	return ""
 }
