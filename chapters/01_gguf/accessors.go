@@ -45,14 +45,24 @@ func (f *File) String(key string) (string, error) {
 // Uint32 returns a UINT32 value, e.g. f.Uint32("qwen3.block_count").
 func (f *File) Uint32(key string) (uint32, error) {
 	// exercise: gguf.File.Uint32 — look the key up, check that it holds a UINT32, return it
-	// tests: TestAccessors
+	// tests: TestUint32 TestAccessors
 	// difficulty: easy, 10 min
 	kv, err := f.lookup(key, TypeUint32)
 	if err != nil {
 		return 0, err
 	}
 	return kv.Value.V.(uint32), nil
+	// hint: The neighbouring accessors (String just above) do the same for other types: find the
+	// entry, make sure it holds the type asked for, then hand out its value.
+	// hint: f.lookup(key, TypeUint32) finds the key and checks its type: it returns a *FormatError
+	// naming the key, its offset and both types, or an error wrapping ErrNotFound. Only then is
+	// kv.Value.V a uint32.
+	// hint: Four lines:
+	//	kv, err := f.lookup(key, TypeUint32)
+	//	if err != nil { return 0, err }
+	//	return kv.Value.V.(uint32), nil
 	// mistake: the stored type never checked, so a UINT64 value panics in the type assertion
+	// says: check that it holds a UINT32
 	//	- kv, err := f.lookup(key, TypeUint32)
 	//	- if err != nil {
 	//	- return 0, err
@@ -64,6 +74,7 @@ func (f *File) Uint32(key string) (uint32, error) {
 	//	+ }
 	//	+ return v.V.(uint32), nil
 	// mistake: a missing or mistyped key returns 0 and no error
+	// says: = 0 and no error
 	//	- return 0, err
 	//	+ return 0, nil
 	// end exercise

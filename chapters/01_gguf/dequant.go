@@ -62,13 +62,21 @@ func BF16ToF32(h uint16) float32 {
 	// tests: TestBF16ToF32
 	// difficulty: easy, 5 min
 	return math.Float32frombits(uint32(h) << 16)
+	// hint: A bfloat16 is a float32 with its low 16 bits cut off: sign, the same 8 exponent bits,
+	// and the top 7 mantissa bits. Nothing needs converting, only moving.
+	// hint: float32 bits = h << 16 (h in the top half, zeros below); math.Float32frombits turns
+	// bits into the number.
+	// hint: One line: return math.Float32frombits(uint32(h) << ...)
 	// mistake: the 16 bits in the bottom half of the float32
+	// says: a bfloat16 is the top 16 bits of a float32
 	//	- return math.Float32frombits(uint32(h) << 16)
 	//	+ return math.Float32frombits(uint32(h))
 	// mistake: read as IEEE float16, which has 5 exponent bits, not bfloat16's 8
+	// says: read as float16
 	//	- return math.Float32frombits(uint32(h) << 16)
 	//	+ return F16ToF32(h)
 	// mistake: the sign bit masked off
+	// says: the sign bit
 	//	- return math.Float32frombits(uint32(h) << 16)
 	//	+ return math.Float32frombits(uint32(h&0x7fff) << 16)
 	// end exercise
@@ -107,15 +115,34 @@ func DequantizeQ8_0(y []float32, block []byte) {
 	for j := range 32 {
 		y[j] = float32(int8(block[2+j])) * d
 	}
+	// hint: A block is 34 bytes: first the scale, then the 32 quants. Read the scale once, then
+	// each quant as a signed number and multiply.
+	// hint: d = F16ToF32(little-endian uint16 of bytes 0-1); y[j] = float32(int8(block[2+j])) * d.
+	// The int8 conversion matters: byte 0xf8 is -8, not 248.
+	// hint: The shape:
+	//	d := F16ToF32(binary.LittleEndian.Uint16(block))
+	//	for j := range 32 {
+	//		y[j] = ...
+	//	}
 	// mistake: the bytes read as unsigned (uint8), so negative quants come out near +256 d
+	// says: read as unsigned
 	//	- y[j] = float32(int8(block[2+j])) * d
 	//	+ y[j] = float32(block[2+j]) * d
 	// mistake: the scale read as bfloat16 instead of float16
+	// says: the scale is read as bfloat16
 	//	- d := F16ToF32(binary.LittleEndian.Uint16(block))
 	//	+ d := BF16ToF32(binary.LittleEndian.Uint16(block))
 	// mistake: the quants read from byte 0, over the scale
+	// says: the quants are read from byte 0
 	//	- y[j] = float32(int8(block[2+j])) * d
 	//	+ y[j] = float32(int8(block[j])) * d
+	// mistake: the scale read as a 4-byte float32, so the quants start 2 bytes late
+	// says: the scale is read as float32
+	//	- d := F16ToF32(binary.LittleEndian.Uint16(block))
+	//	+ d := math.Float32frombits(binary.LittleEndian.Uint32(block))
+	//
+	//	- y[j] = float32(int8(block[2+j])) * d
+	//	+ y[j] = float32(int8(block[4+j])) * d
 	// end exercise
 }
 

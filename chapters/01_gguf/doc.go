@@ -254,19 +254,24 @@
 //
 // # Exercises
 //
-// `go run ./scripts/exercise 01` copies this chapter to workspace/01_gguf with three functions
+// `go run ./scripts/exercise 01` copies this chapter to workspace/01_gguf with five functions
 // stubbed. Write them in this order:
 //
-//  1. [BF16ToF32] (dequant.go; easy, 5 min): a bfloat16 is the top half of a float32.
-//  2. [DequantizeQ8_0] (dequant.go; easy, 15 min): the float16 scale, then 32 signed bytes times
+//  1. readHeader (header.go; medium, 20 min): the 24-byte header: magic, version, then the two
+//     u64 counts, each checked against the bytes left before anything is allocated.
+//  2. File.dataOffset (file.go; easy, 10 min): where the tensor data starts: the end of the
+//     tensor table rounded up to general.alignment.
+//  3. [BF16ToF32] (dequant.go; easy, 5 min): a bfloat16 is the top half of a float32.
+//  4. [DequantizeQ8_0] (dequant.go; easy, 15 min): the float16 scale, then 32 signed bytes times
 //     it.
-//  3. [File.Uint32] (accessors.go; easy, 10 min): look the key up, check its type, return the value
+//  5. [File.Uint32] (accessors.go; easy, 10 min): look the key up, check its type, return the value
 //     or an error that says what and where.
 //
 // Then `go test ./workspace/01_gguf/` runs every exercise's tests in one go: a stub that still
 // panics fails only the tests that reach it. The tool prints each exercise's own go test command,
 // and `go run ./scripts/exercise status` shows which are done. The failures name the likely mistake
-// (the low half instead of the top one, unsigned bytes, a missing type check ...).
+// (counts read as u32, an offset not rounded up, the low half instead of the top one, unsigned
+// bytes, a missing type check ...); `go run ./scripts/exercise hint 01` gives hints, one at a time.
 //
 // # Check your understanding
 //

@@ -130,7 +130,7 @@ func Parse(b []byte) (*File, error) {
 	}
 
 	// Region 4: the data section starts at the next multiple of the alignment.
-	f.DataOffset = alignUp(d.off, int64(f.Alignment))
+	f.DataOffset = f.dataOffset(d.off)
 	if len(f.Tensors) > 0 && f.DataOffset > f.Size {
 		e := formatErr("data section", f.DataOffset, "starts beyond the file's %d bytes (tensor infos end at byte %d, alignment %d)",
 			f.Size, d.off, f.Alignment)
@@ -143,8 +143,40 @@ func Parse(b []byte) (*File, error) {
 	return f, nil
 }
 
-// alignUp rounds off up to a multiple of a (a power of two).
-func alignUp(off, a int64) int64 { return (off + a - 1) &^ (a - 1) }
+// dataOffset returns the byte where region 4, the tensor data, starts: tableEnd (the byte after
+// the last tensor info) rounded up to the next multiple of f.Alignment, which is general.alignment
+// when the file sets it and DefaultAlignment (32) when it does not. An end already on a multiple
+// stays where it is:
+//
+//	alignment 64: tableEnd 100 -> 128, 128 -> 128, 129 -> 192
+func (f *File) dataOffset(tableEnd int64) int64 {
+	// exercise: gguf.File.dataOffset — round the end of the tensor table up to the file's alignment
+	// tests: TestDataOffset
+	// difficulty: easy, 10 min
+	a := int64(f.Alignment)
+	return (tableEnd + a - 1) / a * a
+	// hint: The data section starts at the first multiple of the file's alignment at or after the
+	// end of the tensor table; the alignment is f.Alignment (general.alignment, or 32).
+	// hint: Rounding n up to a multiple of a: (n + a - 1) / a * a. Integer division rounds down, and
+	// adding a - 1 first turns that into rounding up, while a multiple of a stays itself.
+	// hint: Two lines:
+	//	a := int64(f.Alignment)
+	//	return (tableEnd + ...) / a * a
+	// mistake: the end of the tensor table itself, not rounded up
+	// says: not rounded up to the alignment
+	//	- a := int64(f.Alignment)
+	//	- return (tableEnd + a - 1) / a * a
+	//	+ return tableEnd
+	// mistake: rounded to DefaultAlignment (32) whatever general.alignment says
+	// says: general.alignment is 64
+	//	- a := int64(f.Alignment)
+	//	+ a := int64(DefaultAlignment)
+	// mistake: rounded down, so the data would start inside the tensor table
+	// says: rounded down
+	//	- return (tableEnd + a - 1) / a * a
+	//	+ return tableEnd / a * a
+	// end exercise
+}
 
 // Tensor returns the tensor-info record named name (a GGUF name such as "blk.0.attn_q.weight").
 func (f *File) Tensor(name string) (TensorInfo, bool) {

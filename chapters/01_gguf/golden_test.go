@@ -139,6 +139,7 @@ func sameValue(got, want any) error {
 // TestGoldenSampleTensors: tolerance 0 — the dequantizers follow ggml's float32 arithmetic step by
 // step, so they must reproduce gguf-py's values bit for bit.
 func TestGoldenSampleTensors(t *testing.T) {
+	checkQ8_0(t) // a wrong Q8_0 block reader is named here rather than seen as wrong numbers below
 	f, g := loadGolden(t)
 	if len(f.Tensors) != len(g.Tensors) {
 		t.Fatalf("%d tensors, want %d", len(f.Tensors), len(g.Tensors))

@@ -29,8 +29,15 @@ type Header struct {
 	KVCount     int64
 }
 
-// readHeader reads and checks the header. Counts are bounded by what the rest of the file can hold.
+// readHeader reads and checks the 24-byte header: the magic "GGUF", a u32 version (2 or 3;
+// version 1 had 32-bit counts; a version whose bytes are reversed is a big-endian file), then the
+// u64 tensor_count and u64 metadata_kv_count, each checked against the bytes left in the file (a
+// tensor info takes at least minTensorInfoSize bytes, a metadata entry minKVSize) before anything
+// is allocated. Errors are *FormatError naming the field and its byte offset (0, 4, 8, 16).
 func (d *decoder) readHeader() (Header, error) {
+	// exercise: gguf.readHeader — magic, version, then the two u64 counts, each bounded by the bytes left
+	// tests: TestReadHeader
+	// difficulty: medium, 20 min
 	magic, err := d.take(4, "header.magic")
 	if err != nil {
 		return Header{}, err
@@ -70,4 +77,37 @@ func (d *decoder) readHeader() (Header, error) {
 	}
 	h.TensorCount, h.KVCount = int64(tc), int64(kc)
 	return h, nil
+	// hint: Read the four fields in file order with the decoder's d.take, d.u32 and d.u64, and
+	// check each before reading the next: a wrong magic or version means the rest is not a GGUF
+	// header at all. The counts come from the file, so they are not trusted.
+	// hint: Layout: bytes 0..3 "GGUF", 4..7 u32 version (2 or 3), 8..15 u64 tensor_count, 16..23
+	// u64 metadata_kv_count. A count n is possible only if n <= bytesLeft / smallestItem, with
+	// smallestItem = minTensorInfoSize (24) for tensors and minKVSize (13) for metadata entries.
+	// hint: The shape, each step returning formatErr(field, offset, ...) on failure:
+	//	magic, err := d.take(4, "header.magic")   // then compare with Magic
+	//	v, err := d.u32("header.version")          // 2 or 3; bits.ReverseBytes32(v) tells big-endian
+	//	tc, err := d.u64("header.tensor_count")
+	//	kc, err := d.u64("header.metadata_kv_count")
+	//	left := uint64(d.remaining())             // then tc > left/minTensorInfoSize is an error
+	// mistake: the counts read as u32, as in version 1
+	// says: the counts are u64
+	//	- tc, err := d.u64("header.tensor_count")
+	//	+ tc32, err := d.u32("header.tensor_count")
+	//	+ tc := uint64(tc32)
+	//
+	//	- kc, err := d.u64("header.metadata_kv_count")
+	//	+ kc32, err := d.u32("header.metadata_kv_count")
+	//	+ kc := uint64(kc32)
+	// mistake: the counts trusted: nothing checks them against the bytes left before Parse allocates
+	// says: check each count against the bytes left
+	//	- if tc > left/minTensorInfoSize {
+	//	+ if false {
+	//
+	//	- if kc > left/minKVSize {
+	//	+ if false {
+	// mistake: the magic never checked, so any 24 bytes pass for a header
+	// says: the magic is not checked
+	//	- if string(magic) != Magic {
+	//	+ if false {
+	// end exercise
 }

@@ -41,7 +41,7 @@ type checkOptions struct {
 type testRun struct {
 	Passed   bool                // exit status 0
 	Failed   []string            // top-level tests that printed --- FAIL, in order
-	Lines    map[string]int      // lines printed by each failed top-level test (its --- FAIL line included)
+	Lines    map[string]int      // lines printed by each failed top-level test (its --- FAIL line included; not an example's want: lines, the chapter's text, nor a stub's message met again in another subtest)
 	First    map[string][]string // the first lines each failed top-level test printed, after --- FAIL
 	Repeats  map[string]int      // how many times each failed top-level test printed its most repeated message
 	Escaped  bool                // a panic killed the binary
@@ -60,10 +60,13 @@ var (
 func parseTestOutput(out string, exitOK bool) testRun {
 	r := testRun{Passed: exitOK, Output: out, Lines: map[string]int{}, First: map[string][]string{}, Repeats: map[string]int{}}
 	cur := ""
+	want := false                       // in an example's "want:" lines: the chapter's text, not the learner's
+	subFail := false                    // the line before was a subtest's --- FAIL
+	seenStub := map[string]bool{}       // per test, whether a stub's message was printed yet
 	seen := map[string]map[string]int{} // per test, each message (without its file:line) and its count
 	for _, line := range strings.Split(out, "\n") {
 		if m := failLineRE.FindStringSubmatch(line); m != nil {
-			cur = m[1]
+			cur, want = m[1], false
 			if !slices.Contains(r.Failed, cur) {
 				r.Failed = append(r.Failed, cur)
 			}
@@ -93,7 +96,17 @@ func parseTestOutput(out string, exitOK bool) testRun {
 				seen[cur][msg]++
 				r.Repeats[cur] = max(r.Repeats[cur], seen[cur][msg])
 			}
-			r.Lines[cur]++
+			want = want || (strings.HasPrefix(cur, "Example") && line == "want:")
+			t := strings.TrimSpace(line)
+			stubAgain := strings.HasSuffix(t, ": not implemented") && seenStub[cur]
+			seenStub[cur] = seenStub[cur] || strings.HasSuffix(t, ": not implemented")
+			switch {
+			case stubAgain && subFail:
+				r.Lines[cur]-- // the same stub met again in another subtest: neither line counts
+			case !want && !stubAgain:
+				r.Lines[cur]++
+			}
+			subFail = strings.HasPrefix(t, "--- FAIL")
 			if l := strings.TrimSpace(line); len(r.First[cur]) < 4 && l != "" && !strings.HasPrefix(l, "--- FAIL") {
 				r.First[cur] = append(r.First[cur], l)
 			}

@@ -6,7 +6,31 @@ package main
 // written here rather than in the chapters so that the tests were not written with them in view.
 // Says is what a failure that names the slip would say; the check counts how many do, and fails
 // when one is not caught at all.
-var heldOut = map[string][]mistake{}
+var heldOut = map[string][]mistake{
+	// 01_gguf
+	"gguf.readHeader": {
+		slip("only version 3 accepted", "good version 2 header", lines("case v == 2 || v == 3:"), "case v == 3:"),
+		slip("the tensor count bounded by the size of a metadata entry", "3 tensor infos take at least 72 bytes",
+			lines("if tc > left/minTensorInfoSize {"), "if tc > left/minKVSize {"),
+	},
+	"gguf.File.dataOffset": {
+		slip("a whole alignment added, even to an aligned end", "one alignment too far",
+			lines("return (tableEnd + a - 1) / a * a"), "return (tableEnd + a) / a * a"),
+		slip("a - 2 added instead of a - 1", "rounded down", lines("return (tableEnd + a - 1) / a * a"), "return (tableEnd + a - 2) / a * a"),
+	},
+	"gguf.BF16ToF32": {
+		slip("shifted by 15", "top 16 bits", lines("return math.Float32frombits(uint32(h) << 16)"), "return math.Float32frombits(uint32(h) << 15)"),
+		slip("shifted the wrong way", "top 16 bits", lines("return math.Float32frombits(uint32(h) << 16)"), "return math.Float32frombits(uint32(h) >> 16)"),
+	},
+	"gguf.DequantizeQ8_0": {
+		slip("the quants read from byte 1", "read from byte 1", lines("y[j] = float32(int8(block[2+j])) * d"), "y[j] = float32(int8(block[1+j])) * d"),
+		slip("the scale read big-endian", "big-endian", lines("d := F16ToF32(binary.LittleEndian.Uint16(block))"), "d := F16ToF32(binary.BigEndian.Uint16(block))"),
+	},
+	"gguf.File.Uint32": {
+		slip("looked up as INT32", "want 28", lines("kv, err := f.lookup(key, TypeUint32)"), "kv, err := f.lookup(key, TypeInt32)"),
+		slip("the error test inverted", "want 28", lines("if err != nil {"), "if err == nil {"),
+	},
+}
 
 // slip writes a held-out mistake of one hunk: the solution lines old replaced by the lines new.
 func slip(desc, says string, old []string, new ...string) mistake {
