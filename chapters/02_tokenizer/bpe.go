@@ -67,13 +67,28 @@ func (t *Tokenizer) MergeStep(ids []int) (out []int, applied Merge, ok bool) {
 	out = append(out, applied.ID)
 	out = append(out, ids[best+2:]...)
 	return out, applied, true
+	// hint: Look at every adjacent pair (ids[i], ids[i+1]); t.lookupMerge tells whether the merge
+	// list has it and at which rank. Keep the best one seen so far, then build the new sequence.
+	// hint: best = the smallest i whose pair is in the list with the lowest rank (a strict < keeps
+	// the leftmost of equal ranks); out = ids[:best] + [merged id] + ids[best+2:].
+	// hint: The shape:
+	//	best := -1
+	//	for i := 0; i+1 < len(ids); i++ {
+	//		m, found := t.lookupMerge(ids[i], ids[i+1])
+	//		if found && (best < 0 || ...) { best, applied = i, m }
+	//	}
+	//	if best < 0 { return ids, Merge{}, false }
+	//	// then a new slice: ids[:best], applied.ID, ids[best+2:]
 	// mistake: the leftmost pair in the merge list, whatever its rank
+	// says: LOWEST rank merges first, wherever it is
 	//	- if found && (best < 0 || m.Rank < applied.Rank) {
 	//	+ if found && best < 0 {
 	// mistake: the rightmost of two pairs of equal rank
+	// says: of two pairs with the same rank, the leftmost merges
 	//	- if found && (best < 0 || m.Rank < applied.Rank) {
 	//	+ if found && (best < 0 || m.Rank <= applied.Rank) {
 	// mistake: the highest rank first
+	// says: the adjacent pair of LOWEST rank merges first
 	//	- if found && (best < 0 || m.Rank < applied.Rank) {
 	//	+ if found && (best < 0 || m.Rank > applied.Rank) {
 	// end exercise

@@ -61,7 +61,12 @@ func TestMergeStepByHand(t *testing.T) {
 			t.Fatalf("step %d: no merge, want %q", step, want)
 		}
 		if got := spell(tok, out); !slices.Equal(got, want) {
-			t.Fatalf("step %d: %q, want %q (merged %+v):\nthe adjacent pair of LOWEST rank merges first, wherever it is", step, got, want, m)
+			if m.Rank == step {
+				t.Fatalf("step %d: %q, want %q: the right pair (rank %d) was merged, but the new sequence is wrong:\n"+
+					"out = ids[:i], then the merged id, then ids[i+2:] (one id shorter than ids)", step, got, want, m.Rank)
+			}
+			t.Fatalf("step %d: %q, want %q: it merged a pair of rank %d while a pair of rank %d was there:\n"+
+				"the adjacent pair of LOWEST rank merges first, wherever it is", step, got, want, m.Rank, step)
 		}
 		if m.Rank != step {
 			t.Errorf("step %d applied rank %d", step, m.Rank)

@@ -31,13 +31,25 @@ func ByteToRune() [256]rune {
 		}
 	}
 	return table
+	// hint: Walk the bytes 0..255 in order. A byte that prints as itself keeps its code point; every
+	// other byte gets the next unused code point from 256 up.
+	// hint: printable(b) = '!' <= b <= '~' or 0xA1 <= b <= 0xAC or 0xAE <= b <= 0xFF (188 bytes);
+	// the other 68 get 256, 257, ... in increasing byte order, so space (the 33rd) gets 256+32.
+	// hint: The shape:
+	//	next := rune(256)
+	//	for b := 0; b < 256; b++ {
+	//		if printable { table[b] = rune(b) } else { table[b] = next; next++ }
+	//	}
 	// mistake: only ASCII '!'..'~' kept as itself, the Latin-1 letters remapped too
+	// says: the Latin-1 characters 0xA1..0xAC and 0xAE..0xFF print
 	//	- printable := (b >= '!' && b <= '~') || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE && b <= 0xFF)
 	//	+ printable := b >= '!' && b <= '~'
 	// mistake: the soft hyphen 0xAD kept as itself (it does not print)
+	// says: the soft hyphen 0xAD does not print
 	//	- printable := (b >= '!' && b <= '~') || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE && b <= 0xFF)
 	//	+ printable := (b >= '!' && b <= '~') || (b >= 0xA1 && b <= 0xFF)
 	// mistake: byte b mapped to 256+b instead of the next free code point
+	// says: that is 256+b
 	//	- next := rune(256)
 	//
 	//	- table[b] = next

@@ -30,6 +30,18 @@ var heldOut = map[string][]mistake{
 		slip("looked up as INT32", "want 28", lines("kv, err := f.lookup(key, TypeUint32)"), "kv, err := f.lookup(key, TypeInt32)"),
 		slip("the error test inverted", "want 28", lines("if err != nil {"), "if err == nil {"),
 	},
+
+	// 02_tokenizer
+	"tokenizer.ByteToRune": {
+		slip("the code points from 255 up", "256, 257", lines("next := rune(256)"), "next := rune(255)"),
+		slip("'~' left out of the printable bytes", "map to themselves",
+			lines("printable := (b >= '!' && b <= '~') || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE && b <= 0xFF)"),
+			"printable := (b >= '!' && b < '~') || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE && b <= 0xFF)"),
+	},
+	"tokenizer.MergeStep": {
+		slip("the pair's right id kept after the merge", "the new sequence is wrong", lines("out = append(out, ids[best+2:]...)"), "out = append(out, ids[best+1:]...)"),
+		slip("the last pair never looked at", "", lines("for i := 0; i+1 < len(ids); i++ {"), "for i := 0; i+2 < len(ids); i++ {"),
+	},
 }
 
 // slip writes a held-out mistake of one hunk: the solution lines old replaced by the lines new.
