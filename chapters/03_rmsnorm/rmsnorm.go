@@ -42,19 +42,37 @@ func normRow(dst, src, w []float64, eps float64) {
 	for i, v := range src {
 		dst[i] = v * inv * w[i]
 	}
+	// hint: Two passes over the row: one to measure its size, one to write the output. The size is
+	// the root of the mean of the squares; eps keeps a row of zeros from dividing by zero.
+	// hint: ms = (x[0]² + ... + x[n-1]²) / n; inv = 1 / sqrt(ms + eps) (eps inside the root);
+	// dst[i] = src[i] * inv * w[i].
+	// hint: The shape:
+	//	var ss float64
+	//	for _, v := range src { ss += ... }
+	//	inv := 1 / math.Sqrt(...)
+	//	for i, v := range src { dst[i] = ... }
 	// mistake: eps added after the square root, x / (sqrt(mean(x²)) + eps)
+	// says: eps goes inside the square root
 	//	- inv := 1 / math.Sqrt(ss/float64(len(src))+eps)
 	//	+ inv := 1 / (math.Sqrt(ss/float64(len(src))) + eps)
 	// mistake: the root of the sum of squares, not of their mean
+	// says: not of their sum
 	//	- inv := 1 / math.Sqrt(ss/float64(len(src))+eps)
 	//	+ inv := 1 / math.Sqrt(ss+eps)
 	// mistake: the weight left out
+	// says: multiply feature i by weight[i] last
 	//	- dst[i] = v * inv * w[i]
 	//	+ dst[i] = v * inv
 	// mistake: the sum of squares divided by n-1, as for a sample variance
+	// says: not n-1
 	//	- inv := 1 / math.Sqrt(ss/float64(len(src))+eps)
 	//	+ inv := 1 / math.Sqrt(ss/float64(len(src)-1)+eps)
+	// mistake: the weight applied as (1 + w), Gemma's form
+	// says: the weight is applied as 1 + w, Gemma's form
+	//	- dst[i] = v * inv * w[i]
+	//	+ dst[i] = v * inv * (1 + w[i])
 	// mistake: the mean subtracted first, as LayerNorm does
+	// says: RMSNorm does not subtract the mean
 	//	- var ss float64
 	//	- for _, v := range src {
 	//	- ss += v * v
@@ -97,7 +115,17 @@ func NormHeads(x *mat.Dense, weight []float64, headDim int, eps float64) *mat.De
 			normRow(dst[off:off+headDim], src[off:off+headDim], weight, eps)
 		}
 	}
+	// hint: QK-norm is normRow applied to pieces: each row of x holds heads blocks of headDim
+	// values, and each block is normalized on its own with the same weight.
+	// hint: For row t and head h: normRow(dst[h*headDim:(h+1)*headDim], src[h*headDim:(h+1)*headDim],
+	// weight, eps), with src = row t of x and dst = row t of y.
+	// hint: The shape:
+	//	for t := 0; t < seq; t++ {
+	//		src, dst := x.RawRowView(t), y.RawRowView(t)
+	//		for off := 0; off < width; off += headDim { normRow(...) }
+	//	}
 	// mistake: one RMS for the whole row (all heads together), the weight repeated per head
+	// says: normalize each head_dim block with its own RMS
 	//	- for off := 0; off < width; off += headDim {
 	//	- normRow(dst[off:off+headDim], src[off:off+headDim], weight, eps)
 	//	- }
@@ -110,6 +138,7 @@ func NormHeads(x *mat.Dense, weight []float64, headDim int, eps float64) *mat.De
 	//	+ 	dst[i] = v * inv * weight[i%headDim]
 	//	+ }
 	// mistake: every output row normalized from the first input row
+	// says: row t comes from row t of x
 	//	- src, dst := x.RawRowView(t), y.RawRowView(t)
 	//	+ src, dst := x.RawRowView(0), y.RawRowView(t)
 	// end exercise

@@ -218,6 +218,14 @@ var rowMistakes = []struct {
 			mu := mean(x)
 			return scaleRow(x, w, 1/math.Sqrt(ms(x, mu)*ms(x, mu)+eps), mu)
 		}},
+	{"x / sqrt(mean(x²) + eps) * (1 + w)", "your output is x * (1 + w): the weight is applied as 1 + w, Gemma's form; Qwen3 multiplies by w",
+		func(x, w []float64, eps float64) []float64 {
+			onePlus := make([]float64, len(w))
+			for i := range w {
+				onePlus[i] = 1 + w[i]
+			}
+			return scaleRow(x, onePlus, 1/math.Sqrt(ms(x, 0)*ms(x, 0)+eps), 0)
+		}},
 	{"x / sqrt(mean(x²) + eps) without the weight", "multiply feature i by weight[i] last",
 		func(x, w []float64, eps float64) []float64 {
 			ones := make([]float64, len(x))

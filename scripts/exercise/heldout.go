@@ -40,7 +40,20 @@ var heldOut = map[string][]mistake{
 	},
 	"tokenizer.MergeStep": {
 		slip("the pair's right id kept after the merge", "the new sequence is wrong", lines("out = append(out, ids[best+2:]...)"), "out = append(out, ids[best+1:]...)"),
-		slip("the last pair never looked at", "", lines("for i := 0; i+1 < len(ids); i++ {"), "for i := 0; i+2 < len(ids); i++ {"),
+		slip("the last pair never looked at", "the last pair", lines("for i := 0; i+1 < len(ids); i++ {"), "for i := 0; i+2 < len(ids); i++ {"),
+	},
+
+	// 03_rmsnorm
+	"rmsnorm.normRow": {
+		slip("the sum of squares divided by n+1", "n+1", lines("inv := 1 / math.Sqrt(ss/float64(len(src))+eps)"),
+			"inv := 1 / math.Sqrt(ss/float64(len(src)+1)+eps)"),
+		slip("multiplied by the root instead of divided", "multiplied by", lines("inv := 1 / math.Sqrt(ss/float64(len(src))+eps)"),
+			"inv := math.Sqrt(ss/float64(len(src)) + eps)"),
+	},
+	"rmsnorm.NormHeads": {
+		slip("the last head skipped", "the last head", lines("for off := 0; off < width; off += headDim {"), "for off := 0; off < width-headDim; off += headDim {"),
+		slip("dst and src swapped", "write y[i] into dst", lines("normRow(dst[off:off+headDim], src[off:off+headDim], weight, eps)"),
+			"normRow(src[off:off+headDim], dst[off:off+headDim], weight, eps)"),
 	},
 }
 
