@@ -27,19 +27,33 @@ func InvFreq(headDim int, theta float64) []float64 {
 		f[i] = float64(float32(1 / float64(p)))
 	}
 	return f
+	// hint: Pair i turns theta^(-2i/d) radians per position. transformers computes that in
+	// float32, one rounding after each step, and its bits are what the golden test holds.
+	// hint: e = float32(2i) / float32(d); p = float32(theta^e) (math.Pow in float64, then rounded);
+	// inv_freq[i] = float32(1 / p), stored as a float64.
+	// hint: The shape:
+	//	for i := range f {
+	//		exp := float32(2*i) / float32(headDim)
+	//		p := float32(math.Pow(theta, float64(exp)))
+	//		f[i] = ...
+	//	}
 	// mistake: the textbook formula in float64, nothing rounded to float32
+	// says: transformers computes in float32
 	//	- exp := float32(2*i) / float32(headDim)
 	//	- p := float32(math.Pow(theta, float64(exp)))
 	//	- f[i] = float64(float32(1 / float64(p)))
 	//	+ f[i] = math.Pow(theta, -float64(2*i)/float64(headDim))
 	// mistake: theta^(-2i/d) in one power, rounded once: the right numbers to 1e-7, not transformers' bits
+	// says: the order of the float32 roundings matters
 	//	- p := float32(math.Pow(theta, float64(exp)))
 	//	- f[i] = float64(float32(1 / float64(p)))
 	//	+ f[i] = float64(float32(math.Pow(theta, -float64(exp))))
 	// mistake: exponent i/d instead of 2i/d
+	// says: that is theta^(-i/d)
 	//	- exp := float32(2*i) / float32(headDim)
 	//	+ exp := float32(i) / float32(headDim)
 	// mistake: theta hard-coded to 10000, the original Transformer's base, not the argument
+	// says: theta = 10000
 	//	- p := float32(math.Pow(theta, float64(exp)))
 	//	+ p := float32(math.Pow(10000, float64(exp)))
 	// end exercise
@@ -170,7 +184,19 @@ func (t *Table) RotateHead(v []float64, pos int) {
 		v[i] = a*cos[i] - b*sin[i]
 		v[i+half] = b*cos[i] + a*sin[i]
 	}
+	// hint: Qwen3 pairs element i with element i + d/2 (not i+1), and turns pair i like a 2-D point
+	// by the angle of pair i at this position; the table holds that angle's cos and sin.
+	// hint: With a, b = v[i], v[i+d/2] and θ = pos*inv_freq[i]: v[i] = a cos θ - b sin θ,
+	// v[i+d/2] = b cos θ + a sin θ. Both come from the OLD a and b.
+	// hint: The shape:
+	//	half := t.headDim / 2
+	//	cos, sin := t.cos[pos*half:(pos+1)*half], t.sin[pos*half:(pos+1)*half]
+	//	for i := 0; i < half; i++ {
+	//		a, b := v[i], v[i+half]
+	//		v[i], v[i+half] = ..., ...
+	//	}
 	// mistake: adjacent pairs (2i, 2i+1), the GPT-J layout, instead of (i, i+d/2)
+	// says: GPT-J's layout
 	//	- a, b := v[i], v[i+half]
 	//	- v[i] = a*cos[i] - b*sin[i]
 	//	- v[i+half] = b*cos[i] + a*sin[i]
@@ -178,11 +204,13 @@ func (t *Table) RotateHead(v []float64, pos int) {
 	//	+ v[2*i] = a*cos[i] - b*sin[i]
 	//	+ v[2*i+1] = b*cos[i] + a*sin[i]
 	// mistake: turning the wrong way (the signs of sin swapped)
+	// says: turns by the wrong angle or the wrong way
 	//	- v[i] = a*cos[i] - b*sin[i]
 	//	- v[i+half] = b*cos[i] + a*sin[i]
 	//	+ v[i] = a*cos[i] + b*sin[i]
 	//	+ v[i+half] = b*cos[i] - a*sin[i]
 	// mistake: the second element rotated from the first one's new value
+	// says: compute both new values from the old ones
 	//	- a, b := v[i], v[i+half]
 	//	- v[i] = a*cos[i] - b*sin[i]
 	//	- v[i+half] = b*cos[i] + a*sin[i]

@@ -144,6 +144,8 @@ func invFreqHint(got []float64, d int, theta float64) string {
 		return "that is theta^(-i/d): the exponent is 2i/d (pair i holds dimensions i and i+d/2, the even dimension 2i of the paper)"
 	case close(func(i int) float64 { return math.Pow(theta, float64(2*i)/float64(d)) }):
 		return "that is theta^(+2i/d): the frequencies must fall with i, so the exponent is -2i/d (or 1/theta^(2i/d))"
+	case close(func(i int) float64 { return math.Pow(theta, -float64(4*i)/float64(d)) }):
+		return "that is theta^(-4i/d) = theta^(-2i/(d/2)): the exponent divides 2i by d, the whole head_dim, not d/2"
 	case close(func(i int) float64 { return math.Pow(theta, -float64(2*(i+1))/float64(d)) }):
 		return "that is theta^(-2(i+1)/d): i starts at 0, so pair 0 turns exactly 1 radian per token"
 	case close(func(i int) float64 { return math.Pow(base, -float64(2*i)/float64(d)) }):

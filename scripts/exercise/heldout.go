@@ -1,5 +1,13 @@
 package main
 
+// slip writes a held-out mistake of one hunk: the solution lines old replaced by the lines new.
+func slip(desc, says string, old []string, new ...string) mistake {
+	return mistake{Desc: desc, Says: says, Hunks: []hunk{{Old: old, New: new}}}
+}
+
+// lines is a list of solution lines, for slip.
+func lines(l ...string) []string { return l }
+
 // heldOut holds, for each exercise, mistakes that its fence does not list: the check injects them
 // as it does the listed ones, to see how well the tests catch what their authors did not think
 // of. Each is one of three classic slips (a wrong constant, a transposed operand, an off-by-one),
@@ -55,12 +63,16 @@ var heldOut = map[string][]mistake{
 		slip("dst and src swapped", "write y[i] into dst", lines("normRow(dst[off:off+headDim], src[off:off+headDim], weight, eps)"),
 			"normRow(src[off:off+headDim], dst[off:off+headDim], weight, eps)"),
 	},
-}
 
-// slip writes a held-out mistake of one hunk: the solution lines old replaced by the lines new.
-func slip(desc, says string, old []string, new ...string) mistake {
-	return mistake{Desc: desc, Says: says, Hunks: []hunk{{Old: old, New: new}}}
+	// 04_rope
+	"rope.InvFreq": {
+		slip("the exponent over d/2", "not d/2", lines("exp := float32(2*i) / float32(headDim)"), "exp := float32(2*i) / float32(headDim/2)"),
+		slip("pair i+1's frequency in slot i", "i starts at 0", lines("exp := float32(2*i) / float32(headDim)"), "exp := float32(2*(i+1)) / float32(headDim)"),
+	},
+	"rope.RotateHead": {
+		slip("cos and sin swapped", "wrong angle", lines("v[i] = a*cos[i] - b*sin[i]", "v[i+half] = b*cos[i] + a*sin[i]"),
+			"v[i] = a*sin[i] - b*cos[i]", "v[i+half] = b*sin[i] + a*cos[i]"),
+		slip("the angle of position pos+1", "position", lines("cos, sin := t.cos[pos*half:(pos+1)*half], t.sin[pos*half:(pos+1)*half]"),
+			"cos, sin := t.cos[(pos+1)*half:(pos+2)*half], t.sin[(pos+1)*half:(pos+2)*half]"),
+	},
 }
-
-// lines is a list of solution lines, for slip.
-func lines(l ...string) []string { return l }
