@@ -81,15 +81,25 @@ func ProjectAt(c Config, w *Weights, rot *rope.Table, x *mat.Dense, positions []
 	q = rot.RotatePositions(c.qkNorm(q, w.QNorm), positions)
 	k = rot.RotatePositions(c.qkNorm(k, w.KNorm), positions)
 	return q, k, v
+	// hint: Three projections of x, then two more steps for q and k only: chapter 03's QK-norm on
+	// each head, then chapter 04's RoPE to each row's position. The values get neither.
+	// hint: q = RoPE(NormHeads(x Q^T, q_norm), positions); k = RoPE(NormHeads(x K^T, k_norm),
+	// positions); v = x V^T. Shapes: q seq x Heads*HeadDim, k and v seq x KVHeads*HeadDim.
+	// hint: The shape:
+	//	q = mat.NewDense(seq, c.Heads*c.HeadDim, nil); q.Mul(x, w.Q.T())   // k, v alike
+	//	q = rot.RotatePositions(c.qkNorm(q, w.QNorm), positions)           // k alike
 	// mistake: RoPE first, then QK-norm
+	// says: QK-norm each head, then rotate
 	//	- q = rot.RotatePositions(c.qkNorm(q, w.QNorm), positions)
 	//	- k = rot.RotatePositions(c.qkNorm(k, w.KNorm), positions)
 	//	+ q = c.qkNorm(rot.RotatePositions(q, positions), w.QNorm)
 	//	+ k = c.qkNorm(rot.RotatePositions(k, positions), w.KNorm)
 	// mistake: the values normalized and rotated like the keys
+	// says: with no norm and no RoPE
 	//	- return q, k, v
 	//	+ return q, k, rot.RotatePositions(c.qkNorm(v, w.KNorm), positions)
 	// mistake: every chunk rotated from position 0, the positions ignored
+	// says: rotated to its own position
 	//	- q = rot.RotatePositions(c.qkNorm(q, w.QNorm), positions)
 	//	- k = rot.RotatePositions(c.qkNorm(k, w.KNorm), positions)
 	//	+ q = rot.Rotate(c.qkNorm(q, w.QNorm), 0)
@@ -107,13 +117,20 @@ func (c Config) qkNorm(x *mat.Dense, weight []float64) *mat.Dense {
 // 8 KV heads, query heads 0 and 1 read KV head 0, heads 14 and 15 read KV head 7.
 func KVHead(h, heads, kvHeads int) int {
 	// exercise: attention.KVHead — the GQA head map: consecutive query heads share a KV head
-	// tests: TestGQAHeadMap TestGQASharesKV ExampleKVHead TestAttendByHand
+	// tests: TestGQAHeadMap ExampleKVHead
 	// difficulty: easy, 5 min
 	return h / (heads / kvHeads)
+	// hint: There are heads/kvHeads query heads per KV head, and they are neighbours: the first
+	// group reads KV head 0, the next group KV head 1, and so on.
+	// hint: group = heads / kvHeads; KV head = h / group (integer division). 16 over 8: heads 0, 1
+	// read 0; heads 14, 15 read 7.
+	// hint: One line: return h / (...)
 	// mistake: round-robin, h % kvHeads
+	// says: that is h % kvHeads, round-robin
 	//	- return h / (heads / kvHeads)
 	//	+ return h % kvHeads
 	// mistake: divided by the number of KV heads instead of the group size
+	// says: that is h / kvHeads
 	//	- return h / (heads / kvHeads)
 	//	+ return h / kvHeads
 	// end exercise
@@ -140,13 +157,25 @@ func Mask(nq, nk, past int) *mat.Dense {
 			row[j] = math.Inf(-1)
 		}
 	}
+	// hint: Query r is the token at key index past+r (the cached keys come first). It may see its
+	// own key and every earlier one; everything after it is the future.
+	// hint: mask[r][j] = 0 for j <= past+r, -Inf for j > past+r. NewDense starts at 0, so only the
+	// future needs writing: math.Inf(-1).
+	// hint: The shape:
+	//	for r := 0; r < nq; r++ {
+	//		row := m.RawRowView(r)
+	//		for j := ...; j < nk; j++ { row[j] = math.Inf(-1) }
+	//	}
 	// mistake: the diagonal masked too, so a token does not see itself
+	// says: a token sees itself
 	//	- for j := past + r + 1; j < nk; j++ {
 	//	+ for j := past + r; j < nk; j++ {
 	// mistake: past ignored: query r sees keys 0..r as if nothing were cached
+	// says: that is the mask for past = 0
 	//	- for j := past + r + 1; j < nk; j++ {
 	//	+ for j := r + 1; j < nk; j++ {
 	// mistake: the past masked instead of the future
+	// says: the past is masked instead of the future
 	//	- for j := past + r + 1; j < nk; j++ {
 	//	+ for j := 0; j < past+r; j++ {
 	// end exercise
@@ -172,17 +201,27 @@ func Softmax(row []float64) {
 	for j := range row {
 		row[j] /= sum
 	}
+	// hint: exp(1000) overflows a float64, and the row holds scores like that. Shifting every score
+	// by the same amount does not change the softmax, so shift by the row's maximum first.
+	// hint: m = max_j s_j; row[j] = exp(s_j - m) / Σ_i exp(s_i - m). exp(-Inf) is exactly 0, so a
+	// masked key comes out 0 with no special case.
+	// hint: Three passes over the row: find m; replace each entry by exp(s - m) and add it to a
+	// sum; divide each entry by the sum.
 	// mistake: exp of the raw scores, without subtracting the maximum
+	// says: subtract the row's maximum
 	//	- row[j] = math.Exp(s - m)
 	//	+ row[j] = math.Exp(s)
 	// mistake: the exponentials never divided by their sum
+	// says: divide each exp(s_j - max) by the sum
 	//	- for j := range row {
 	//	- row[j] /= sum
 	//	- }
 	// mistake: the sum taken over the unshifted exponentials
+	// says: the sum of the same exponentials
 	//	- sum += row[j]
 	//	+ sum += math.Exp(s)
 	// mistake: computed in float32, as transformers' softmax does
+	// says: compute in float64
 	//	- row[j] = math.Exp(s - m)
 	//	- sum += row[j]
 	//	- }
@@ -237,6 +276,9 @@ func AttendMask(c Config, q, k, v, mask *mat.Dense) (ctx *mat.Dense, probs []*ma
 			panic(fmt.Sprintf("attention: mask row %d hides every key (softmax would be 0/0)", r))
 		}
 	}
+	// exercise: attention.AttendMask — per query head: scores q k^T / sqrt(head_dim) plus the mask, softmax each row, times v
+	// tests: TestAttendByHand TestGQASharesKV TestAttendMask
+	// difficulty: medium, 25 min
 	scale := 1 / math.Sqrt(float64(d))
 	ctx = mat.NewDense(nq, c.Heads*d, nil)
 	probs = make([]*mat.Dense, c.Heads)
@@ -255,5 +297,47 @@ func AttendMask(c Config, q, k, v, mask *mat.Dense) (ctx *mat.Dense, probs []*ma
 		ctx.Slice(0, nq, h*d, (h+1)*d).(*mat.Dense).Mul(p, vh)
 		probs[h] = p
 	}
+	// hint: Attention is done head by head. Query head h owns columns h*d..(h+1)*d of q and reads
+	// the keys and values of KV head KVHead(h, ...) (columns g*d..(g+1)*d of k and v); its output
+	// goes into its own columns of ctx.
+	// hint: P_h = softmax_rows(q_h k_g^T / sqrt(d) + mask), d = c.HeadDim (not Hidden/Heads);
+	// ctx_h = P_h v_g. The mask is added to the scores before the softmax, so -Inf becomes 0.
+	// hint: The shape, for each head h:
+	//	g := KVHead(h, c.Heads, c.KVHeads)
+	//	qh, kh, vh := q.Slice(0, nq, h*d, (h+1)*d), k.Slice(...g...), v.Slice(...g...)
+	//	p := mat.NewDense(nq, nk, nil); p.Mul(qh, kh.T()); p.Scale(...); p.Add(p, mask)
+	//	for r := 0; r < nq; r++ { Softmax(p.RawRowView(r)) }
+	//	ctx.Slice(0, nq, h*d, (h+1)*d).(*mat.Dense).Mul(p, vh); probs[h] = p
+	// mistake: the scale 1/sqrt(Hidden/Heads), the head width of models where it equals head_dim
+	// says: want 1/sqrt(head_dim)
+	//	- scale := 1 / math.Sqrt(float64(d))
+	//	+ scale := 1 / math.Sqrt(float64(c.Hidden/c.Heads))
+	// mistake: the scores not scaled at all
+	// says: want 1/sqrt(head_dim)
+	//	- p.Scale(scale, p)
+	//	+ _ = scale
+	// mistake: the mask added after the softmax, so the probabilities hold -Inf
+	// says: the mask is added after the softmax
+	//	- p.Add(p, mask)
+	//	- for r := 0; r < nq; r++ {
+	//	- Softmax(p.RawRowView(r))
+	//	- }
+	//	+ for r := 0; r < nq; r++ {
+	//	+ 	Softmax(p.RawRowView(r))
+	//	+ }
+	//	+ p.Add(p, mask)
+	// mistake: every query head reads the KV head of its own number, as if there were no grouping
+	// says: KV head
+	//	- kh := k.Slice(0, nk, g*d, (g+1)*d)
+	//	- vh := v.Slice(0, nk, g*d, (g+1)*d)
+	//	+ kh := k.Slice(0, nk, h*d, (h+1)*d)
+	//	+ vh := v.Slice(0, nk, h*d, (h+1)*d)
+	//	+ _ = g
+	// mistake: the context taken from the keys, P k, not the values
+	// says: that is P k
+	//	- ctx.Slice(0, nq, h*d, (h+1)*d).(*mat.Dense).Mul(p, vh)
+	//	+ ctx.Slice(0, nq, h*d, (h+1)*d).(*mat.Dense).Mul(p, kh)
+	//	+ _ = vh
+	// end exercise
 	return ctx, probs
 }

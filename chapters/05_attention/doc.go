@@ -148,15 +148,18 @@
 //
 // # Exercises
 //
-// `go run ./scripts/exercise 05` copies this chapter to workspace/05_attention with four
-// functions stubbed. Write them in this order (Attend, given, uses the first three; the golden
-// tests of Forward need all four):
+// `go run ./scripts/exercise 05` copies this chapter to workspace/05_attention with five
+// exercises stubbed. Write them in this order (each one's tests use only those before it; the
+// golden tests of Forward need all five):
 //
 //  1. [Mask] (attention.go; easy, 10 min): 0 on keys up to the query's own position past+r, -Inf
 //     after it.
 //  2. [Softmax] (attention.go; easy, 10 min): subtract the row's maximum; -Inf must give exactly 0.
 //  3. [KVHead] (attention.go; easy, 5 min): query head h reads KV head h / (heads/kvHeads).
-//  4. [ProjectAt] (attention.go; hard, 40 min): q, k, v from x; QK-norm (chapter 03) then RoPE
+//  4. [AttendMask] (attention.go; medium, 25 min): the heart of attention, head by head: scores
+//     q k^T / sqrt(head_dim) plus the mask, a softmax per row, times v ([Attend] calls it with the
+//     causal Mask).
+//  5. [ProjectAt] (attention.go; hard, 40 min): q, k, v from x; QK-norm (chapter 03) then RoPE
 //     (chapter 04) on q and k only, each row at its own position ([Project] calls it with positions
 //     startPos, startPos+1, ...).
 //

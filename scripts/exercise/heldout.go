@@ -70,9 +70,33 @@ var heldOut = map[string][]mistake{
 		slip("pair i+1's frequency in slot i", "i starts at 0", lines("exp := float32(2*i) / float32(headDim)"), "exp := float32(2*(i+1)) / float32(headDim)"),
 	},
 	"rope.RotateHead": {
-		slip("cos and sin swapped", "wrong angle", lines("v[i] = a*cos[i] - b*sin[i]", "v[i+half] = b*cos[i] + a*sin[i]"),
+		slip("cos and sin swapped", "cos and sin", lines("v[i] = a*cos[i] - b*sin[i]", "v[i+half] = b*cos[i] + a*sin[i]"),
 			"v[i] = a*sin[i] - b*cos[i]", "v[i+half] = b*sin[i] + a*cos[i]"),
-		slip("the angle of position pos+1", "position", lines("cos, sin := t.cos[pos*half:(pos+1)*half], t.sin[pos*half:(pos+1)*half]"),
+		slip("the angle of position pos+1", "position pos+1", lines("cos, sin := t.cos[pos*half:(pos+1)*half], t.sin[pos*half:(pos+1)*half]"),
 			"cos, sin := t.cos[(pos+1)*half:(pos+2)*half], t.sin[(pos+1)*half:(pos+2)*half]"),
+	},
+
+	// 05_attention
+	"attention.Mask": {
+		slip("keys past+r+2 on hidden: one future key visible", "a future key is visible", lines("for j := past + r + 1; j < nk; j++ {"), "for j := past + r + 2; j < nk; j++ {"),
+		slip("nq and nk swapped in the bound", "nk", lines("for j := past + r + 1; j < nk; j++ {"), "for j := past + r + 1; j < nq; j++ {"),
+	},
+	"attention.Softmax": {
+		slip("divided by the sum plus one", "divide each exp(s_j - max) by the sum", lines("row[j] /= sum"), "row[j] /= math.Exp(0)*sum + 1"),
+		slip("the minimum subtracted instead of the maximum", "subtract the row's maximum", lines("m = math.Max(m, s)"), "m = math.Min(m, s)"),
+	},
+	"attention.KVHead": {
+		slip("the group size off by one", "group size", lines("return h / (heads / kvHeads)"), "return h / (heads/kvHeads + 1)"),
+		slip("heads and kvHeads swapped", "kvHeads/heads", lines("return h / (heads / kvHeads)"), "return h / max(1, kvHeads/heads)"),
+	},
+	"attention.AttendMask": {
+		slip("multiplied by sqrt(head_dim)", "want 1/sqrt(head_dim)", lines("p.Scale(scale, p)"), "p.Scale(1/scale, p)"),
+		slip("the last query row left without its softmax", "every row", lines("for r := 0; r < nq; r++ {", "Softmax(p.RawRowView(r))"),
+			"for r := 0; r < nq-1; r++ {", "\tSoftmax(p.RawRowView(r))"),
+	},
+	"attention.ProjectAt": {
+		slip("k normalized with q's weight", "k_norm", lines("k = rot.RotatePositions(c.qkNorm(k, w.KNorm), positions)"),
+			"k = rot.RotatePositions(c.qkNorm(k, w.QNorm), positions)"),
+		slip("x multiplied by K for the values", "V^T", lines("v.Mul(x, w.V.T())"), "v.Mul(x, w.K.T())"),
 	},
 }
