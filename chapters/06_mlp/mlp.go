@@ -16,15 +16,27 @@ func SiLU(z float64) float64 {
 	// tests: TestSiLUValues ExampleSiLU
 	// difficulty: easy, 5 min
 	return z * Sigmoid(z)
+	// hint: SiLU lets a positive z through almost unchanged and squashes a negative z towards 0:
+	// it is z weighted by how "on" the logistic sigmoid says z is. Sigmoid is defined above.
+	// hint: silu(z) = z * sigmoid(z) = z / (1 + e^-z). For z = 800, e^-z is 0 and the answer is
+	// 800; for z = -800, e^-z is +Inf and the answer is -0: no NaN either way.
+	// hint: One line: return z * ...
 	// mistake: the sigmoid alone, without the factor z
+	// says: this is the sigmoid alone
 	//	- return z * Sigmoid(z)
 	//	+ return Sigmoid(z)
 	// mistake: the sigmoid of -z
+	// says: this is z * sigmoid(-z)
 	//	- return z * Sigmoid(z)
 	//	+ return z / (1 + math.Exp(z))
 	// mistake: z e^z / (1 + e^z), which is NaN once e^z overflows
+	// says: e^z overflows for large |z|
 	//	- return z * Sigmoid(z)
 	//	+ return z * math.Exp(z) / (1 + math.Exp(z))
+	// mistake: GELU, GPT-2's and BERT's activation, instead of SiLU
+	// says: this is GELU's curve
+	//	- return z * Sigmoid(z)
+	//	+ return 0.5 * z * (1 + math.Erf(z/math.Sqrt2))
 	// end exercise
 }
 
@@ -52,13 +64,24 @@ func Forward(x, gate, up, down *mat.Dense) *mat.Dense {
 	u := mat.NewDense(seq, inter, nil)
 	u.Mul(x, up.T())
 	h.Apply(func(i, j int, g float64) float64 { return SiLU(g) * u.At(i, j) }, h)
+	// hint: Two projections of x into the intermediate width: the gate and up. The gate goes
+	// through SiLU and then scales up, entry by entry; the given code after the fence multiplies the
+	// result by down^T.
+	// hint: h = silu(x gate^T) ⊙ (x up^T), both seq x intermediate; ⊙ multiplies entry by entry.
+	// hint: The shape:
+	//	h.Mul(x, gate.T())
+	//	u := mat.NewDense(seq, inter, nil); u.Mul(x, up.T())
+	//	h.Apply(func(i, j int, g float64) float64 { return ... }, h)
 	// mistake: SiLU on the up projection instead of the gate
+	// says: SiLU went on the up projection
 	//	- h.Apply(func(i, j int, g float64) float64 { return SiLU(g) * u.At(i, j) }, h)
 	//	+ h.Apply(func(i, j int, g float64) float64 { return g * SiLU(u.At(i, j)) }, h)
 	// mistake: no SiLU at all, a plain bilinear gate
+	// says: the gate was not passed through SiLU
 	//	- h.Apply(func(i, j int, g float64) float64 { return SiLU(g) * u.At(i, j) }, h)
 	//	+ h.Apply(func(i, j int, g float64) float64 { return g * u.At(i, j) }, h)
 	// mistake: gate and up added instead of multiplied
+	// says: do not add them
 	//	- h.Apply(func(i, j int, g float64) float64 { return SiLU(g) * u.At(i, j) }, h)
 	//	+ h.Apply(func(i, j int, g float64) float64 { return SiLU(g) + u.At(i, j) }, h)
 	// end exercise

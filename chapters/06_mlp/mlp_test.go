@@ -87,8 +87,43 @@ func mlpHint(x *mat.Dense, w *Weights, got *mat.Dense) string {
 	return "want out = (silu(x gate^T) ⊙ (x up^T)) down^T"
 }
 
-// TestSiLUValues pins SiLU at hand-computed points (1e-15: float64 rounding) and its limits.
+// siluCurves are the activations a SiLU is often confused with, each with what to say when a
+// learner's function follows it.
+var siluCurves = []struct {
+	what string
+	f    func(z float64) float64
+}{
+	{"this is GELU's curve, z·Φ(z) (GPT-2's and BERT's activation): SiLU is z * sigmoid(z)", GELU},
+	{"this is GELU's tanh approximation (GPT-2's): SiLU is z * sigmoid(z)", func(z float64) float64 {
+		return 0.5 * z * (1 + math.Tanh(math.Sqrt(2/math.Pi)*(z+0.044715*z*z*z)))
+	}},
+	{"this is z * sigmoid(1.702 z), GELU's sigmoid approximation: SiLU is z * sigmoid(z), no factor inside", func(z float64) float64 { return z * Sigmoid(1.702*z) }},
+	{"this is the sigmoid alone: SiLU multiplies it by z, z * sigmoid(z)", Sigmoid},
+	{"this is z * sigmoid(-z): the sigmoid of z is 1 / (1 + e^-z)", func(z float64) float64 { return z * Sigmoid(-z) }},
+	{"this is ReLU, max(0, z): SiLU is the smooth z * sigmoid(z)", ReLU},
+}
+
+// siluHint names the curve f follows, if it is one of siluCurves, comparing them at a few points
+// between -3 and 3 (where none of them overflows).
+func siluHint(f func(float64) float64) string {
+	for _, c := range siluCurves {
+		same := true
+		for _, z := range []float64{-3, -1, -0.5, 0.5, 1, 2, 3} {
+			same = same && math.Abs(f(z)-c.f(z)) <= 1e-9*math.Max(1, math.Abs(c.f(z)))
+		}
+		if same {
+			return c.what
+		}
+	}
+	return ""
+}
+
+// TestSiLUValues pins SiLU at hand-computed points (1e-15: float64 rounding) and its limits. A
+// function that follows a neighbouring curve (GELU, the sigmoid alone, ReLU) is named first.
 func TestSiLUValues(t *testing.T) {
+	if h := siluHint(func(z float64) float64 { return SiLU(z) }); h != "" {
+		t.Fatalf("SiLU(1) = %.6g, SiLU(-1) = %.6g, want %.6g and %.6g: %s", SiLU(1), SiLU(-1), 1/(1+math.Exp(-1)), -1/(1+math.E), h)
+	}
 	for _, c := range []struct{ z, want float64 }{
 		{0, 0},
 		{1, 1 / (1 + math.Exp(-1))},

@@ -99,4 +99,15 @@ var heldOut = map[string][]mistake{
 			"k = rot.RotatePositions(c.qkNorm(k, w.QNorm), positions)"),
 		slip("x multiplied by K for the values", "V^T", lines("v.Mul(x, w.V.T())"), "v.Mul(x, w.K.T())"),
 	},
+
+	// 06_mlp
+	"mlp.SiLU": {
+		slip("the sigmoid of 2z", "sigmoid(2z)", lines("return z * Sigmoid(z)"), "return z * Sigmoid(2*z)"),
+		slip("z added to the sigmoid", "z + sigmoid(z)", lines("return z * Sigmoid(z)"), "return z + Sigmoid(z)"),
+	},
+	"mlp.Forward": {
+		slip("up projected with the gate's weights", "gate's weights", lines("u.Mul(x, up.T())"), "u.Mul(x, gate.T())"),
+		slip("SiLU of the up projection on both sides", "silu(u)", lines("h.Apply(func(i, j int, g float64) float64 { return SiLU(g) * u.At(i, j) }, h)"),
+			"h.Apply(func(i, j int, g float64) float64 { return SiLU(u.At(i, j)) * u.At(i, j) }, h)"),
+	},
 }
