@@ -77,12 +77,21 @@ func (m *Model) Embed(ids []int) (*mat.Dense, error) {
 	for t, id := range ids {
 		x.SetRow(t, m.Embedding.RawRowView(id))
 	}
+	// hint: The embedding matrix has one row per token of the vocabulary. Each position of the
+	// input gets a copy of its token's row, nothing more.
+	// hint: x[t] = Embedding[ids[t]] for t = 0 .. len(ids)-1: a lookup, no scaling.
+	// hint: Three lines:
+	//	for t, id := range ids {
+	//		x.SetRow(t, m.Embedding.RawRowView(...))
+	//	}
 	// mistake: row t of the embedding matrix instead of row ids[t]
+	// says: not row ids[t], the token
 	//	- for t, id := range ids {
 	//	- x.SetRow(t, m.Embedding.RawRowView(id))
 	//	+ for t := range ids {
 	//	+ 	x.SetRow(t, m.Embedding.RawRowView(t))
 	// mistake: the embeddings scaled by the hidden size (Gemma scales by sqrt(hidden); Qwen3 does not scale)
+	// says: Qwen3 copies them as they are
 	//	- }
 	//	+ }
 	//	+ x.Scale(float64(hidden), x)
@@ -107,13 +116,25 @@ func (l *Layer) Forward(x *mat.Dense, eps float64, attn func(normed *mat.Dense) 
 	out := mat.NewDense(x.RawMatrix().Rows, x.RawMatrix().Cols, nil)
 	out.Add(h, l.MLP.Forward(rmsnorm.RMSNorm(h, l.PostNorm, eps)))
 	return out
+	// hint: A layer has two branches, each "normalize, transform, add back": first attention,
+	// then the MLP, which reads what the attention branch produced.
+	// hint: h = x + attn(RMSNorm(x, InputNorm)); out = h + MLP(RMSNorm(h, PostNorm)), with
+	// RMSNorm from chapter 03 (eps given) and l.MLP.Forward from chapter 06.
+	// hint: The shape:
+	//	h := mat.NewDense(rows, cols, nil)
+	//	h.Add(x, attn(rmsnorm.RMSNorm(x, l.InputNorm, eps)))
+	//	out := mat.NewDense(rows, cols, nil)
+	//	out.Add(h, ...)
 	// mistake: no residual around attention: h is the attention output alone
+	// says: the residual around attention is missing
 	//	- h.Add(x, attn(rmsnorm.RMSNorm(x, l.InputNorm, eps)))
 	//	+ h.Copy(attn(rmsnorm.RMSNorm(x, l.InputNorm, eps)))
 	// mistake: the MLP reads the layer input x, not h (attention and MLP side by side, as in GPT-J)
+	// says: GPT-J's parallel layout
 	//	- out.Add(h, l.MLP.Forward(rmsnorm.RMSNorm(h, l.PostNorm, eps)))
 	//	+ out.Add(h, l.MLP.Forward(rmsnorm.RMSNorm(x, l.PostNorm, eps)))
 	// mistake: the MLP's input not normalized
+	// says: its input is normalized first
 	//	- out.Add(h, l.MLP.Forward(rmsnorm.RMSNorm(h, l.PostNorm, eps)))
 	//	+ out.Add(h, l.MLP.Forward(h))
 	// end exercise
@@ -128,7 +149,7 @@ func (l *Layer) Forward(x *mat.Dense, eps float64, attn func(normed *mat.Dense) 
 // embedding: the model scores a token by how much the state looks like it.
 func (m *Model) Logits(h *mat.Dense) (normed, logits *mat.Dense) {
 	// exercise: forward.Model.Logits — final RMSNorm, then project on the (tied) LM head
-	// tests: TestGoldenTrace TestUntiedHead TestGoldenLogitsFullVocab ExampleModel_Forward
+	// tests: TestFinalNormEps TestGoldenTrace TestUntiedHead TestGoldenLogitsFullVocab ExampleModel_Forward
 	// difficulty: easy, 15 min
 	normed = rmsnorm.RMSNorm(h, m.Norm, m.Config.RMSNormEps)
 	seq, _ := h.Dims()
@@ -136,13 +157,24 @@ func (m *Model) Logits(h *mat.Dense) (normed, logits *mat.Dense) {
 	logits = mat.NewDense(seq, vocab, nil)
 	logits.Mul(normed, m.LMHead.T())
 	return normed, logits
+	// hint: Two steps after the last layer: one more RMSNorm (the model's final norm), then one score
+	// per vocabulary entry: how much the normalized state looks like that token's head row.
+	// hint: normed = RMSNorm(h, m.Norm, m.Config.RMSNormEps); logits = normed LMHead^T, seq x vocab.
+	// m.LMHead is the embedding matrix when the head is tied, its own matrix otherwise.
+	// hint: The shape:
+	//	normed = rmsnorm.RMSNorm(h, m.Norm, m.Config.RMSNormEps)
+	//	logits = mat.NewDense(seq, vocab, nil)
+	//	logits.Mul(normed, ...)
 	// mistake: the final RMSNorm forgotten
+	// says: check the final RMSNorm
 	//	- normed = rmsnorm.RMSNorm(h, m.Norm, m.Config.RMSNormEps)
 	//	+ normed = h
 	// mistake: always the embedding matrix as the head, even when the model has its own lm_head
+	// says: multiply by m.LMHead
 	//	- logits.Mul(normed, m.LMHead.T())
 	//	+ logits.Mul(normed, m.Embedding.T())
 	// mistake: the logits computed from h, not from the normalized states
+	// says: from the normalized states
 	//	- logits.Mul(normed, m.LMHead.T())
 	//	+ logits.Mul(h, m.LMHead.T())
 	// end exercise

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	gguf "github.com/qwen3go/qwen3go/chapters/01_gguf"
+	rmsnorm "github.com/qwen3go/qwen3go/chapters/03_rmsnorm"
 	"github.com/qwen3go/qwen3go/reference"
 	"gonum.org/v1/gonum/mat"
 )
@@ -208,6 +209,33 @@ func TestLoadErrors(t *testing.T) {
 	}
 }
 
+// TestFinalNormEps: the final norm uses the model's own eps. On a row whose mean square is 1e-6,
+// eps 1e-6 and 1e-5 scale the row by 1/sqrt(2e-6) and 1/sqrt(1.1e-5), 2.3 times apart; on the
+// golden prompts' hidden states (mean squares near 1) they do not differ within the tolerance.
+func TestFinalNormEps(t *testing.T) {
+	m := randomModel(t, smallConfig(), 5)
+	h := mat.NewDense(2, 8, []float64{1e-3, -1e-3, 1e-3, -1e-3, 1e-3, -1e-3, 1e-3, -1e-3, 1, 2, 3, 4, 5, 6, 7, 8})
+	normed, logits := m.Logits(h)
+	want := rmsnorm.RMSNorm(h, m.Norm, m.Config.RMSNormEps)
+	switch e := relErr(normed, want); {
+	case relErr(normed, h) == 0:
+		t.Fatalf("normed is h itself: check the final RMSNorm, normed = RMSNorm(h, model.norm.weight, eps)")
+	case e > 1e-12:
+		t.Fatalf("final norm of a row of ±1e-3 differs by %.3g from RMSNorm(h, model.norm.weight, eps = %g): the final norm uses the model's own eps, m.Config.RMSNormEps",
+			e, m.Config.RMSNormEps)
+	}
+	var wantLogits, fromH mat.Dense
+	wantLogits.Mul(want, m.LMHead.T())
+	fromH.Mul(h, m.LMHead.T())
+	if e := relErr(logits, &wantLogits); e > 1e-12 {
+		why := "logits = normed * LMHead^T"
+		if relErr(logits, &fromH) < 1e-12 {
+			why = "that is h * LMHead^T: the logits come from the normalized states, normed * LMHead^T"
+		}
+		t.Fatalf("logits differ by %.3g from normed * LMHead^T: %s", e, why)
+	}
+}
+
 // TestUntiedHead: a model with its own lm_head uses it, not the embedding.
 func TestUntiedHead(t *testing.T) {
 	m := randomModel(t, smallConfig(), 4)
@@ -222,9 +250,12 @@ func TestUntiedHead(t *testing.T) {
 	}
 	a, _ := m.Forward([]int{1, 2})
 	b, _ := u.Forward([]int{1, 2})
+	if relErr(b, a) < 1e-12 {
+		t.Errorf("a model with its own lm_head (here -2 times the embedding) gives the tied model's logits: multiply by m.LMHead, which is the embedding only when tied")
+	}
 	a.Scale(-2, a)
 	if e := relErr(b, a); e > 1e-12 {
-		t.Errorf("logits with head -2*E differ from -2*(tied logits) by %.3g", e)
+		t.Errorf("logits with head -2*E differ from -2*(tied logits) by %.3g: logits = normed * LMHead^T", e)
 	}
 	if _, err := NewModel(m.Config, m.Embedding, m.Layers, m.Norm, mat.NewDense(10, 7, nil)); err == nil ||
 		!strings.Contains(err.Error(), `tensor "lm_head.weight" has shape [10 7], config wants [10 8]`) {

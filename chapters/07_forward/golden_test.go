@@ -1,10 +1,12 @@
 package forward
 
 import (
+	"fmt"
 	"math"
 	"sync"
 	"testing"
 
+	rmsnorm "github.com/qwen3go/qwen3go/chapters/03_rmsnorm"
 	attention "github.com/qwen3go/qwen3go/chapters/05_attention"
 	"github.com/qwen3go/qwen3go/reference"
 	"gonum.org/v1/gonum/mat"
@@ -88,10 +90,30 @@ func TestEmbedGolden(t *testing.T) {
 			t.Fatalf("prompt %d: %v", p, err)
 		}
 		if e := relErr(got, want.Embed); e > hiddenTol {
-			t.Fatalf("prompt %d: embeddings differ from transformers' by %.3g relative (tolerance %g):\n"+
-				"row t is row ids[t] of the embedding matrix, copied as it is (Qwen3 does not scale it)", p, e, hiddenTol)
+			why := ""
+			rows, _ := got.Dims()
+			byPosition := mat.NewDense(rows, m.Config.HiddenSize, nil)
+			for r := range rows {
+				byPosition.SetRow(r, m.Embedding.RawRowView(r))
+			}
+			if mat.Norm(got, math.Inf(1)) == 0 {
+				why = "the output is all zeros: copy row ids[t] of the embedding matrix into row t;\n"
+			} else if s := got.At(0, 0) / want.Embed.At(0, 0); relErr(got, scaled(want.Embed, s)) < 1e-9 {
+				why = fmt.Sprintf("the rows are the right ones times %.4g: Qwen3 copies them as they are (Gemma scales by sqrt(hidden));\n", s)
+			} else if relErr(got, byPosition) < 1e-9 {
+				why = "row t holds row t of the embedding matrix, the position, not row ids[t], the token;\n"
+			}
+			t.Fatalf("prompt %d: embeddings differ from transformers' by %.3g relative (tolerance %g):\n%s"+
+				"row t is row ids[t] of the embedding matrix, copied as it is (Qwen3 does not scale it)", p, e, hiddenTol, why)
 		}
 	}
+}
+
+// scaled returns s*a.
+func scaled(a *mat.Dense, s float64) *mat.Dense {
+	var b mat.Dense
+	b.Scale(s, a)
+	return &b
 }
 
 // TestLayersGolden checks Layer.Forward alone: starting from transformers' embeddings of each
@@ -106,16 +128,48 @@ func TestLayersGolden(t *testing.T) {
 		x := want.Embed
 		for i := range m.Layers {
 			l := &m.Layers[i]
-			x = l.Forward(x, m.Config.RMSNormEps, func(normed *mat.Dense) *mat.Dense {
+			attn := func(normed *mat.Dense) *mat.Dense {
 				out, _ := attention.Forward(ac, &l.Attn, m.RoPE(), normed, 0)
 				return out
-			})
+			}
+			in := x
+			x = l.Forward(x, m.Config.RMSNormEps, attn)
 			if e := relErr(x, want.Layers[i]); e > hiddenTol {
-				t.Fatalf("prompt %d: layer %d differs from transformers' by %.3g relative (tolerance %g), its input was right:\n"+
-					"h = x + attn(RMSNorm(x, input norm)); out = h + MLP(RMSNorm(h, post-attention norm))", p, i, e, hiddenTol)
+				t.Fatalf("prompt %d: layer %d differs from transformers' by %.3g relative (tolerance %g), its input was right:\n%s"+
+					"h = x + attn(RMSNorm(x, input norm)); out = h + MLP(RMSNorm(h, post-attention norm))",
+					p, i, e, hiddenTol, layerHint(l, in, x, m.Config.RMSNormEps, attn))
 			}
 		}
 	}
+}
+
+// layerHint names the wrong wiring of a decoder layer whose output on x is got, computing each
+// classic one here from the layer's own pieces; "" when none matches.
+func layerHint(l *Layer, x, got *mat.Dense, eps float64, attn func(*mat.Dense) *mat.Dense) string {
+	add := func(a, b *mat.Dense) *mat.Dense {
+		var c mat.Dense
+		c.Add(a, b)
+		return &c
+	}
+	norm := func(v *mat.Dense, w []float64) *mat.Dense { return rmsnorm.RMSNorm(v, w, eps) }
+	a := attn(norm(x, l.InputNorm))
+	h := add(x, a)
+	for _, c := range []struct {
+		what string
+		out  *mat.Dense
+	}{
+		{"that is out = h + MLP(...) with h = attn(...) alone: the residual around attention is missing (h = x + attn)", add(a, l.MLP.Forward(norm(a, l.PostNorm)))},
+		{"that is the MLP reading the layer input x (GPT-J's parallel layout): Qwen3's MLP reads h, the output of the attention branch", add(h, l.MLP.Forward(norm(x, l.PostNorm)))},
+		{"that is the MLP applied to h itself: its input is normalized first, RMSNorm(h, post-attention norm)", add(h, l.MLP.Forward(h))},
+		{"that is the MLP's output alone: the second residual is missing (out = h + MLP)", l.MLP.Forward(norm(h, l.PostNorm))},
+		{"that is the MLP's input normalized with the input norm's weight: the second norm has its own, PostNorm", add(h, l.MLP.Forward(norm(h, l.InputNorm)))},
+		{"that is h, the attention branch alone: the MLP branch is missing", h},
+	} {
+		if relErr(got, c.out) < 1e-9 {
+			return c.what + ";\n"
+		}
+	}
+	return ""
 }
 
 // TestGoldenTrace compares every stage of the forward pass with transformers' hooks on the three

@@ -64,7 +64,7 @@ func (d Divergence) String() string {
 	case StageNorm:
 		where, hint = "the final norm", "check the final RMSNorm (model.norm.weight, eps)"
 	case StageLogits:
-		where, hint = "the logits", "check the LM head: logits = normed * Embedding^T when tied"
+		where, hint = "the logits", "check the LM head: logits = normed * LMHead^T (the Embedding when tied), from the normalized states"
 	}
 	return fmt.Sprintf("%s differs by %.3g (tolerance %g): %s", where, d.MaxErr, d.Tol, hint)
 }

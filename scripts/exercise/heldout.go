@@ -110,4 +110,21 @@ var heldOut = map[string][]mistake{
 		slip("SiLU of the up projection on both sides", "silu(u)", lines("h.Apply(func(i, j int, g float64) float64 { return SiLU(g) * u.At(i, j) }, h)"),
 			"h.Apply(func(i, j int, g float64) float64 { return SiLU(u.At(i, j)) * u.At(i, j) }, h)"),
 	},
+
+	// 07_forward
+	"forward.Model.Embed": {
+		slip("row ids[t]+1, the next token's", "ids[t]+1", lines("x.SetRow(t, m.Embedding.RawRowView(id))"), "x.SetRow(t, m.Embedding.RawRowView(min(id+1, vocab-1)))"),
+		slip("every row from the first token", "row ids[t]", lines("x.SetRow(t, m.Embedding.RawRowView(id))"), "x.SetRow(t, m.Embedding.RawRowView(ids[0]+0*id))"),
+	},
+	"forward.Layer.Forward": {
+		slip("the attention branch normalized with the post-attention weight", "PostNorm", lines("h.Add(x, attn(rmsnorm.RMSNorm(x, l.InputNorm, eps)))"),
+			"h.Add(x, attn(rmsnorm.RMSNorm(x, l.PostNorm, eps)))"),
+		slip("the MLP added to x, not h", "x + MLP", lines("out.Add(h, l.MLP.Forward(rmsnorm.RMSNorm(h, l.PostNorm, eps)))"),
+			"out.Add(x, l.MLP.Forward(rmsnorm.RMSNorm(h, l.PostNorm, eps)))"),
+	},
+	"forward.Model.Logits": {
+		slip("the final norm with eps 1e-5", "the model's own eps", lines("normed = rmsnorm.RMSNorm(h, m.Norm, m.Config.RMSNormEps)"), "normed = rmsnorm.RMSNorm(h, m.Norm, 1e-5)"),
+		slip("the logits doubled", "twice", lines("logits.Mul(normed, m.LMHead.T())"),
+			"logits.Mul(normed, m.LMHead.T())", "logits.Scale(2, logits)"),
+	},
 }
