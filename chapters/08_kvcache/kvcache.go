@@ -59,13 +59,23 @@ func Bytes(cfg gguf.Config, tokens, bytesPerValue int) int64 {
 	// difficulty: easy, 5 min
 	perToken := int64(cfg.NumHiddenLayers) * 2 * int64(cfg.NumKeyValueHeads) * int64(cfg.HeadDim) * int64(bytesPerValue)
 	return perToken * int64(tokens)
+	// hint: For every token, every layer keeps one key row and one value row, and a row is as wide
+	// as the KV heads, not the query heads and not the hidden size.
+	// hint: bytes = layers * 2 * KVHeads * HeadDim * bytesPerValue * tokens (config names:
+	// NumHiddenLayers, NumKeyValueHeads, HeadDim). Use int64: 40960 tokens overflow an int32.
+	// hint: Two lines:
+	//	perToken := int64(cfg.NumHiddenLayers) * 2 * int64(...) * int64(...) * int64(bytesPerValue)
+	//	return perToken * int64(tokens)
 	// mistake: a key and a value for every query head, as if there were no grouped-query attention
+	// says: each of the 16 query heads
 	//	- perToken := int64(cfg.NumHiddenLayers) * 2 * int64(cfg.NumKeyValueHeads) * int64(cfg.HeadDim) * int64(bytesPerValue)
 	//	+ perToken := int64(cfg.NumHiddenLayers) * 2 * int64(cfg.NumAttentionHeads) * int64(cfg.HeadDim) * int64(bytesPerValue)
 	// mistake: the keys counted, the values forgotten
+	// says: the values are cached as well as the keys
 	//	- perToken := int64(cfg.NumHiddenLayers) * 2 * int64(cfg.NumKeyValueHeads) * int64(cfg.HeadDim) * int64(bytesPerValue)
 	//	+ perToken := int64(cfg.NumHiddenLayers) * int64(cfg.NumKeyValueHeads) * int64(cfg.HeadDim) * int64(bytesPerValue)
 	// mistake: the hidden size as the width of a cached row
+	// says: the hidden size is not in it
 	//	- perToken := int64(cfg.NumHiddenLayers) * 2 * int64(cfg.NumKeyValueHeads) * int64(cfg.HeadDim) * int64(bytesPerValue)
 	//	+ perToken := int64(cfg.NumHiddenLayers) * 2 * int64(cfg.HiddenSize) * int64(bytesPerValue)
 	// end exercise
@@ -149,9 +159,21 @@ func (c *Cache) run(ids []int) (*mat.Dense, error) {
 		})
 	}
 	c.n += len(ids)
+	// hint: Chapter 07's Layer.Forward takes the attention sub-block as a function: give each layer
+	// one that attends through the cache (c.attend, for that layer). The new tokens count once, when
+	// every layer has seen them.
+	// hint: for each layer l: x = Layers[l].Forward(x, eps, func(normed) { return c.attend(l, normed) });
+	// then Len() grows by len(ids): every layer of the chunk uses the same positions.
+	// hint: The shape:
+	//	for l := range c.m.Layers {
+	//		x = c.m.Layers[l].Forward(x, c.m.Config.RMSNormEps, func(normed *mat.Dense) *mat.Dense { ... })
+	//	}
+	//	c.n += ...
 	// mistake: Len() never advanced, so every token is placed at position 0
+	// says: Len() counts each token once
 	//	- c.n += len(ids)
 	// mistake: Len() advanced after each layer, so the next layers see the chunk at later positions
+	// says: after the last layer
 	//	- return c.attend(l, normed)
 	//	- })
 	//	- }
@@ -162,6 +184,7 @@ func (c *Cache) run(ids []int) (*mat.Dense, error) {
 	//	+ }
 	//	+ c.n -= len(ids) * (len(c.m.Layers) - 1)
 	// mistake: every layer reads and fills layer 0's cache
+	// says: each layer l reads and fills its own c.k[l]
 	//	- return c.attend(l, normed)
 	//	+ return c.attend(0, normed)
 	// end exercise
@@ -198,19 +221,34 @@ func (c *Cache) attend(l int, normed *mat.Dense) *mat.Dense {
 	keys := mat.NewDense(total, c.kvw, c.k[l])
 	values := mat.NewDense(total, c.kvw, c.v[l])
 	ctx, _ = attention.Attend(ac, q, keys, values, c.n)
+	// hint: Chapter 05 does all the work: project only the new rows, at the positions they have in
+	// the sequence; add their keys and values to this layer's cache; let the new queries attend
+	// over every key cached so far.
+	// hint: q, k, v = attention.Project(..., normed, startPos = c.n); c.k[l], c.v[l] grow by k, v
+	// (c.appendRows); keys and values are (c.n + seq) x c.kvw matrices over them;
+	// ctx = attention.Attend(q, keys, values, past = c.n).
+	// hint: The shape:
+	//	q, k, v := attention.Project(ac, w, c.m.RoPE(), normed, ...)
+	//	c.k[l] = c.appendRows(c.k[l], k)   // and c.v[l]
+	//	keys := mat.NewDense(c.n+seq, c.kvw, c.k[l])   // and values
+	//	ctx, _ = attention.Attend(ac, q, keys, values, ...)
 	// mistake: the new rows rotated as if they were at position 0
+	// says: rotated to position 0
 	//	- q, k, v := attention.Project(ac, w, c.m.RoPE(), normed, c.n)
 	//	+ q, k, v := attention.Project(ac, w, c.m.RoPE(), normed, 0)
 	// mistake: attention over the new rows only, the cache stored but never read
+	// says: stored but never read
 	//	- total := c.n + seq
 	//	- keys := mat.NewDense(total, c.kvw, c.k[l])
 	//	- values := mat.NewDense(total, c.kvw, c.v[l])
 	//	- ctx, _ = attention.Attend(ac, q, keys, values, c.n)
 	//	+ ctx, _ = attention.Attend(ac, q, k, v, 0)
 	// mistake: past = 0, so the mask treats the new rows as the sequence's first tokens
+	// says: that is attention with past = 0
 	//	- ctx, _ = attention.Attend(ac, q, keys, values, c.n)
 	//	+ ctx, _ = attention.Attend(ac, q, keys, values, 0)
 	// mistake: the new rows one position too far, at Len()+1 ..., a uniform shift the scores cannot see
+	// says: rotated to position 1
 	//	- q, k, v := attention.Project(ac, w, c.m.RoPE(), normed, c.n)
 	//	+ q, k, v := attention.Project(ac, w, c.m.RoPE(), normed, c.n+1)
 	// end exercise

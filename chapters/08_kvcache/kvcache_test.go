@@ -360,11 +360,6 @@ func TestInputErrors(t *testing.T) {
 	}
 }
 
-// TestAttendMatchesChapter05 checks attend alone, on layer 0 of the tiny model: a first chunk of
-// the golden prompt on an empty cache, then the rest of it after Len() is set by hand to the first
-// chunk's length (run's job), must give the rows that chapter 05's attention.Forward gives for the
-// whole prompt at once, to float64 rounding (1e-12 relative): the new rows at positions Len()..,
-// their keys and values appended, every cached key visible.
 // TestCachedKeysAtTheirPositions checks what the logits cannot: the absolute positions. A key is
 // stored rotated to its own position (chapter 04), and attention only sees position
 // differences, so rotating every chunk one place too far (Len()+1 ...) moves every key and every
@@ -373,6 +368,12 @@ func TestInputErrors(t *testing.T) {
 // be token t's key rotated to position t, as attention.Project of the whole prompt at 0 gives it
 // (1e-12 relative: the same float64 arithmetic, in other matrix shapes). On a mismatch the message
 // says at which position the key was rotated instead.
+//
+// Keys stored unrotated and rotated when they are read give the same attention, so for them this
+// test checks a layout rule of the course, not the numbers, and says so: a cached key is stored
+// rotated, as transformers' Qwen3Attention stores it (modeling_qwen3.py rotates key_states, then
+// calls past_key_values.update), so that it is rotated once, when it is stored, rather than at
+// every later step.
 func TestCachedKeysAtTheirPositions(t *testing.T) {
 	g := loadGolden(t)
 	m := tinymodel.Model(t)
@@ -397,6 +398,18 @@ func TestCachedKeysAtTheirPositions(t *testing.T) {
 	}
 	if got := len(c.k[0]) / c.kvw; got != seq {
 		t.Fatalf("after chunks of 2, 1 and %d tokens layer 0's cache holds %d keys, want %d: append each chunk's k and v rows", seq-3, got, seq)
+	}
+	_, unrotated, _ := attention.Project(m.Attention(), &l.Attn, m.RoPE(), normed, 0)
+	for r := range seq {
+		row := mat.DenseCopyOf(normed.Slice(r, r+1, 0, hidden))
+		_, k0, _ := attention.Project(m.Attention(), &l.Attn, m.RoPE(), row, 0)
+		unrotated.SetRow(r, k0.RawRowView(0))
+	}
+	if seq > 1 && relErr(c.k[0], unrotated.RawMatrix().Data) <= 1e-12 {
+		t.Fatalf("every cached key is stored unrotated (as at position 0). Rotating each key when it is read gives the\n" +
+			"same attention, but this test checks a layout rule of the course: the cache stores each key already rotated to its\n" +
+			"position, as transformers' Qwen3Attention does (it rotates key_states, then calls past_key_values.update), so a key is\n" +
+			"rotated once, when stored, not again at every step: store k as attention.Project(..., startPos = Len()) returns it")
 	}
 	for r := range seq {
 		got := c.k[0][r*c.kvw : (r+1)*c.kvw]
@@ -427,6 +440,11 @@ func TestCachedKeysAtTheirPositions(t *testing.T) {
 	}
 }
 
+// TestAttendMatchesChapter05 checks attend alone, on layer 0 of the tiny model: a first chunk of
+// the golden prompt on an empty cache, then the rest of it after Len() is set by hand to the first
+// chunk's length (run's job), must give the rows that chapter 05's attention.Forward gives for the
+// whole prompt at once, to float64 rounding (1e-12 relative): the new rows at positions Len()..,
+// their keys and values appended, every cached key visible.
 func TestAttendMatchesChapter05(t *testing.T) {
 	g := loadGolden(t)
 	m := tinymodel.Model(t)
@@ -449,11 +467,32 @@ func TestAttendMatchesChapter05(t *testing.T) {
 			"project the rows at positions Len().., append k and v, attend over the cache with past = Len()", first, e)
 	}
 	c.n = first // what run does after the last layer
-	got = c.attend(0, mat.DenseCopyOf(normed.Slice(first, seq, 0, hidden)))
+	rest := mat.DenseCopyOf(normed.Slice(first, seq, 0, hidden))
+	got = c.attend(0, rest)
 	if e := relErr(got.RawMatrix().Data, mat.DenseCopyOf(want.Slice(first, seq, 0, hidden)).RawMatrix().Data); !(e <= 1e-12) {
-		t.Fatalf("the next %d tokens after %d cached differ from chapter 05's attention over the whole prompt by %.3g relative:\n"+
+		// The classic wrong attentions, computed here from chapter 05's pieces.
+		ac := m.Attention()
+		out := func(ctx *mat.Dense) []float64 {
+			o := mat.NewDense(seq-first, hidden, nil)
+			o.Mul(ctx, l.Attn.O.T())
+			return o.RawMatrix().Data
+		}
+		q, k, v := attention.Project(ac, &l.Attn, m.RoPE(), rest, first)
+		_, kAll, _ := attention.Project(ac, &l.Attn, m.RoPE(), normed, 0)
+		var vAll mat.Dense
+		vAll.Mul(normed, l.Attn.V.T())
+		onlyNew, _ := attention.Attend(ac, q, k, v, 0)
+		past0, _ := attention.Attend(ac, q, kAll, &vAll, 0)
+		why := ""
+		switch {
+		case relErr(got.RawMatrix().Data, out(onlyNew)) <= 1e-9:
+			why = "that is attention over the new rows alone: the cached keys and values are stored but never read; attend over all Len()+seq of them;\n"
+		case relErr(got.RawMatrix().Data, out(past0)) <= 1e-9:
+			why = "that is attention with past = 0: the mask then hides from query r every key after r, cached ones included; pass past = Len();\n"
+		}
+		t.Fatalf("the next %d tokens after %d cached differ from chapter 05's attention over the whole prompt by %.3g relative:\n%s"+
 			"their rows sit at positions Len().. (RoPE), and their queries see every cached key (attention.Attend with past = Len())",
-			seq-first, first, e)
+			seq-first, first, e, why)
 	}
 }
 
@@ -462,7 +501,14 @@ func TestAttendMatchesChapter05(t *testing.T) {
 func TestBytes(t *testing.T) {
 	const formula = "layers * 2 (K and V) * KV heads * head_dim * bytes per value, per token"
 	if got := Bytes(gguf.Qwen3_0_6B(), 1, 4); got != 229376 {
-		t.Fatalf("Qwen3-0.6B float32 bytes per token = %d, want 28*2*8*128*4 = 229376:\n%s", got, formula)
+		why := ""
+		switch got {
+		case 2 * 229376:
+			why = "that is twice as much: a key and a value for each of the 16 query heads; under grouped-query attention only the 8 KV heads have them;\n"
+		case 229376 / 2:
+			why = "that is half as much: the values are cached as well as the keys (the 2 in the formula);\n"
+		}
+		t.Fatalf("Qwen3-0.6B float32 bytes per token = %d, want 28*2*8*128*4 = 229376:\n%s%s", got, why, formula)
 	}
 	if got := Bytes(gguf.Qwen3_0_6B(), 40960, 2); got != 40960*114688 {
 		t.Fatalf("Qwen3-0.6B BF16 full context = %d, want 40960*114688:\n%s, times tokens", got, formula)

@@ -127,4 +127,19 @@ var heldOut = map[string][]mistake{
 		slip("the logits doubled", "twice", lines("logits.Mul(normed, m.LMHead.T())"),
 			"logits.Mul(normed, m.LMHead.T())", "logits.Scale(2, logits)"),
 	},
+
+	// 08_kvcache
+	"kvcache.Cache.attend": {
+		slip("the keys stored as the values too", "values", lines("c.v[l] = c.appendRows(c.v[l], v)"), "c.v[l] = c.appendRows(c.v[l], k)", "_ = v"),
+		slip("past one short", "past = Len()", lines("ctx, _ = attention.Attend(ac, q, keys, values, c.n)"), "ctx, _ = attention.Attend(ac, q, keys, values, max(0, c.n-1))"),
+	},
+	"kvcache.Cache.run": {
+		slip("Len() advanced one too far", "counts each token once", lines("c.n += len(ids)"), "c.n += len(ids) + 1"),
+		slip("the layers run from the second one", "layer 0", lines("for l := range c.m.Layers {"), "for l := 1; l < len(c.m.Layers); l++ {"),
+	},
+	"kvcache.Bytes": {
+		slip("bytes per value left out", "bytes per value", lines("perToken := int64(cfg.NumHiddenLayers) * 2 * int64(cfg.NumKeyValueHeads) * int64(cfg.HeadDim) * int64(bytesPerValue)"),
+			"perToken := int64(cfg.NumHiddenLayers) * 2 * int64(cfg.NumKeyValueHeads) * int64(cfg.HeadDim)"),
+		slip("one token fewer", "times tokens", lines("return perToken * int64(tokens)"), "return perToken * int64(tokens-1)"),
+	},
 }
