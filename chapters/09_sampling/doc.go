@@ -192,21 +192,25 @@
 //
 // # Exercises
 //
-// `go run ./scripts/exercise 09` copies this chapter to workspace/09_sampling with three functions
+// `go run ./scripts/exercise 09` copies this chapter to workspace/09_sampling with five functions
 // stubbed. Write them in this order:
 //
 //  1. [Softmax] (warp.go; easy, 10 min): subtract the maximum, exponentiate, divide by the sum.
 //  2. [TopP] (warp.go; hard, 30 min): transformers' nucleus filter: sort ascending (stable),
 //     cumulate the probabilities, drop every token whose cumulative sum is <= 1-p, keep the most
 //     likely.
-//  3. [Draw] (sample.go; medium, 15 min): the first index whose cumulative probability exceeds u,
+//  3. [MinP] (warp.go; easy, 10 min): remove every token whose probability is below min_p times
+//     the top token's: a floor that moves with the model's confidence.
+//  4. [Warp] (warp.go; medium, 15 min): the filters in transformers' order, temperature on the
+//     logits first, then top-k, top-p, min-p, each on the previous one's output.
+//  5. [Draw] (sample.go; medium, 15 min): the first index whose cumulative probability exceeds u,
 //     never one of probability 0.
 //
 // Then `go test ./workspace/09_sampling/` runs every exercise's tests in one go: a stub that still
 // panics fails only the tests that reach it. The tool prints each exercise's own go test command,
 // and `go run ./scripts/exercise status` shows which are done. The failures name the likely mistake
-// (no maximum subtracted, a softmax in float32, < for <=, the token that crosses p dropped,
-// u <= c_i ...).
+// (no maximum subtracted, a softmax in float32, < for <=, the token that crosses p dropped, an
+// absolute min-p floor, temperature on probabilities or after the filters, u <= c_i ...).
 //
 // # Check your understanding
 //

@@ -98,6 +98,7 @@ func compareWarped(got, want []float64) (float64, error) {
 }
 
 func TestWarpGolden(t *testing.T) {
+	checkWarp(t) // a wrong order is named here rather than seen as wrong positions below
 	logits, settings := loadGoldenLogits(t)
 	for _, g := range settings {
 		t.Run(g.Name, func(t *testing.T) {
@@ -134,6 +135,7 @@ func TestWarpGolden(t *testing.T) {
 // within 1e-5 absolute (probabilities are at most 1; the reference's float32 logits differ from
 // ours by ~1e-7 relative, which moves a probability by far less).
 func TestDistributionGolden(t *testing.T) {
+	checkWarp(t)
 	logits, settings := loadGoldenLogits(t)
 	for _, g := range settings {
 		want, err := reference.LoadArray(chapter, g.File)

@@ -43,14 +43,30 @@ func Draw(probs []float64, u float64) int {
 		}
 	}
 	return last
+	// hint: Lay the probabilities end to end on [0, 1): token i owns the stretch from c_{i-1} to
+	// c_i. u falls in exactly one stretch; return its token. A token of probability 0 owns an empty
+	// stretch and can never be returned.
+	// hint: c_i = probs[0] + ... + probs[i]; return the first i with u < c_i (strict: u = c_i belongs
+	// to the next token). Past the end (rounding), return the last i with probs[i] > 0; none: -1.
+	// hint: The shape:
+	//	last, cum := -1, 0.0
+	//	for i, p := range probs {
+	//		if !(p > 0) { continue }
+	//		last = i; cum += p
+	//		if ... { return i }
+	//	}
+	//	return last
 	// mistake: u <= c_i instead of u < c_i, so a u exactly on a boundary picks the token before it
+	// says: u = c_i belongs to the next token
 	//	- if u < cum {
 	//	+ if u <= cum {
 	// mistake: tokens of probability 0 not skipped: one may be returned when u lands past the total
+	// says: the last token of positive probability
 	//	- if !(p > 0) {
 	//	- continue
 	//	- }
 	// mistake: u compared with the sum before p[i] is added, which shifts every pick one token on
+	// says: compared before probs[i] was added
 	//	- cum += p
 	//	- if u < cum {
 	//	- return i

@@ -72,8 +72,15 @@ func TestDraw(t *testing.T) {
 		want int
 	}{{0, 0}, {0.1999, 0}, {0.2, 2}, {0.6999, 2}, {0.7, 3}, {0.9999999, 3}} {
 		if got := Draw(p, c.u); got != c.want {
-			t.Fatalf("Draw(%v, %v) = %d, want %d: the cumulative sums are 0.2, 0.2, 0.7, 1;\n"+
-				"return the first i with u < c_i, never a token of probability 0", p, c.u, got, c.want)
+			why := ""
+			switch {
+			case c.u == 0.2 && got == 0:
+				why = "u = 0.2 lies exactly on c_0: u = c_i belongs to the next token (u < c_i, not u <= c_i);\n"
+			case c.u == 0 && got == 2, c.u == 0.2 && got == 3:
+				why = "that is the token after the right one: u was compared before probs[i] was added to the sum;\n"
+			}
+			t.Fatalf("Draw(%v, %v) = %d, want %d: the cumulative sums are 0.2, 0.2, 0.7, 1;\n%s"+
+				"return the first i with u < c_i, never a token of probability 0", p, c.u, got, c.want, why)
 		}
 	}
 	// rounding: a total just under 1 still returns the last positive entry, never a zero one.

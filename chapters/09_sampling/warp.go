@@ -31,14 +31,22 @@ func Softmax(z []float64) []float64 {
 	for i := range p {
 		p[i] /= sum
 	}
+	// hint: exp(1000) overflows, and logits can be that large. Subtracting the same number from
+	// every logit changes nothing in the result, so subtract the largest.
+	// hint: m = max_i z_i; p_i = exp(z_i - m) / Σ_j exp(z_j - m); exp(-Inf) is 0, so filtered tokens
+	// get 0 with no special case.
+	// hint: Three passes: the maximum; exp(z_i - m) into p with a running sum; divide by the sum.
 	// mistake: exp of the raw logits, without subtracting the maximum
+	// says: subtract the maximum logit
 	//	- p[i] = math.Exp(v - m)
 	//	+ p[i] = math.Exp(v)
 	// mistake: the exponentials never divided by their sum
+	// says: divide each exp(z_i - max) by their sum
 	//	- for i := range p {
 	//	- p[i] /= sum
 	//	- }
 	// mistake: computed in float32, as transformers' softmax does
+	// says: compute in float64
 	//	- p[i] = math.Exp(v - m)
 	//	- sum += p[i]
 	//	+ p[i] = float64(float32(math.Exp(v - m)))
@@ -109,7 +117,7 @@ func TopP(z []float64, p float64) []float64 {
 		return out
 	}
 	// exercise: sampling.TopP — sort ascending, cumulate the softmax, drop mass <= 1-p, keep the top
-	// tests: TestFiltersHandComputed TestTiesLikeTransformers TestTopPNucleusIsMinimal TestWarpProperties ExampleTopP
+	// tests: TestFiltersHandComputed TestTiesLikeTransformers TestTopPNucleusIsMinimal ExampleTopP
 	// difficulty: hard, 30 min
 	// Tokens already at -Inf (filtered by temperature 0 or top-k) have probability 0: they would
 	// come first in the ascending order and be removed anyway, so only the others are sorted.
@@ -135,13 +143,26 @@ func TopP(z []float64, p float64) []float64 {
 			out[id] = math.Inf(-1)
 		}
 	}
+	// hint: Follow transformers literally: rank the tokens from least to most likely, walk up from
+	// the unlikely end adding probabilities, and drop tokens while the tail's mass is still at most
+	// 1-p. The most likely token always stays; ties keep their index order (a stable sort).
+	// hint: order = ids sorted by logit ascending (stable; -Inf ones can be left out); probs =
+	// Softmax of the logits in that order; cum_r = probs_0 + ... + probs_r; drop order[r] while
+	// cum_r <= 1-p, for r < last.
+	// hint: The shape:
+	//	slices.SortStableFunc(order, func(a, b int) int { return -cmpDesc(z[a], z[b]) })
+	//	probs := Softmax(logits in that order)
+	//	for r, id := range order[:len(order)-1] { cum += probs[r]; if ... { out[id] = math.Inf(-1) } }
 	// mistake: mass < 1-p dropped instead of <= 1-p: a tail of exactly 1-p stays
+	// says: <= 1-p drops the exact boundary too
 	//	- if cum <= 1-p {
 	//	+ if cum < 1-p {
 	// mistake: sorted descending, so the cumulative sum runs from the most likely token and drops it
+	// says: ascending stable order
 	//	- slices.SortStableFunc(order, func(a, b int) int { return -cmpDesc(z[a], z[b]) })
 	//	+ slices.SortStableFunc(order, func(a, b int) int { return cmpDesc(z[a], z[b]) })
 	// mistake: from the top down, the token whose probability crosses p dropped instead of kept
+	// says: drop while the cumulative sum is <= 1-p
 	//	- for r, id := range order[:len(order)-1] { // the most likely token is always kept
 	//	- cum += probs[r]
 	//	- if cum <= 1-p {
@@ -170,12 +191,37 @@ func MinP(z []float64, minP float64) []float64 {
 		return out
 	}
 	probs := Softmax(z)
+	// exercise: sampling.MinP — remove every token whose probability is below min_p times the top token's
+	// tests: TestMinP
+	// difficulty: easy, 10 min
 	top := slices.Max(probs)
 	for i, pr := range probs {
 		if pr < minP*top {
 			out[i] = math.Inf(-1)
 		}
 	}
+	// hint: min-p's floor moves with the model's confidence: it is a fraction of the most likely
+	// token's probability, not a fixed probability. probs holds the probabilities already.
+	// hint: floor = minP * max(probs); token i goes (gets -Inf) when probs[i] < floor, strictly: a
+	// token exactly at the floor stays.
+	// hint: The shape:
+	//	top := slices.Max(probs)
+	//	for i, pr := range probs {
+	//		if ... { out[i] = math.Inf(-1) }
+	//	}
+	// mistake: the threshold taken as an absolute probability, not relative to the top token
+	// says: a threshold taken as absolute
+	//	- if pr < minP*top {
+	//	+ if _ = top; pr < minP {
+	// mistake: the floor relative to the first token's probability, not the most likely one's
+	// says: the first token's probability
+	//	- top := slices.Max(probs)
+	//	+ top := probs[0]
+	// mistake: a token exactly at the floor removed too (<=)
+	// says: a token exactly at the floor stays
+	//	- if pr < minP*top {
+	//	+ if pr <= minP*top {
+	// end exercise
 	best := Argmax(probs) // keep at least one token (min_tokens_to_keep = 1)
 	if best < 0 {         // every probability is NaN (z held NaN or +Inf): nothing to keep
 		return out
@@ -191,6 +237,9 @@ func MinP(z []float64, minP float64) []float64 {
 // s should be valid (Validate); z has length vocab, and so has the result.
 func Warp(z []float64, s Settings) []float64 {
 	out := slices.Clone(z)
+	// exercise: sampling.Warp — temperature on the logits first, then top-k, top-p, min-p, each on the one before's output
+	// tests: TestWarpPipeline TestWarpOrder TestWarpProperties TestWarpGolden TestDistributionGolden ExampleWarp
+	// difficulty: medium, 15 min
 	if s.Temperature != 1 {
 		out = Temperature(out, s.Temperature)
 	}
@@ -203,6 +252,62 @@ func Warp(z []float64, s Settings) []float64 {
 	if s.MinP > 0 {
 		out = MinP(out, s.MinP)
 	}
+	// hint: The filters are given (Temperature, TopK, TopP, MinP): this exercise is their order and
+	// their plumbing. Each works on logits and hands logits on; the one softmax comes at the very
+	// end (Distribution). A filter at its neutral value is skipped.
+	// hint: transformers' order: temperature (z/T), top-k, top-p, min-p; each one's input is the
+	// previous one's output, so top-p and min-p see the distribution after temperature.
+	// hint: The shape, four times:
+	//	if s.Temperature != 1 { out = Temperature(out, s.Temperature) }
+	//	if s.TopK > 0 { out = ... }
+	// mistake: temperature applied to the probabilities, p^(1/T), which are not renormalised and are then used as logits
+	// says: temperature divides the logits
+	//	- out = Temperature(out, s.Temperature)
+	//	+ p := Softmax(out)
+	//	+ for i := range p {
+	//	+ 	p[i] = math.Pow(p[i], 1/s.Temperature)
+	//	+ }
+	//	+ out = p
+	// mistake: temperature applied last, after the filters chose their tokens
+	// says: temperature comes first
+	//	- if s.Temperature != 1 {
+	//	- out = Temperature(out, s.Temperature)
+	//	- }
+	//
+	//	- if s.MinP > 0 {
+	//	- out = MinP(out, s.MinP)
+	//	- }
+	//	+ if s.MinP > 0 {
+	//	+ 	out = MinP(out, s.MinP)
+	//	+ }
+	//	+ if s.Temperature != 1 {
+	//	+ 	out = Temperature(out, s.Temperature)
+	//	+ }
+	// mistake: min-p before top-p
+	// says: min-p comes after top-p
+	//	- if s.TopP < 1 {
+	//	- out = TopP(out, s.TopP)
+	//	- }
+	//	- if s.MinP > 0 {
+	//	- out = MinP(out, s.MinP)
+	//	- }
+	//	+ if s.MinP > 0 {
+	//	+ 	out = MinP(out, s.MinP)
+	//	+ }
+	//	+ if s.TopP < 1 {
+	//	+ 	out = TopP(out, s.TopP)
+	//	+ }
+	// mistake: every filter applied to the input logits, so each one undoes the one before
+	// says: each filter takes the previous one's output
+	//	- out = TopK(out, s.TopK)
+	//	+ out = TopK(z, s.TopK)
+	//
+	//	- out = TopP(out, s.TopP)
+	//	+ out = TopP(z, s.TopP)
+	//
+	//	- out = MinP(out, s.MinP)
+	//	+ out = MinP(z, s.MinP)
+	// end exercise
 	return out
 }
 

@@ -54,19 +54,163 @@ func TestFiltersHandComputed(t *testing.T) {
 	sameWarp(t, "TopP 0.9", TopP(z, 0.9), []float64{2, inf, 1, inf, 3})
 	sameWarp(t, "TopP tiny", TopP(z, 1e-9), []float64{inf, inf, inf, inf, 3})
 	sameWarp(t, "TopP 1 (off)", TopP(z, 1), z)
-	// min-p 0.1: floor 0.0636, keeps 0.2341, 0.0861, 0.6364.
-	sameWarp(t, "MinP 0.1", MinP(z, 0.1), []float64{2, inf, 1, inf, 3})
+}
+
+// checkMinP runs MinP on hand-computed cases and, when it is wrong, fails t naming the classic
+// mistake its output comes from (each computed here from Softmax, which the exercises before it
+// provide).
+func checkMinP(t *testing.T) {
+	t.Helper()
+	z := []float64{2, 0, 1, -1, 3}
+	// softmax(z) = [0.2341 0.0317 0.0861 0.0117 0.6364]; min-p 0.1: floor 0.1*0.6364 = 0.0636,
+	// keeps 0.2341, 0.0861, 0.6364.
+	want := []float64{2, inf, 1, inf, 3}
+	got := MinP(z, 0.1)
+	if !warpEqual(got, want) {
+		keep := func(floor func(p []float64) float64) []float64 {
+			p := Softmax(z)
+			out := slices.Clone(z)
+			for i := range p {
+				if p[i] < floor(p) {
+					out[i] = inf
+				}
+			}
+			return out
+		}
+		why := "keep token i when probs[i] >= min_p * max(probs)"
+		switch {
+		case warpEqual(got, keep(func([]float64) float64 { return 0.1 })):
+			why = "a threshold taken as absolute (probs[i] < 0.1): min-p's floor is relative to the top token, min_p * max(probs) = 0.0636"
+		case warpEqual(got, keep(func(p []float64) float64 { return 0.1 * p[0] })):
+			why = "the floor is 0.1 times the first token's probability: it is 0.1 times the most likely token's, max(probs)"
+		}
+		t.Fatalf("MinP(%v, 0.1) = %v, want %v (probabilities 0.2341 0.0317 0.0861 0.0117 0.6364): %s", z, got, want, why)
+	}
+	// min-p 0.2: floor 0.1273, keeps 0.2341 and 0.6364 (a floor half as high would keep 0.0861 too).
+	sameWarp(t, "MinP 0.2", MinP(z, 0.2), []float64{2, inf, inf, inf, 3})
 	sameWarp(t, "MinP 1", MinP(z, 1), []float64{inf, inf, inf, inf, 3})
 	sameWarp(t, "MinP 0 (off)", MinP(z, 0), z)
 	// The floor is strict, as in transformers (probs < min_p * top are removed): tokens tied
 	// with the top one survive min_p 1, and a floor exactly at a probability keeps it.
 	tied := []float64{0, 0, -1}
-	sameWarp(t, "MinP 1 with a tie at the top", MinP(tied, 1), []float64{0, 0, inf})
+	if got := MinP(tied, 1); !warpEqual(got, []float64{0, 0, inf}) {
+		t.Fatalf("MinP(%v, 1) = %v, want [0 0 -Inf]: the two tokens tied at the top sit exactly at the floor 1 * max(probs), "+
+			"and a token exactly at the floor stays (probs[i] < floor goes, as in transformers)", tied, got)
+	}
 	// NaN logits leave nothing to keep; min-p must not index with Argmax's -1.
 	if out := MinP([]float64{math.NaN(), math.NaN()}, 0.1); len(out) != 2 {
 		t.Fatalf("MinP on NaN logits: %v", out)
 	}
 }
+
+// warpEqual says whether two warped logit vectors filter the same positions and agree elsewhere
+// within 1e-12 (sameWarp's comparison).
+func warpEqual(got, want []float64) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for i := range want {
+		if math.IsInf(want[i], -1) != math.IsInf(got[i], -1) || (!math.IsInf(want[i], -1) && !(math.Abs(got[i]-want[i]) <= 1e-12)) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestMinP checks min-p on hand-computed cases (see checkMinP).
+func TestMinP(t *testing.T) { checkMinP(t) }
+
+// checkWarp runs Warp on hand-computed settings where the order of the filters shows, and when it
+// is wrong, fails t naming the wrong pipeline its output comes from (each computed here from the
+// filters themselves, which the exercises before it provide).
+func checkWarp(t *testing.T) {
+	t.Helper()
+	z := []float64{2, 0, 1, -1, 3}
+	lp := []float64{math.Log(0.6), math.Log(0.2), math.Log(0.1), math.Log(0.1)}
+	for _, c := range []struct {
+		z    []float64
+		s    Settings
+		want []float64
+		why  string
+	}{
+		// Temperature alone divides the logits.
+		{z, Settings{Temperature: 0.5, TopP: 1}, []float64{4, 0, 2, -2, 6}, "T = 0.5 divides each logit by 0.5"},
+		// softmax(z/0.5) = [0.1170 0.0021 0.0158 0.0003 0.8646]: top-p 0.9 keeps 2 tokens (top-p
+		// before temperature would keep 3).
+		{z, Settings{Temperature: 0.5, TopP: 0.9}, []float64{4, inf, inf, inf, 6}, "temperature first, then top-p on z/T"},
+		// probabilities 0.6 0.2 0.1 0.1: top-p 0.7 keeps {0.6, 0.2}; then min-p 0.3 on those
+		// (0.75, 0.25: floor 0.225) keeps both. min-p first would keep {0.6, 0.2}, and top-p on
+		// them (0.75 >= 0.7) only 0.6.
+		{lp, Settings{Temperature: 1, TopP: 0.7, MinP: 0.3}, []float64{lp[0], lp[1], inf, inf}, "top-p, then min-p on top-p's output"},
+		// top-k 3 keeps {3, 2, 1}; top-p 0.9 of those (0.6652 0.2447 0.0900) keeps {3, 2}.
+		{z, Settings{Temperature: 1, TopK: 3, TopP: 0.9}, []float64{2, inf, inf, inf, 3}, "top-k, then top-p on top-k's output"},
+	} {
+		got := Warp(c.z, c.s)
+		if warpEqual(got, c.want) {
+			continue
+		}
+		// The wrong pipelines, from the filters themselves.
+		s := c.s
+		chain := func(in []float64, steps ...func([]float64) []float64) []float64 {
+			out := slices.Clone(in)
+			for _, f := range steps {
+				out = f(out)
+			}
+			return out
+		}
+		temp := func(v []float64) []float64 {
+			if s.Temperature == 1 {
+				return v
+			}
+			return Temperature(v, s.Temperature)
+		}
+		topK := func(v []float64) []float64 { return TopK(v, s.TopK) }
+		topP := func(v []float64) []float64 { return TopP(v, s.TopP) }
+		minP := func(v []float64) []float64 { return MinP(v, s.MinP) }
+		probsPow := func(v []float64) []float64 {
+			if s.Temperature == 1 {
+				return v
+			}
+			p := Softmax(v)
+			for i := range p {
+				p[i] = math.Pow(p[i], 1/s.Temperature)
+			}
+			return p
+		}
+		var fromInput []float64 // each filter on the input: only the last one that is on counts
+		switch {
+		case s.MinP > 0:
+			fromInput = MinP(c.z, s.MinP)
+		case s.TopP < 1:
+			fromInput = TopP(c.z, s.TopP)
+		case s.TopK > 0:
+			fromInput = TopK(c.z, s.TopK)
+		}
+		why := "want temperature (z/T), then top-k, top-p, min-p, each on the previous one's output"
+		switch pw := chain(c.z, probsPow, topK, topP, minP); {
+		case warpEqual(got, pw):
+			sum := 0.0
+			for _, v := range pw {
+				if !math.IsInf(v, -1) {
+					sum += v
+				}
+			}
+			why = fmt.Sprintf("these are probabilities raised to 1/T (they sum to %.4g, not renormalised), used as logits: "+
+				"temperature divides the logits, z/T; the softmax at the end renormalises", sum)
+		case warpEqual(got, chain(c.z, topK, topP, minP, temp)):
+			why = "that is temperature applied after the filters: temperature comes first, so that top-p and min-p see the sharpened distribution"
+		case warpEqual(got, chain(c.z, temp, topK, minP, topP)):
+			why = "that is min-p before top-p: transformers applies top-p, then min-p comes after top-p, on its output"
+		case fromInput != nil && warpEqual(got, fromInput):
+			why = "that is the last filter applied to the input logits: each filter takes the previous one's output"
+		}
+		t.Fatalf("Warp(%.4g, %+v) = %.4g, want %.4g (%s):\n%s", c.z, c.s, got, c.want, c.why, why)
+	}
+}
+
+// TestWarpPipeline checks the order and the plumbing of Warp on hand-computed cases (see
+// checkWarp).
+func TestWarpPipeline(t *testing.T) { checkWarp(t) }
 
 // TestWarpOrder shows that order matters: top-p after temperature 0.5 sees a sharper distribution
 // than top-p alone, and Warp applies temperature first, as transformers does.

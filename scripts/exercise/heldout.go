@@ -142,4 +142,28 @@ var heldOut = map[string][]mistake{
 			"perToken := int64(cfg.NumHiddenLayers) * 2 * int64(cfg.NumKeyValueHeads) * int64(cfg.HeadDim)"),
 		slip("one token fewer", "times tokens", lines("return perToken * int64(tokens)"), "return perToken * int64(tokens-1)"),
 	},
+
+	// 09_sampling
+	"sampling.Softmax": {
+		slip("the sum starts at 1", "divide each exp(z_i - max) by their sum", lines("sum := 0.0"), "sum := 1.0"),
+		slip("the minimum for the maximum", "subtract the maximum", lines("m = max(m, v)"), "m = min(m, v)"),
+	},
+	"sampling.TopP": {
+		slip("the cut at p instead of 1-p", "1-p", lines("if cum <= 1-p {"), "if cum <= p {"),
+		slip("the second most likely token always kept too", "", lines("for r, id := range order[:len(order)-1] { // the most likely token is always kept"),
+			"for r, id := range order[:max(0, len(order)-2)] {"),
+	},
+	"sampling.MinP": {
+		slip("the floor halved", "max(probs)", lines("top := slices.Max(probs)"), "top := slices.Max(probs) * 0.5"),
+		slip("the floor compared with the logits", "probabilities", lines("if pr < minP*top {"), "if _ = pr; z[i] < minP*top {"),
+	},
+	"sampling.Warp": {
+		slip("top-p skipped when it is 0.9 or more", "", lines("if s.TopP < 1 {"), "if s.TopP < 0.9 {"),
+		slip("top-k and top-p swapped", "top-k, then top-p", lines("if s.TopK > 0 {", "out = TopK(out, s.TopK)", "}", "if s.TopP < 1 {", "out = TopP(out, s.TopP)", "}"),
+			"if s.TopP < 1 {", "\tout = TopP(out, s.TopP)", "}", "if s.TopK > 0 {", "\tout = TopK(out, s.TopK)", "}"),
+	},
+	"sampling.Draw": {
+		slip("the sum starts at the first probability", "", lines("cum := 0.0"), "cum := probs[0]"),
+		slip("last never updated", "positive probability", lines("last = i"), "_ = last"),
+	},
 }
