@@ -152,15 +152,27 @@ func (c *Cache) Step(ids []int) ([][]float64, error) {
 		pos[i] = s.next
 		s.real = append(s.real, true)
 	}
+	// hint: One new column for every sequence: its token is real (not padding), and it sits at the
+	// position that sequence's own real tokens have reached, whatever its padding.
+	// hint: For sequence i: pos[i] = its next position (c.seqs[i].next, counted from its first real
+	// token); its flags grow by one true. Cache.run then does the rest (the mask reads the flags).
+	// hint: Three lines:
+	//	for i, s := range c.seqs {
+	//		pos[i] = ...; s.real = append(s.real, ...)
+	//	}
 	// mistake: the position Width(), the column, counted from the first pad instead of the first real token
+	// says: that is its column, counted from the first pad
 	//	- pos[i] = s.next
 	//	+ pos[i] = c.width
 	// mistake: the new column marked as padding, so no query sees its key, not even its own
+	// says: the new column is not marked real
 	//	- s.real = append(s.real, true)
 	//	+ s.real = append(s.real, false)
 	// mistake: the new column not added to the flags, so the mask is one key short
+	// says: each new column needs its flag
 	//	- s.real = append(s.real, true)
 	// mistake: every sequence at the first sequence's next position
+	// says: each sequence has its own next position
 	//	- pos[i] = s.next
 	//	+ pos[i] = c.seqs[0].next
 	// end exercise

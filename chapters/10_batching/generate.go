@@ -151,16 +151,32 @@ func (g *generation) pick(logits [][]float64) ([]int, error) {
 		feed = append(feed, id)
 		i++
 	}
+	// hint: Walk the sequences still in the batch: each draws from its own row of logits with its
+	// own sampler. A stop token or a full budget ends that sequence alone; g.leave takes it out of
+	// the batch (and out of logits), so the next sequence then sits at the same index i.
+	// hint: For sequence i (prompt b = g.alive[i]): id = Sample(logits[i]); a stop token: leave,
+	// not emitted; otherwise emit (g.out[b], g.onToken), then leave if the budget is full, else feed
+	// id and move on (i++).
+	// hint: The shape:
+	//	for i := 0; i < len(g.alive); {
+	//		b := g.alive[i]; id, err := g.samplers[b].Sample(logits[i])
+	//		if slices.Contains(g.stops, id) { logits = g.leave(i, logits); continue }
+	//		... emit, budget ...
+	//		feed = append(feed, id); i++
+	//	}
 	// mistake: stop tokens ignored: a finished sequence goes on emitting up to the budget
+	// says: a finished sequence must stop
 	//	- if slices.Contains(g.stops, id) {
 	//	- logits = g.leave(i, logits)
 	//	- continue
 	//	- }
 	// mistake: the stop token emitted before the sequence stops
+	// says: a stop token ends a sequence but is not emitted
 	//	- if slices.Contains(g.stops, id) {
 	//	+ if slices.Contains(g.stops, id) {
 	//	+ 	g.out[b] = append(g.out[b], id)
 	// mistake: the first stop token ends every sequence, not only its own
+	// says: each sequence stops on its own
 	//	- if slices.Contains(g.stops, id) {
 	//	- logits = g.leave(i, logits)
 	//	- continue
@@ -172,6 +188,7 @@ func (g *generation) pick(logits [][]float64) ([]int, error) {
 	//	+ 	return nil, nil
 	//	+ }
 	// mistake: i advanced past a sequence that left, so the sequence that moved into its place skips its turn
+	// says: the next sequence sits at index i
 	//	- logits = g.leave(i, logits)
 	//	- continue
 	//	- }

@@ -50,17 +50,33 @@ func Mask(real []bool, nq int) *mat.Dense {
 			row[past+r] = 0
 		}
 	}
+	// hint: Two reasons to hide key j from query r: it is in r's future (after r's own column), or
+	// it is padding. Query r of the nq newest sits in column nk-nq+r. A query that would see nothing
+	// (a padding query before its prompt) sees its own column instead, so that softmax stays finite.
+	// hint: past = nk - nq; row r hides j (-Inf) unless j <= past+r and real[j]; if that leaves
+	// nothing visible, set row[past+r] = 0.
+	// hint: The shape:
+	//	past := nk - nq
+	//	for r := 0; r < nq; r++ {
+	//		row, visible := m.RawRowView(r), 0
+	//		for j := range row { if ... { visible++ } else { row[j] = math.Inf(-1) } }
+	//		if visible == 0 { row[past+r] = 0 }
+	//	}
 	// mistake: only chapter 05's causal mask: the padding keys stay visible
+	// says: the padding mask is missing
 	//	- if j <= past+r && real[j] {
 	//	+ if j <= past+r {
 	// mistake: only the padding mask: the future keys stay visible
+	// says: the causal mask is missing
 	//	- if j <= past+r && real[j] {
 	//	+ if real[j] {
 	// mistake: no rule for a query that sees nothing: its row is all -Inf, and softmax is 0/0
+	// says: let such a query see its own key
 	//	- if visible == 0 {
 	//	- row[past+r] = 0
 	//	- }
 	// mistake: the past ignored: query r placed in column r, as if no column came before the queries
+	// says: query r of the nq newest sits in column nk-nq+r
 	//	- past := nk - nq // the columns before the first query
 	//	+ past := 0
 	// end exercise

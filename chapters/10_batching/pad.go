@@ -93,14 +93,27 @@ func Pad(prompts [][]int, pad int, side Side) (*Batch, error) {
 		}
 		batch.IDs[b], batch.Real[b] = ids, real
 	}
+	// hint: Every prompt becomes a row of the same width, the longest prompt's: the prompt's own
+	// tokens, and pad ids filling the rest, before it (Left) or after it (Right). A second row of
+	// flags says which columns hold the prompt.
+	// hint: For a prompt of length n in width T: start = T - n on the left, 0 on the right; ids =
+	// pad everywhere, then the prompt copied at start; real[t] = true for start <= t < start+n.
+	// hint: The shape, for each prompt b:
+	//	ids, real := make([]int, width), make([]bool, width)
+	//	start := 0; if side == Left { start = ... }
+	//	for t := range ids { ids[t] = pad }; copy(ids[start:], p)
+	//	for t := start; t < start+len(p); t++ { real[t] = true }
 	// mistake: the side ignored, the padding always after the prompt: a short prompt's last column is then a pad
+	// says: its last column is then a pad
 	//	- if side == Left {
 	//	- start = width - len(p)
 	//	- }
 	// mistake: the padding marked real too, so the mask would show the pad keys
+	// says: the padding is marked real
 	//	- for t := start; t < start+len(p); t++ {
 	//	+ for t := range real {
 	// mistake: the padding columns left at 0 (make's zero), not the pad id
+	// says: not the pad id
 	//	- for t := range ids {
 	//	- ids[t] = pad
 	//	- }

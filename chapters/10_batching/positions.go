@@ -29,13 +29,25 @@ func Positions(real [][]bool) [][]int {
 				pos[t] = seen - 1
 			}
 		}
+		// hint: A prompt's first real token is at position 0 wherever its padding put it: count the
+		// real tokens, not the columns. Padding columns get 0 (they are masked anyway).
+		// hint: position_ids = cumsum(real) - 1 on the real columns, 0 on the padding: the real token
+		// in column t is at position (number of real tokens in columns 0..t) - 1.
+		// hint: The shape:
+		//	seen := 0
+		//	for t, r := range row {
+		//		if r { seen++; pos[t] = ... }
+		//	}
 		// mistake: the column index, counted from the first pad instead of the first real token
+		// says: counted from the first column (the pads)
 		//	- pos[t] = seen - 1
 		//	+ pos[t] = t
 		// mistake: cumsum without the -1, so the first real token is at position 1
+		// says: the first real token is at position 1
 		//	- pos[t] = seen - 1
 		//	+ pos[t] = seen
 		// mistake: cumsum - 1 in every column, so the padding before the prompt gets position -1
+		// says: a padding column at position -1
 		//	- if r {
 		//	- seen++
 		//	- pos[t] = seen - 1

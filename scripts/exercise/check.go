@@ -484,11 +484,12 @@ func checkChapter(run *runner, mod module, ch chapter, tmp string, held map[stri
 				ex.Problems = append(ex.Problems, fmt.Sprintf("%d hints, want at least %d (%s)", len(fe.Hints), minHints, strings.Join(hintLevels, ", ")))
 			}
 			ex.Problems = append(ex.Problems, badHeld[fe.Name]...)
-			for _, p := range badHeld[fe.Name] {
-				problem(fe.Name+": "+p, "")
-			}
 			if n := len(held[fe.Name]); n < minHeldOut {
 				ex.Problems = append(ex.Problems, fmt.Sprintf("%d held-out mistakes in scripts/exercise/heldout.go, want %d", n, minHeldOut))
+			}
+			// Each of these fails the check, as the variants' problems below do.
+			for _, p := range ex.Problems {
+				problem(fe.Name+": "+p, "")
 			}
 			var vwg sync.WaitGroup
 			for i, v := range vs {

@@ -547,9 +547,11 @@ func TestCheckOnACourse(t *testing.T) {
 	}
 
 	// Now a course with faults: a listed mistake its test does not name, an exercise with one
-	// hint, a held-out mistake no test can catch (it computes the same), one that does not apply.
+	// hint, one with one mistake, a held-out mistake no test can catch (it computes the same), one
+	// that does not apply. Each is a problem of its own, and the check fails.
 	src := strings.Replace(courseSrc, "// says: that is x*x+1", "// says: x*x plus one", 1)
 	src = strings.Replace(src, "\t// hint: use Square twice\n\t// hint: x⁴ = (x²)²\n", "", 1)
+	src = strings.Replace(src, "\t// mistake: x added\n\t// says: that is x²+x\n\t//\t- return Square(x) * x\n\t//\t+ return Square(x) + x\n", "", 1)
 	writeFile(t, filepath.Join(mod.Root, "chapters/01_sq/sq.go"), src)
 	held := map[string][]mistake{
 		"sq.Square": courseHeldOut["sq.Square"],
@@ -565,7 +567,8 @@ func TestCheckOnACourse(t *testing.T) {
 	}
 	for _, want := range []string{
 		`mistake 2: the first failure (TestSquare) does not say "x*x plus one"`,
-		"1 hints, want at least 3",
+		"=== 01_sq: sq.Pow4: 1 hints, want at least 3",
+		"=== 01_sq: sq.Cube: 1 mistakes listed, want at least 2",
 		`held-out 2 (no such line) does not apply: "return x" is not a solution line`,
 		`held-out 2: NOT CAUGHT: every test of the fence passes`,
 	} {

@@ -166,4 +166,26 @@ var heldOut = map[string][]mistake{
 		slip("the sum starts at the first probability", "", lines("cum := 0.0"), "cum := probs[0]"),
 		slip("last never updated", "positive probability", lines("last = i"), "_ = last"),
 	},
+
+	// 10_batching
+	"batching.Pad": {
+		slip("the prompt one column too far left", "one column", lines("start = width - len(p)"), "start = max(0, width-len(p)-1)"),
+		slip("the last column of the prompt not marked real", "last column", lines("for t := start; t < start+len(p); t++ {"), "for t := start; t < start+len(p)-1; t++ {"),
+	},
+	"batching.Positions": {
+		slip("positions counted from 1 on the first token only", "position 1", lines("pos[t] = seen - 1"), "pos[t] = max(seen-1, min(t, 1))"),
+		slip("the first column never counted", "first column", lines("if r {"), "if r && t > 0 {"),
+	},
+	"batching.Mask": {
+		slip("a query's own column hidden", "its own key", lines("if j <= past+r && real[j] {"), "if j < past+r && real[j] {"),
+		slip("the fallback column one too far", "its own key", lines("row[past+r] = 0"), "row[min(past+r+1, nk-1)] = 0"),
+	},
+	"batching.Cache.Step": {
+		slip("the position one past the next", "position", lines("pos[i] = s.next"), "pos[i] = s.next + 1"),
+		slip("the new column marked real for the first sequence only", "marked real", lines("s.real = append(s.real, true)"), "s.real = append(s.real, i == 0)"),
+	},
+	"batching.generation.pick": {
+		slip("the budget one token short", "budget", lines("if len(g.out[b]) == g.budget {"), "if len(g.out[b]) == g.budget-1 {"),
+		slip("every sequence sampled from the first row of logits", "own row", lines("id, err := g.samplers[b].Sample(logits[i])"), "id, err := g.samplers[b].Sample(logits[0])"),
+	},
 }

@@ -43,6 +43,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -185,9 +186,18 @@ type exercise struct {
 }
 
 // inExercise returns the exercise whose fence holds the innermost call of stack that is inside a
-// fence, reading the source files the calls name.
+// fence of the package under test, reading the source files the calls name. go test runs a test
+// binary in its package's directory, so that is where the learner's files are; the fences of other
+// chapters (whose solutions the package imports) are not the learner's code.
 func inExercise(stack []frame) (exercise, bool) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return exercise{}, false
+	}
 	for _, f := range stack {
+		if filepath.Dir(f.File) != dir {
+			continue
+		}
 		src, err := os.ReadFile(f.File)
 		if err != nil {
 			continue
