@@ -443,8 +443,14 @@ func checkChapter(run *runner, mod module, ch chapter, tmp string, held map[stri
 			relSlash(mod.Root, varDir), lastLines(annotateCompileErrors(out, mod.Root), 30), errOrEmpty(err))
 		return res
 	}
-	binRun := func(variants string, tests []string) (testRun, error) {
+	// binRun runs the binary with the given variants on tests. With failfast it stops at the first
+	// failing test: what a mistake must do is fail one test and name itself there, so the tests
+	// after it (often the slow golden ones) need not run.
+	binRun := func(variants string, tests []string, failfast bool) (testRun, error) {
 		args := []string{"-test.count=1", "-test.timeout=" + run.timeout.String()}
+		if failfast {
+			args = append(args, "-test.failfast")
+		}
 		if len(tests) > 0 {
 			args = append(args, "-test.run=^("+strings.Join(tests, "|")+")$")
 		}
@@ -453,7 +459,7 @@ func checkChapter(run *runner, mod module, ch chapter, tmp string, held map[stri
 	}
 
 	// 1. The solution passes every test.
-	sol, err := binRun("", nil)
+	sol, err := binRun("", nil, false)
 	if err != nil {
 		res.Err = err
 		return res
@@ -494,7 +500,8 @@ func checkChapter(run *runner, mod module, ch chapter, tmp string, held map[stri
 			var vwg sync.WaitGroup
 			for i, v := range vs {
 				vwg.Go(func() {
-					r, err := binRun(v.ID, fe.Tests)
+					// The panic stub must fail every test of the fence, so all of them run for it.
+					r, err := binRun(v.ID, fe.Tests, v.Label != "panic")
 					ex.Variants[i] = judge(v, fe, r, err)
 				})
 			}
@@ -527,7 +534,7 @@ func checkChapter(run *runner, mod module, ch chapter, tmp string, held map[stri
 		if len(later) == 0 {
 			continue
 		}
-		r, err := binRun(strings.Join(later, ","), pf.Tests)
+		r, err := binRun(strings.Join(later, ","), pf.Tests, true)
 		if err != nil {
 			res.Err = err
 			return res
