@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -190,10 +191,29 @@ func startChapter(t *testing.T, mod module, chs []chapter) string {
 	if err := makeWorkspace(&out, mod, chs[0], false); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "Wrote workspace/01_sq/ with 3 exercises") {
-		t.Errorf("makeWorkspace printed:\n%s", out.String())
+	dir := filepath.Join(mod.Root, "workspace", "01_sq")
+	// The lines it prints are the workspace's, where the stubs above an exercise have shortened the file.
+	if want := fmt.Sprintf("sq.Pow4  (workspace/01_sq/sq.go:%d; easy, 5 min)", lineOf(t, dir, "// exercise: sq.Pow4")); !strings.Contains(out.String(), "Wrote workspace/01_sq/ with 3 exercises") ||
+		!strings.Contains(out.String(), want) {
+		t.Errorf("makeWorkspace printed:\n%s\nwant a line with %q", out.String(), want)
 	}
-	return filepath.Join(mod.Root, "workspace", "01_sq")
+	return dir
+}
+
+// lineOf returns the line of the workspace file sq.go that starts with prefix (after indentation).
+func lineOf(t *testing.T, dir, prefix string) int {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(dir, "sq.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range strings.Split(string(src), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), prefix) {
+			return i + 1
+		}
+	}
+	t.Fatalf("no line %q in the workspace", prefix)
+	return 0
 }
 
 // solve writes into the workspace file sq.go the body of each exercise named in bodies.
@@ -370,7 +390,8 @@ func TestHintsAreGraded(t *testing.T) {
 		if err := hint(&out, mod, chs, hintOptions{Chapter: "1"}); err != nil {
 			t.Fatal(err)
 		}
-		if !strings.HasPrefix(out.String(), "sq.Cube (workspace/01_sq/sq.go; easy, 5 min): Square(x) times x\n") || !strings.Contains(out.String(), w) {
+		if !strings.HasPrefix(out.String(), fmt.Sprintf("sq.Cube (workspace/01_sq/sq.go:%d; easy, 5 min): Square(x) times x\n", lineOf(t, dir, "// exercise: sq.Cube"))) ||
+			!strings.Contains(out.String(), w) {
 			t.Errorf("hint call %d printed\n%s\nwant it to contain %q", i+1, out.String(), w)
 		}
 		if i > 0 && strings.Contains(out.String(), want[i-1][:len("Hint 1 of 3")]) == false {

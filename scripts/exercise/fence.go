@@ -187,9 +187,10 @@ func parseFences(file string, src []byte, needLevel bool) ([]fence, error) {
 					file, n, open.Name, hintMarker)
 			}
 			rest := strings.TrimPrefix(trimmed, "//")
-			rest = strings.TrimPrefix(rest, "\t")
-			if strings.HasPrefix(rest, " ") {
-				rest = rest[1:]
+			if code, ok := strings.CutPrefix(rest, "\t"); ok {
+				rest = "    " + strings.ReplaceAll(code, "\t", "    ") // a line of code, indented under the text
+			} else {
+				rest = strings.TrimPrefix(rest, " ")
 			}
 			open.Hints[len(open.Hints)-1] += "\n" + rest
 		case inMistakes && strings.HasPrefix(trimmed, saysMarker):

@@ -36,12 +36,13 @@ func hint(stdout io.Writer, mod module, chs []chapter, opts hintOptions) error {
 		return fmt.Errorf("workspace/%s does not exist: start the chapter with go run ./scripts/exercise %s", ch.Name, ch.Num)
 	}
 	fences := orderedFences(ch, files)
+	wsFences, err := checkWorkspaceFences(ch, files, dir)
+	if err != nil {
+		return err
+	}
 	var fe placedFence
 	if opts.Name != "" {
 		if fe, err = findFence(fences, opts.Name); err != nil {
-			return err
-		}
-		if _, err := checkWorkspaceFences(ch, files, dir); err != nil {
 			return err
 		}
 	} else {
@@ -62,7 +63,7 @@ func hint(stdout io.Writer, mod module, chs []chapter, opts hintOptions) error {
 	}
 	use := log[fe.Name]
 	short := shortName(fe.Name)
-	fmt.Fprintf(stdout, "%s (workspace/%s/%s; %s): %s\n", fe.Name, ch.Name, fe.File, fe.Difficulty(), fe.Desc)
+	fmt.Fprintf(stdout, "%s (workspace/%s/%s:%d; %s): %s\n", fe.Name, ch.Name, fe.File, wsFences[fe.Name].Line, fe.Difficulty(), fe.Desc)
 	if opts.Solution {
 		use.Solution = true
 		log[fe.Name] = use

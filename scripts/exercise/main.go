@@ -5,7 +5,8 @@
 //
 // In a chapter's solution code, the lines a learner is asked to write are fenced. The fence names
 // the exercise and its task, then the tests that check it, then how hard it is, then holds the
-// solution, then lists the classic mistakes made there (at least two):
+// solution, then gives graded hints (at least three), then lists the classic mistakes made there
+// (at least two), each with what its first failure must say:
 //
 //	// exercise: rmsnorm.normRow — mean of squares, eps inside the square root, then scale by the weight
 //	// tests: TestRMSNormGolden TestEpsInsideSqrt ExampleRMSNorm
@@ -18,10 +19,17 @@
 //	for i, v := range src {
 //		dst[i] = v * inv * w[i]
 //	}
+//	// hint: Two passes over the row: one to measure its size, one to write the output.
+//	// hint: ms = (x[0]² + ... + x[n-1]²) / n; inv = 1 / sqrt(ms + eps); dst[i] = src[i] * inv * w[i].
+//	// hint: The shape:
+//	//	var ss float64
+//	//	for _, v := range src { ss += ... }
 //	// mistake: eps added outside the square root
+//	// says: eps goes inside the square root
 //	//	- inv := 1 / math.Sqrt(ss/float64(len(src))+eps)
 //	//	+ inv := 1/math.Sqrt(ss/float64(len(src))) + eps
 //	// mistake: the root of the sum of squares, not of their mean
+//	// says: not of their sum
 //	//	- inv := 1 / math.Sqrt(ss/float64(len(src))+eps)
 //	//	+ inv := 1 / math.Sqrt(ss+eps)
 //	// end exercise
@@ -51,8 +59,24 @@
 // The tool swaps each mistake in for the solution, and the exercise's tests must then fail,
 // saying what went wrong. A mistake may use only what the file already imports.
 //
+// A "// says:" line right after "// mistake:" gives what the first failure must say to name the
+// mistake (compared with the first lines of the first failing test, ignoring case and line
+// breaks): `exercise check` fails when it does not. Say what the value implies ("the weight is
+// applied as 1 + w, Gemma's form"), not only what was expected.
+//
+// A hint starts with "// hint:" and goes on over the comment lines after it ("//<tab>code" for a
+// line of code). The first is a nudge towards the idea, the second the formula (or the rule), the
+// third the shape of the code; `exercise hint` gives them one at a time.
+//
 // Everything between the "// difficulty:" line and "// end exercise" is the solution: a learner's
-// workspace gets none of it, mistakes included.
+// workspace gets none of it, hints and mistakes included.
+//
+// # Held-out mistakes
+//
+// heldout.go holds, for every exercise, two more mistakes its fence does not list (a wrong
+// constant, a transposed operand, an off-by-one), written apart from the chapters: the check
+// injects them too, to measure how well the tests catch what their authors did not think of. Each
+// must be caught; how many of their failures name them is reported, not required.
 //
 // # Usage
 //
@@ -65,10 +89,23 @@
 //	go run ./scripts/exercise list [NN..] list the exercises: difficulty and time, where they are,
 //	                                      their tests
 //	go run ./scripts/exercise status      run the tests of every chapter in workspace/ and show each
-//	                                      exercise as done, failing or still the stub; a failing
-//	                                      exercise whose tests pass once the exercises before it are
-//	                                      replaced by their solutions is shown as failing because of
-//	                                      them, and "Next" names the first that fails on its own
+//	                                      exercise as done (every test of its fence ran and passed:
+//	                                      a skipped or missing test does not count), failing or still
+//	                                      the stub, and the hints it used; a failing exercise whose
+//	                                      tests pass with the solutions of the others names the
+//	                                      earlier exercises that fail on their own ("fix ... first"),
+//	                                      and "Next" names the first that fails on its own. A
+//	                                      workspace whose fences were renamed, moved, reordered or
+//	                                      removed is refused, with what differs
+//	go run ./scripts/exercise hint NN [NAME] [-solution]
+//	                                      the next hint for the first exercise of chapter NN that is
+//	                                      not done (or for NAME): a nudge, then the formula, then the
+//	                                      shape of the code; the solution only with -solution. The count
+//	                                      is kept in the workspace, and status shows it
+//	go run ./scripts/exercise watch NN    run the current exercise's tests, then again each time a Go
+//	                                      file of workspace/NN_name is saved (fsnotify): the screen
+//	                                      shows the one failure to fix, or the stub, or moves on to the
+//	                                      next exercise once it passes; Ctrl-C leaves
 //	go run ./scripts/exercise check [-v] [-j N] [-timeout D] [-keep] [NN..]
 //	                                      check every chapter with exercises (default: all); exits
 //	                                      non-zero if anything is wrong (CI runs this)
@@ -86,10 +123,15 @@
 // go test never runs it); a fresh workspace (every exercise a panicking stub) compiles, runs to
 // the end, and prints at most 15 lines per failing test. For each exercise, on the tests its
 // fence names: the workspace's panic stub fails every one of them; the zero-value stub (a return
-// of the zero values when the fence ends its function, nothing at all otherwise) and each listed
-// mistake fail at least one, in at most 15 lines; and they pass while only the exercises after it
-// in doc.go's order are stubs. It prints the table exercise | variants tried | caught (-v adds,
-// per variant, the test that caught it and the first lines it printed).
+// of the zero values when the fence ends its function, nothing at all otherwise), each listed
+// mistake and each held-out mistake fail at least one, in at most 15 lines; the first failure of
+// each listed mistake says what its "// says:" line says; the exercise has at least three hints
+// and two held-out mistakes; and its tests pass while only the exercises after it in doc.go's
+// order are stubs. It prints the table exercise | variants tried | caught | named (-v adds, per
+// variant, the test that caught it and the first lines it printed), and the totals: stubs,
+// listed and held-out mistakes, how many were caught and how many named by their first failure.
+// The runs of a mistake stop at its first failing test (-test.failfast): that one is what the
+// learner reads.
 //
 // One test binary per chapter serves every run: its copy of the chapter holds each exercise as an
 // if-chain over the variants, chosen by the environment variable EXERCISE_VARIANT (a list of
@@ -340,6 +382,10 @@ func makeWorkspace(stdout io.Writer, mod module, ch chapter, force bool) error {
 	if _, err := writeCopy(mod, ch, files, dst, stubbed, nil); err != nil {
 		return err
 	}
+	wsFences, err := checkWorkspaceFences(ch, files, dst)
+	if err != nil {
+		return err
+	}
 	n := 0
 	for _, f := range files {
 		n += len(f.Fences)
@@ -347,9 +393,11 @@ func makeWorkspace(stdout io.Writer, mod module, ch chapter, force bool) error {
 	fmt.Fprintf(stdout, "Wrote %s/ with %d exercises to write, in this order:\n\n", rel, n)
 	for _, fe := range orderedFences(ch, files) {
 		fmt.Fprintf(stdout, "  %s  (%s:%d; %s)\n      %s\n      go test -run '%s' ./%s/\n\n",
-			fe.Name, filepath.ToSlash(filepath.Join(rel, fe.File)), fe.Begin, fe.Difficulty(), fe.Desc, fe.runPattern(), rel)
+			fe.Name, filepath.ToSlash(filepath.Join(rel, fe.File)), wsFences[fe.Name].Line, fe.Difficulty(), fe.Desc, fe.runPattern(), rel)
 	}
-	fmt.Fprintf(stdout, "Replace each panic(\"exercise ...\") by your code. Every exercise's tests at once:\n  go test ./%s/\n", rel)
+	fmt.Fprintf(stdout, "Replace each panic(\"exercise ...\") by your code. The current exercise's tests, run again on every save:\n"+
+		"  go run ./scripts/exercise watch %s\nStuck? The next hint (a nudge, then the formula, then the shape of the code):\n"+
+		"  go run ./scripts/exercise hint %s\nEvery exercise's tests at once:\n  go test ./%s/\n", ch.Num, ch.Num, rel)
 	fmt.Fprintf(stdout, "Your progress over the course:\n  go run ./scripts/exercise status\n")
 	fmt.Fprintf(stdout, "(The tests are the chapter's own, begun with a deferred catch.Panic so that one unwritten\n"+
 		"exercise fails only its tests; chapters/%s/doc.go tells the story.)\n", ch.Name)

@@ -51,8 +51,8 @@ func readWorkspace(mod module, ch chapter, files []sourceFile) (*workspaceState,
 	results, buildErr := workspaceResults(mod.Root, dir)
 	ws.BuildErr = buildErr
 	for _, fe := range ws.Fences {
-		ws.States = append(ws.States, exerciseState(fe.fence, stubs[fe.Name], results, buildErr))
-		ws.Failed = append(ws.Failed, !stubs[fe.Name] && slices.ContainsFunc(fe.Tests, func(t string) bool { return results[t] == "FAIL" }))
+		ws.States = append(ws.States, exerciseState(fe.fence, stubs[fe.Name].Stub, results, buildErr))
+		ws.Failed = append(ws.Failed, !stubs[fe.Name].Stub && slices.ContainsFunc(fe.Tests, func(t string) bool { return results[t] == "FAIL" }))
 	}
 	return ws, nil
 }
@@ -61,11 +61,11 @@ func readWorkspace(mod module, ch chapter, files []sourceFile) (*workspaceState,
 // file that holds exercises must be there with the same fences, under the same names, in the same
 // order, and no other file may hold one. A renamed, moved, reordered or removed fence is refused
 // rather than guessed at: status, hint and watch would otherwise judge an exercise by the wrong
-// code. It returns, for each exercise, whether its body is still the workspace's stub.
-func checkWorkspaceFences(ch chapter, files []sourceFile, dir string) (map[string]bool, error) {
+// code. It returns, for each exercise, its fence in the workspace (where it is, what it holds).
+func checkWorkspaceFences(ch chapter, files []sourceFile, dir string) (map[string]wsFence, error) {
 	rel := filepath.ToSlash(filepath.Join("workspace", ch.Name))
 	restore := fmt.Sprintf("restore the fence lines as chapters/%s has them, or start over with: go run ./scripts/exercise %s -force", ch.Name, ch.Num)
-	stubs := map[string]bool{}
+	stubs := map[string]wsFence{}
 	want := map[string][]fence{}
 	for _, f := range files {
 		want[filepath.ToSlash(f.Rel)] = f.Fences
@@ -100,9 +100,9 @@ func checkWorkspaceFences(ch chapter, files []sourceFile, dir string) (map[strin
 			return nil, fmt.Errorf("%w\n(%s)", err, restore)
 		}
 		for _, fe := range got {
-			stubs[fe.Name] = slices.ContainsFunc(fe.Body, func(l string) bool {
+			stubs[fe.Name] = wsFence{Line: fe.Begin, Stub: slices.ContainsFunc(fe.Body, func(l string) bool {
 				return strings.TrimSpace(l) == "panic("+quote(stubMessage(fe.Name))+")"
-			})
+			})}
 		}
 	}
 	for _, f := range files {
@@ -115,6 +115,12 @@ func checkWorkspaceFences(ch chapter, files []sourceFile, dir string) (map[strin
 		}
 	}
 	return stubs, nil
+}
+
+// A wsFence is an exercise's fence as a learner's workspace has it.
+type wsFence struct {
+	Line int  // line of its `// exercise:` in the workspace file
+	Stub bool // its body is still the workspace's panic stub
 }
 
 // sameFences says how the fences of a workspace file differ from the chapter file's, if they do.

@@ -136,8 +136,8 @@ func (s *watchSession) run(ctx context.Context) string {
 			fmt.Fprintf(&b, "  ✓ %s\n", fe.Name)
 			continue
 		}
-		head := fmt.Sprintf("  > %s (%s/%s:%d; %s): %s\n", fe.Name, rel, fe.File, fe.Begin, fe.Difficulty(), fe.Desc)
-		if stubs[fe.Name] {
+		head := fmt.Sprintf("  > %s (%s/%s:%d; %s): %s\n", fe.Name, rel, fe.File, stubs[fe.Name].Line, fe.Difficulty(), fe.Desc)
+		if stubs[fe.Name].Stub {
 			b.WriteString(head)
 			fmt.Fprintf(&b, "\nStill the stub: replace its panic(%q) by your code, and save.\n", stubMessage(fe.Name))
 			s.footer(&b, fe, hints, i)
@@ -222,8 +222,9 @@ func parseTestJSON(out string) exerciseRun {
 			}
 			l := strings.TrimRight(ev.Output, "\n")
 			t := strings.TrimSpace(l)
-			if strings.HasPrefix(t, "=== ") || strings.HasPrefix(t, "--- PASS") || strings.HasPrefix(t, "--- SKIP") {
-				continue
+			if strings.HasPrefix(t, "=== ") || strings.HasPrefix(t, "--- PASS") || strings.HasPrefix(t, "--- SKIP") ||
+				strings.HasPrefix(t, "--- FAIL: "+top+" ") {
+				continue // -v's bookkeeping, and the test's own verdict, which failure puts first
 			}
 			res.Output[top] = append(res.Output[top], l)
 		case "pass", "fail", "skip":
@@ -260,7 +261,7 @@ func (r exerciseRun) failure(fe fence) string {
 	}
 	for _, t := range r.Order {
 		if r.Results[t] == "fail" && slices.Contains(fe.Tests, t) {
-			return clipLines(r.Output[t], maxWatchLines)
+			return clipLines(append([]string{"--- FAIL: " + t}, r.Output[t]...), maxWatchLines)
 		}
 	}
 	var notRun []string
