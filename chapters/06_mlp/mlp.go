@@ -77,11 +77,11 @@ func Forward(x, gate, up, down *mat.Dense) *mat.Dense {
 	//	- h.Apply(func(i, j int, g float64) float64 { return SiLU(g) * u.At(i, j) }, h)
 	//	+ h.Apply(func(i, j int, g float64) float64 { return g * SiLU(u.At(i, j)) }, h)
 	// mistake: no SiLU at all, a plain bilinear gate
-	// says: the gate was not passed through SiLU
+	// says: without SiLU on the gate
 	//	- h.Apply(func(i, j int, g float64) float64 { return SiLU(g) * u.At(i, j) }, h)
 	//	+ h.Apply(func(i, j int, g float64) float64 { return g * u.At(i, j) }, h)
 	// mistake: gate and up added instead of multiplied
-	// says: do not add them
+	// says: were added: multiply them element-wise
 	//	- h.Apply(func(i, j int, g float64) float64 { return SiLU(g) * u.At(i, j) }, h)
 	//	+ h.Apply(func(i, j int, g float64) float64 { return SiLU(g) + u.At(i, j) }, h)
 	// end exercise

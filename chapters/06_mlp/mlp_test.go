@@ -35,58 +35,6 @@ func load(t *testing.T, name string) *mat.Dense {
 	return a
 }
 
-// TestForwardGolden compares Forward with transformers' Qwen3MLP on x [7,64] with hidden 64 and
-// intermediate 160. Tolerance: goldenTol.
-func TestForwardGolden(t *testing.T) {
-	var m struct {
-		Hidden       int `json:"hidden"`
-		Intermediate int `json:"intermediate"`
-	}
-	if err := reference.LoadJSON(chapter, "meta", &m); err != nil {
-		t.Fatalf("golden data: %v", err)
-	}
-	w := &Weights{Gate: load(t, "gate_proj.npy"), Up: load(t, "up_proj.npy"), Down: load(t, "down_proj.npy")}
-	if err := w.Check(m.Hidden, m.Intermediate); err != nil {
-		t.Fatalf("golden weights: %v", err)
-	}
-	x := load(t, "x.npy")
-	got := w.Forward(x)
-	want := load(t, "out.npy")
-	if e := relErr(t, got.RawMatrix().Data, want.RawMatrix().Data); e > goldenTol {
-		t.Errorf("MLP vs transformers: relative error %.3g > %g:\n%s", e, goldenTol, mlpHint(x, w, got))
-	} else {
-		t.Logf("MLP vs transformers: relative error %.3g (tolerance %g)", e, goldenTol)
-	}
-}
-
-// mlpHint names the classic mistake whose formula, computed here on the same weights, gives got:
-// SiLU on the up projection, no SiLU, or a sum for the product.
-func mlpHint(x *mat.Dense, w *Weights, got *mat.Dense) string {
-	silu := func(z float64) float64 { return z / (1 + math.Exp(-z)) }
-	seq, _ := x.Dims()
-	inter, hidden := w.Gate.Dims()
-	g, u := mat.NewDense(seq, inter, nil), mat.NewDense(seq, inter, nil)
-	g.Mul(x, w.Gate.T())
-	u.Mul(x, w.Up.T())
-	for _, m := range []struct {
-		what string
-		f    func(g, u float64) float64
-	}{
-		{"that is g ⊙ silu(u): SiLU went on the up projection; it belongs on the gate", func(g, u float64) float64 { return g * silu(u) }},
-		{"that is g ⊙ u: the gate was not passed through SiLU", func(g, u float64) float64 { return g * u }},
-		{"that is silu(g) + u: multiply the gate and up element-wise, do not add them", func(g, u float64) float64 { return silu(g) + u }},
-	} {
-		h := mat.NewDense(seq, inter, nil)
-		h.Apply(func(i, j int, gv float64) float64 { return m.f(gv, u.At(i, j)) }, g)
-		out := mat.NewDense(seq, hidden, nil)
-		out.Mul(h, w.Down.T())
-		if reference.RelErr(got.RawMatrix().Data, out.RawMatrix().Data) < 1e-9 {
-			return m.what
-		}
-	}
-	return "want out = (silu(x gate^T) ⊙ (x up^T)) down^T"
-}
-
 // siluCurves are the activations a SiLU is often confused with, each with what to say when a
 // learner's function follows it.
 var siluCurves = []struct {
@@ -178,6 +126,58 @@ func TestForwardByHand(t *testing.T) {
 			t.Fatalf("hidden 1, intermediate 2, x = %g: got %.6g, want %.6g:\n%s", xv, got.At(r, 0), want, hint)
 		}
 	}
+}
+
+// TestForwardGolden compares Forward with transformers' Qwen3MLP on x [7,64] with hidden 64 and
+// intermediate 160. Tolerance: goldenTol.
+func TestForwardGolden(t *testing.T) {
+	var m struct {
+		Hidden       int `json:"hidden"`
+		Intermediate int `json:"intermediate"`
+	}
+	if err := reference.LoadJSON(chapter, "meta", &m); err != nil {
+		t.Fatalf("golden data: %v", err)
+	}
+	w := &Weights{Gate: load(t, "gate_proj.npy"), Up: load(t, "up_proj.npy"), Down: load(t, "down_proj.npy")}
+	if err := w.Check(m.Hidden, m.Intermediate); err != nil {
+		t.Fatalf("golden weights: %v", err)
+	}
+	x := load(t, "x.npy")
+	got := w.Forward(x)
+	want := load(t, "out.npy")
+	if e := relErr(t, got.RawMatrix().Data, want.RawMatrix().Data); e > goldenTol {
+		t.Errorf("MLP vs transformers: relative error %.3g > %g:\n%s", e, goldenTol, mlpHint(x, w, got))
+	} else {
+		t.Logf("MLP vs transformers: relative error %.3g (tolerance %g)", e, goldenTol)
+	}
+}
+
+// mlpHint names the classic mistake whose formula, computed here on the same weights, gives got:
+// SiLU on the up projection, no SiLU, or a sum for the product.
+func mlpHint(x *mat.Dense, w *Weights, got *mat.Dense) string {
+	silu := func(z float64) float64 { return z / (1 + math.Exp(-z)) }
+	seq, _ := x.Dims()
+	inter, hidden := w.Gate.Dims()
+	g, u := mat.NewDense(seq, inter, nil), mat.NewDense(seq, inter, nil)
+	g.Mul(x, w.Gate.T())
+	u.Mul(x, w.Up.T())
+	for _, m := range []struct {
+		what string
+		f    func(g, u float64) float64
+	}{
+		{"that is g ⊙ silu(u): SiLU went on the up projection; it belongs on the gate", func(g, u float64) float64 { return g * silu(u) }},
+		{"that is g ⊙ u: the gate was not passed through SiLU", func(g, u float64) float64 { return g * u }},
+		{"that is silu(g) + u: multiply the gate and up element-wise, do not add them", func(g, u float64) float64 { return silu(g) + u }},
+	} {
+		h := mat.NewDense(seq, inter, nil)
+		h.Apply(func(i, j int, gv float64) float64 { return m.f(gv, u.At(i, j)) }, g)
+		out := mat.NewDense(seq, hidden, nil)
+		out.Mul(h, w.Down.T())
+		if reference.RelErr(got.RawMatrix().Data, out.RawMatrix().Data) < 1e-9 {
+			return m.what
+		}
+	}
+	return "want out = (silu(x gate^T) ⊙ (x up^T)) down^T"
 }
 
 func TestCheckErrors(t *testing.T) {
