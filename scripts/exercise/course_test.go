@@ -32,6 +32,11 @@ package sq
 
 const courseSrc = `package sq
 
+import "math"
+
+// Root returns the square root of x: not an exercise, but an import the tool must keep.
+func Root(x float64) float64 { return math.Sqrt(x) }
+
 // Square returns x*x.
 func Square(x int) int {
 	// exercise: sq.Square — x times x

@@ -222,11 +222,8 @@ func run(args []string, stdout io.Writer) error {
 		}
 		return check(stdout, mod, selected, opts)
 	case "hint":
-		fl := flag.NewFlagSet("hint", flag.ContinueOnError)
-		fl.SetOutput(io.Discard)
 		var opts hintOptions
-		fl.BoolVar(&opts.Solution, "solution", false, "print the solution")
-		rest, err := parseInterspersed(fl, args[1:])
+		rest, err := parseInterspersed(newHintFlags(&opts), args[1:])
 		if err != nil {
 			return fmt.Errorf("%v\n%s", err, usage)
 		}
@@ -271,6 +268,14 @@ func run(args []string, stdout io.Writer) error {
 		}
 		return makeWorkspace(stdout, mod, ch, force)
 	}
+}
+
+// newHintFlags returns the flags of `exercise hint`, set into opts.
+func newHintFlags(opts *hintOptions) *flag.FlagSet {
+	fl := flag.NewFlagSet("hint", flag.ContinueOnError)
+	fl.SetOutput(io.Discard)
+	fl.BoolVar(&opts.Solution, "solution", false, "print the solution")
+	return fl
 }
 
 // parseInterspersed parses flags that may come before, between or after the other arguments
