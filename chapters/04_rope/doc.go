@@ -22,7 +22,9 @@
 // are absolute: the model sees "token at position 37", must learn from data that 37 and 38 are
 // neighbours, and cannot go past the last learned position. Both are added once at the input, so
 // every later layer sees position mixed into the content. RoPE (Su et al., "RoFormer", 2021,
-// section 3.2; adopted by GPT-NeoX, LLaMA and every Qwen) changes three things: position enters at
+// section 3.2; adopted by GPT-NeoX, by LLaMA, Touvron et al., 2023, section 2.2, and by Qwen from
+// its first version, Bai et al., 2023, section 2.3, to Qwen3, its report's section 2) changes
+// three things: position enters at
 // every attention layer, as a rotation of q and k rather than an addition to the token; the score
 // then depends on the distance m-n alone (a uniform shift of every position changes nothing); and
 // it has no parameters, so any position up to the table's size is defined. Values are not rotated:
@@ -62,7 +64,7 @@
 // it ABF, "adjusted base frequency" (Xiong et al., 2023, section 2.1). Qwen3 did the same: its first
 // two pre-training stages use 4,096-token sequences, and the long-context stage raises the base
 // from 10,000 to 1,000,000 with ABF to reach 32,768 tokens (Qwen3 Technical Report, 2025, section
-// 3, "Pre-training Stage"). The released weights therefore expect 1e6. Going further than the
+// 3.2, "Pre-training Stage"). The released weights therefore expect 1e6. Going further than the
 // trained length needs more than a base: YaRN rescales the frequencies (the same section uses it,
 // with Dual Chunk Attention, at inference), which chapter 01's Config refuses rather than computes
 // wrongly.
@@ -100,15 +102,20 @@
 // and the angle as float32(position) * inv_freq, also in float32 (Qwen3RotaryEmbedding in
 // modeling_qwen3.py). Only then does it take cos and sin. At small positions the rounding is
 // invisible, but float32 has 24 significant bits: an angle near 33000 radians (pair 1 at position
-// 40959) is stored with a spacing of 2^-8 rad, so the rounded angle is off by up to 2e-3 rad, and
-// one ulp of error in inv_freq adds another 1e-3. Those are errors in the reference, but they are
-// the numbers the model was trained and is run with, and we want to match them.
+// 40959) is stored with a spacing of 2^-8 rad, so the rounded angle is off by up to 2e-3 rad; and
+// inv_freq itself, rounded to float32 twice (theta^e, then its reciprocal), is off the exact value
+// by a fraction of a float32 step, which the position multiplies. Those are errors in the
+// reference, but they are the numbers the model was trained and is run with, and we want to match
+// them.
 //
 // NewTable reproduces that arithmetic: InvFreq rounds every step to float32, and Angle32 rounds
 // pos*inv_freq to float32, which is exact float32 multiplication because the product of two
 // float32 numbers fits a float64. Only cos and sin are taken in float64. Example_float32 measures
-// it against the golden cos and sin of Qwen3RotaryEmbedding:
+// it against the golden cos and sin of Qwen3RotaryEmbedding, and splits the largest gap between
+// the float32 angle and the exact one into its two sources:
 //
+//	largest angle gap 3.3e-03 rad (pair 1, position 40897): 1.9e-03 from rounding the angle,
+//	  1.4e-03 from inv_freq[1], which is 0.55 of a float32 step off the exact value
 //	96 positions up to 40959: float32 table within 1.9e-06, exact table off by 3.2e-03 (315 times the 1e-5 tolerance)
 //	the same float32 arithmetic on transformers' own inv_freq: within 3.6e-08
 //	inv_freq[37] differs by one float32 ulp: 1e6^(74/128) lies 0.486 ulp from its nearest float32;
@@ -118,8 +125,9 @@
 // A course that computes RoPE "exactly" does not reproduce the model near the end of its context;
 // one that rounds like the reference does. The remaining error has one source, found by
 // substituting transformers' own inv_freq (the second line: what is left is float32's rounding of
-// cos itself): PyTorch's CPU pow is SLEEF's vectorized powf, accurate to 1 ulp but not correctly
-// rounded. 1e6^(74/128) lies nearly on a midpoint between two float32 numbers; Go's correctly
+// cos itself): PyTorch's CPU pow is SLEEF's vectorized powf (aten/src/ATen/cpu/vec/vec256/
+// vec256_float.h: Vectorized<float>::pow calls Sleef_powf8_u10, "u10" for 1.0 ulp), accurate to
+// 1 ulp but not correctly rounded. 1e6^(74/128) lies nearly on a midpoint between two float32 numbers; Go's correctly
 // rounded math.Pow picks the nearest, SLEEF the other neighbour. Reproducing SLEEF's polynomial
 // bit for bit is possible but would tie the course to one library's internals (other backends
 // round differently again), so we stop here and the test allows one ulp. (The reciprocal is not
