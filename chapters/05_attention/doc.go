@@ -60,7 +60,7 @@
 // Rotating q and k makes the scores, and so the probabilities, depend on distances only; a value
 // is then read as it was written. Rotate the values too and what a token reads depends on where the
 // tokens sit: Example_rotatedValues moves three tokens 100 positions further, which changes
-// nothing (below 1e-12) with q and k rotated, and changes the output by 5, more than the largest
+// nothing (below 1e-12) with q and k rotated, and changes the output by 4.95, more than the largest
 // output value (4.71), with v rotated as well.
 //
 // Why no biases. Qwen2's q_proj, k_proj and v_proj had biases (transformers'

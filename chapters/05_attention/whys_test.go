@@ -64,8 +64,8 @@ func Example_normBeforeRoPE() {
 // Example_rotatedValues shows why RoPE turns queries and keys but not values. The scores then
 // depend on distances only, and so do the probabilities; a value is read as it was written,
 // whatever its position. Rotate the values as well and what a token reads depends on where the
-// tokens sit: moving all three tokens of one head 100 positions further changes the output, by as
-// much as the output itself, where it changes nothing (up to rounding) when only q and k turn.
+// tokens sit: moving all three tokens of one head 100 positions further changes the output by more
+// than its largest value, where it changes nothing (up to rounding) when only q and k turn.
 func Example_rotatedValues() {
 	c := attention.Config{Hidden: 4, Heads: 1, KVHeads: 1, HeadDim: 4, Eps: 1e-6, Theta: 100}
 	tab := rope.NewExactTable(c.HeadDim, 256, c.Theta)
@@ -93,7 +93,7 @@ func Example_rotatedValues() {
 		a, b := out(0, turnValues), out(100, turnValues)
 		diff.Sub(b, a)
 		name := map[bool]string{false: "q, k turned (Qwen3)", true: "q, k and v turned  "}[turnValues]
-		change := fmt.Sprintf("%.1g", mat.Norm(&diff, math.Inf(1)))
+		change := fmt.Sprintf("%.2f", mat.Norm(&diff, math.Inf(1)))
 		if mat.Norm(&diff, math.Inf(1)) < 1e-12 {
 			change = "below 1e-12" // float64 rounding only
 		}
@@ -102,7 +102,7 @@ func Example_rotatedValues() {
 	}
 	// Output:
 	// q, k turned (Qwen3): last token's output at positions 0..2 [0.532 1.114 1.423 0.193], at 100..102 [0.532 1.114 1.423 0.193]: largest change below 1e-12 (max |out| 4.71)
-	// q, k and v turned  : last token's output at positions 0..2 [-0.042 1.072 1.624 0.241], at 100..102 [0.786 -0.769 1.422 -0.785]: largest change 5 (max |out| 4.71)
+	// q, k and v turned  : last token's output at positions 0..2 [-0.042 1.072 1.624 0.241], at 100..102 [0.786 -0.769 1.422 -0.785]: largest change 4.95 (max |out| 4.71)
 }
 
 // Example_attentionBiases shows what the projection biases that Qwen2 had and Qwen3 removed would
