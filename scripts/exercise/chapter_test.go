@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -143,5 +144,34 @@ func TestCourseChapterShape(t *testing.T) {
 		if !slices.Contains(names, "Example_byHand") || slices.Contains(silent, "Example_byHand") {
 			t.Errorf("chapters/%s: no Example_byHand with an output comment (the worked example by hand)", ch.Name)
 		}
+	}
+}
+
+// TestREADMECountsExercises: the top README's "N exercises, about H hours" is what `exercise
+// list` prints for the course as it is, so adding or timing an exercise cannot leave it stale.
+func TestREADMECountsExercises(t *testing.T) {
+	mod, err := findModule()
+	if err != nil {
+		t.Fatal(err)
+	}
+	chs, err := listChapters(mod.Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if err := list(&out, chs); err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(\d+) exercises, about ([\d.]+) hours in all`).FindStringSubmatch(out.String())
+	if m == nil {
+		t.Fatalf("exercise list printed no count:\n%s", out.String())
+	}
+	readme, err := os.ReadFile(filepath.Join(mod.Root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := m[1] + " exercises, about " + m[2] + " hours"
+	if got := regexp.MustCompile(`\d+ exercises, about [\d.]+\s+hours`).FindString(string(readme)); strings.Join(strings.Fields(got), " ") != want {
+		t.Errorf("README.md says %q, exercise list says %q: update the README", got, want)
 	}
 }
