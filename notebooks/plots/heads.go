@@ -217,7 +217,7 @@ func EvidencePlot(title string, e *forward.Evidence, top int) Grid {
 		hs.GlyphStyle.Shape, hs.GlyphStyle.Color, hs.GlyphStyle.Radius = draw.CircleGlyph{}, plotutil.Color(0), vg.Points(4)
 		eb := &plotter.YErrorBars{XYs: held, YErrors: errs, LineStyle: draw.LineStyle{Color: plotutil.Color(0), Width: vg.Points(1.2)}, CapWidth: vg.Points(6)}
 		cs := Must(plotter.NewScatter(ctl))
-		cs.GlyphStyle.Shape, cs.GlyphStyle.Color, cs.GlyphStyle.Radius = draw.CrossGlyph{}, plotutil.Color(1), vg.Points(4)
+		cs.GlyphStyle.Shape, cs.GlyphStyle.Color, cs.GlyphStyle.Radius = draw.CrossGlyph{}, color.RGBA{R: 20, G: 90, B: 160, A: 255}, vg.Points(5) // dark blue: reads on white and beside the red
 		line := Must(plotter.NewLine(plotter.XYs{{X: -0.5, Y: bar}, {X: float64(len(names)) - 0.5, Y: bar}}))
 		line.Color, line.Dashes, line.Width = color.Gray{Y: 60}, []vg.Length{vg.Points(5), vg.Points(3)}, vg.Points(1.5)
 		p.Add(plotter.NewGrid(), line, eb, hs, cs)
