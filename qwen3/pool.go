@@ -89,10 +89,17 @@ func (p *pool) spin(done func() bool) bool {
 }
 
 func newPool(workers int) *pool {
-	p := &pool{done: make(chan struct{}, 1), spinFor: spinLong}
+	spin := spinLong
 	if workers > runtime.GOMAXPROCS(0) {
-		p.spinFor = spinShort
+		spin = spinShort
 	}
+	return newPoolSpin(workers, spin)
+}
+
+// newPoolSpin is newPool with the spin chosen by the caller (tests: zero, so that every wait
+// parks). The spin is set before any worker starts, since workers read it without a lock.
+func newPoolSpin(workers int, spin time.Duration) *pool {
+	p := &pool{done: make(chan struct{}, 1), spinFor: spin}
 	for i := 1; i < workers; i++ {
 		w := &worker{wake: make(chan struct{}, 1)}
 		p.extra = append(p.extra, w)

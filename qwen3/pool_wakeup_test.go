@@ -20,8 +20,7 @@ import (
 // in each of three runs.)
 func TestPoolWakeups(t *testing.T) {
 	for _, n := range []int{2, 3, 5} {
-		p := newPool(n)
-		p.spinFor = 0
+		p := newPoolSpin(n, 0)
 		var jobs atomic.Int64
 		stop := make(chan struct{})
 		finished := make(chan struct{})
