@@ -7,16 +7,41 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 	"unsafe"
 )
 
+// hugeSystem is what readHuge reads of the system: the files that say whether and how large
+// transparent huge pages are and how much memory the process may still take, and the size of its
+// reads. hostHuge gives this machine's; tests give fakes (a cgroup limit, a small step).
+type hugeSystem struct {
+	enabled  string // /sys/kernel/mm/transparent_hugepage/enabled
+	pageSize string // /sys/kernel/mm/transparent_hugepage/hpage_pmd_size
+	meminfo  string // /proc/meminfo
+	cgroup   string // the process's cgroup v2 directory: memory.max, memory.current
+	step     int64  // bytes read between progress reports
+}
+
+// hostHuge is this machine's hugeSystem: its files, and reads of 64 MB.
+func hostHuge() hugeSystem {
+	return hugeSystem{
+		enabled:  "/sys/kernel/mm/transparent_hugepage/enabled",
+		pageSize: "/sys/kernel/mm/transparent_hugepage/hpage_pmd_size",
+		meminfo:  "/proc/meminfo",
+		cgroup:   "/sys/fs/cgroup",
+		step:     64 << 20,
+	}
+}
+
 // hugePageSize is the size of a transparent huge page: 2 MB on x86-64 and on arm64 with 4 KB
 // pages, 32 MB with 16 KB pages (/sys/kernel/mm/transparent_hugepage/hpage_pmd_size).
-func hugePageSize() int {
-	b, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size")
+func hugePageSize() int { return hostHuge().hugePageSize() }
+
+func (h hugeSystem) hugePageSize() int {
+	b, err := os.ReadFile(h.pageSize)
 	if n, err2 := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && err2 == nil && n > 0 && n&(n-1) == 0 {
 		return n
 	}
@@ -35,7 +60,11 @@ func hugePageSize() int {
 // boundary where the hardware prefetchers stop. In 2 MB pages the same weights are 200 pages of
 // consecutive physical memory. See the package documentation for what it gains.
 func readHuge(ctx context.Context, path string, progress func(done, total int64)) (data []byte, release func() error, ok bool, err error) {
-	if !hugePagesEnabled() {
+	return hostHuge().readHuge(ctx, path, progress)
+}
+
+func (h hugeSystem) readHuge(ctx context.Context, path string, progress func(done, total int64)) (data []byte, release func() error, ok bool, err error) {
+	if !h.hugePagesEnabled() {
 		return nil, nil, false, nil
 	}
 	f, err := os.Open(path)
@@ -48,10 +77,10 @@ func readHuge(ctx context.Context, path string, progress func(done, total int64)
 		return nil, nil, false, fmt.Errorf("qwen3: %w", err)
 	}
 	size := st.Size()
-	if size <= 0 || size > availableMemory()/2 || int64(int(size)) != size {
+	if size <= 0 || size > h.availableMemory()/2 || int64(int(size)) != size {
 		return nil, nil, false, nil
 	}
-	hugePage := hugePageSize()
+	hugePage := h.hugePageSize()
 	n := (int(size) + hugePage - 1) &^ (hugePage - 1)
 	mem, err := syscall.Mmap(-1, 0, n+hugePage, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANONYMOUS)
 	if err != nil {
@@ -64,13 +93,12 @@ func readHuge(ctx context.Context, path string, progress func(done, total int64)
 		unmap()
 		return nil, nil, false, nil
 	}
-	const step = 64 << 20
 	for done := int64(0); done < size; {
 		if err := ctx.Err(); err != nil {
 			unmap()
 			return nil, nil, false, err
 		}
-		end := min(done+step, size)
+		end := min(done+h.step, size)
 		if _, err := io.ReadFull(f, region[done:end]); err != nil {
 			unmap()
 			return nil, nil, false, fmt.Errorf("qwen3: reading %s at byte %d of %d: %w", path, done, size, err)
@@ -90,18 +118,20 @@ func readHuge(ctx context.Context, path string, progress func(done, total int64)
 
 // hugePagesEnabled reports whether memory advised with MADV_HUGEPAGE gets transparent huge pages:
 // /sys/kernel/mm/transparent_hugepage/enabled set to "always" or "madvise".
-func hugePagesEnabled() bool {
-	b, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+func hugePagesEnabled() bool { return hostHuge().hugePagesEnabled() }
+
+func (h hugeSystem) hugePagesEnabled() bool {
+	b, err := os.ReadFile(h.enabled)
 	return err == nil && (bytes.Contains(b, []byte("[always]")) || bytes.Contains(b, []byte("[madvise]")))
 }
 
 // availableMemory is the memory this process may still take, in bytes: MemAvailable of
 // /proc/meminfo, or less where a cgroup (v2) limits the process (a container): its memory.max less
 // memory.current. 0 when /proc/meminfo cannot be read.
-func availableMemory() int64 {
-	avail := memAvailable()
-	limit, err1 := os.ReadFile("/sys/fs/cgroup/memory.max")
-	used, err2 := os.ReadFile("/sys/fs/cgroup/memory.current")
+func (h hugeSystem) availableMemory() int64 {
+	avail := h.memAvailable()
+	limit, err1 := os.ReadFile(filepath.Join(h.cgroup, "memory.max"))
+	used, err2 := os.ReadFile(filepath.Join(h.cgroup, "memory.current"))
 	if err1 == nil && err2 == nil {
 		m, errM := strconv.ParseInt(strings.TrimSpace(string(limit)), 10, 64) // "max" when unlimited
 		c, errC := strconv.ParseInt(strings.TrimSpace(string(used)), 10, 64)
@@ -113,8 +143,8 @@ func availableMemory() int64 {
 }
 
 // memAvailable is MemAvailable of /proc/meminfo in bytes (0 when it cannot be read).
-func memAvailable() int64 {
-	f, err := os.Open("/proc/meminfo")
+func (h hugeSystem) memAvailable() int64 {
+	f, err := os.Open(h.meminfo)
 	if err != nil {
 		return 0
 	}
