@@ -28,8 +28,9 @@
 // perplexities" (section 3.2; Table 1, log-perplexity after 524,288 steps: GEGLU 1.633, SwiGLU
 // 1.636, ReLU 1.677): GEGLU marginally ahead (after 65,536 steps 1.942 against 1.944, where the
 // table gives a spread between runs of 0.004 and 0.010). SwiGLU is the one PaLM (Chowdhery et al.,
-// 2022, section 2), LLaMA (Touvron et al., 2023, section 2.2) and every Qwen adopted. Two reasons a
-// gate helps, both visible in the worked example:
+// 2022, section 2), LLaMA (Touvron et al., 2023, section 2.2) and Qwen, from its first version
+// (Bai et al., 2023, section 2.3) to Qwen3 (its report's section 2), adopted. Two reasons a gate
+// helps, both visible in the worked example:
 //
 //   - The gate multiplies. A ReLU unit is linear along every ray from 0: doubling the input
 //     doubles its output (relu(3) = 3, relu(6) = 6, relu(12) = 12). A SwiGLU unit whose gate
@@ -43,13 +44,13 @@
 //     the worked example, where ReLU gives 0) and can learn to open.
 //
 // The price is a third matrix. To keep the parameters of a 4x-wide two-matrix block, a gated
-// block is 8/3 as wide (Shazeer, section 2: 2048 instead of 3072 for T5's 768; LLaMA's 2/3 of 4d,
-// its section 2.2); Qwen3-0.6B goes to 3x (3072 for 1024): 9.4M weights per layer, where a ReLU
+// block is 8/3 as wide (Shazeer, section 2: d_ff reduced "by a factor of 2/3", and section 3.1:
+// 2048 instead of 3072 for T5's 768; LLaMA's 2/3 of 4d, its section 2.2); Qwen3-0.6B goes to 3x (3072 for 1024): 9.4M weights per layer, where a ReLU
 // block of width 4096 would hold 8.4M.
 //
 // No biases, here as in attention (chapter 05): Shazeer's variants already drop them ("Following
-// the T5 codebase, we use a version with no bias", section 1), PaLM found that dropping them
-// "results in increased training stability for large models" (section 2), and transformers'
+// the T5 codebase, we use a version with no bias", section 1), PaLM used none ("We found this to
+// result in increased training stability for large models", section 2), and transformers'
 // Qwen3MLP has bias=False on all three projections (modeling_qwen3.py).
 //
 // # Shapes
