@@ -75,7 +75,10 @@
 // moves), where the rotated queries and keys already give the scores their dependence on
 // distance. A value bias adds exactly b to every
 // context row, one vector for every token whatever it read, the same as a constant added after
-// o_proj.
+// o_proj. A query bias is the one that adds something of its own: b·k_j, the same preference for
+// key j whatever the query asks, which q_proj's weights cannot produce from the input alone.
+// Qwen3 gave that up too; the reason the report (and PaLM) give is training stability, not what
+// the biases could express.
 //
 // What came before. The original Transformer (Vaswani et al., 2017, section 3.2) had multi-head
 // attention with as many key/value heads as query heads (MHA), no normalization of q and k, and
