@@ -1,6 +1,6 @@
 #include "textflag.h"
 
-// The attention tiles (attn_amd64.s, tile_amd64.s) at the AVX512 level: a tile's sixteen lanes
+// The attention tiles (attn_avx2_amd64.s, tile_amd64.s) at the AVX512 level: a tile's sixteen lanes
 // are one 512-bit register instead of two 256-bit halves. Each lane does the AVX2 kernel's
 // operations in its order (one fused multiply-add per k step into the lane's accumulator, the
 // input broadcast from memory; tile16x2's even and odd k steps in two accumulators added at the

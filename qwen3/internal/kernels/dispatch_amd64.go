@@ -96,7 +96,7 @@ func quantizeActArch(a *Act, x []float32) bool {
 	return true
 }
 
-// actRowsKernel is a one-token dot kernel of quant_amd64.s or quantdot_vnni_amd64.s.
+// actRowsKernel is a one-token dot kernel of quant_avx2_amd64.s or quant_avx512vnni_amd64.s.
 type actRowsKernel func(w *byte, stride, rows int, q *int16, scale, sum *float32, n int, out *float32)
 
 // wideThenAVX2 runs the 512-bit kernel wide (with VNNI) on the rows in whole steps of step rows
@@ -496,7 +496,7 @@ var (
 	bf16KernelsN = floatKernelsN{dotBF16N8AVX2, dotBF16N4AVX2, dotBF16N2AVX2}
 	f16KernelsN  = floatKernelsN{dotF16N8AVX2, dotF16N4AVX2, dotF16N2AVX2}
 
-	// the AVX512 level's (multif_avx512_amd64.s): four rows at a time, 16 columns per step
+	// the AVX512 level's (multi_avx512_amd64.s): four rows at a time, 16 columns per step
 	f32KernelsN512  = floatKernelsN{dotF32N8AVX512, dotF32N4AVX512, dotF32N2AVX512}
 	bf16KernelsN512 = floatKernelsN{dotBF16N8AVX512, dotBF16N4AVX512, dotBF16N2AVX512}
 	f16KernelsN512  = floatKernelsN{dotF16N8AVX512, dotF16N4AVX512, dotF16N2AVX512}

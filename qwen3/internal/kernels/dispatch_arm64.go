@@ -283,3 +283,23 @@ func siluMulArch(dst, gate, up []float32) (done int) {
 	siluMulNEON(unsafe.SliceData(dst), unsafe.SliceData(gate), unsafe.SliceData(up), n)
 	return n
 }
+
+// The float16 KV cache's kernels have no arm64 form yet: they run their plain Go forms.
+func attnTileF16Arch(rows int, pack []uint16, packStride int, x []float32, xStride, k int, out []float32, outStride int, acc bool) bool {
+	return false
+}
+func narrowF16Arch(dst []uint16, src []float32) (done int) { return 0 }
+
+// The batched kernels have no arm64 form yet: each token goes through the one-token kernels.
+func dotF32RowsNArch(out []float32, outStride, rows int, w []float32, cols int, x []float32, xStride, tokens int) int {
+	return 0
+}
+func dotBF16RowsNArch(out []float32, outStride, rows int, w []uint16, cols int, x []float32, xStride, tokens int) int {
+	return 0
+}
+func dotF16RowsNArch(out []float32, outStride, rows int, w []uint16, cols int, x []float32, xStride, tokens int) int {
+	return 0
+}
+func dotActRowsNArch(k actKind, out []float32, outStride, rows int, w []byte, rowBytes int, a *Act, cols, tokens int) int {
+	return 0
+}

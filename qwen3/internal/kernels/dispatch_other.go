@@ -52,3 +52,26 @@ func expSubArch(x []float32, m float32) (sum float32, done int) { return 0, 0 }
 func maxArch(x []float32) (m float32, done int)                 { return 0, 0 }
 func scaleArch(dst, x []float32, a float32) (done int)          { return 0 }
 func siluMulArch(dst, gate, up []float32) (done int)            { return 0 }
+
+// actArch is empty where no kernel keeps anything beside an Act's values.
+type actArch struct{}
+
+func (a *actArch) stale() {}
+
+func attnTileF16Arch(rows int, pack []uint16, packStride int, x []float32, xStride, k int, out []float32, outStride int, acc bool) bool {
+	return false
+}
+func narrowF16Arch(dst []uint16, src []float32) (done int) { return 0 }
+
+func dotF32RowsNArch(out []float32, outStride, rows int, w []float32, cols int, x []float32, xStride, tokens int) int {
+	return 0
+}
+func dotBF16RowsNArch(out []float32, outStride, rows int, w []uint16, cols int, x []float32, xStride, tokens int) int {
+	return 0
+}
+func dotF16RowsNArch(out []float32, outStride, rows int, w []uint16, cols int, x []float32, xStride, tokens int) int {
+	return 0
+}
+func dotActRowsNArch(k actKind, out []float32, outStride, rows int, w []byte, rowBytes int, a *Act, cols, tokens int) int {
+	return 0
+}

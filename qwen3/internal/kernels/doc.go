@@ -22,16 +22,16 @@
 // of once per token: for the 4- and 6-bit types decoding is half the work of a dot product. Each
 // result is bit for bit the one-token kernel's on that token's input: integer sums are exact in
 // any order, and the float operations of every lane are the same ones in the same order (the
-// one-token and batched assembly share their macros, dotq_amd64.h and dotf_amd64.h). Where the CPU
+// one-token and batched assembly share their macros, quant_amd64.h and dot_amd64.h). Where the CPU
 // has AVX-512 VNNI the quantized ones run in 512-bit registers, two tokens to a register
-// (multi_vnni_amd64.s): each call copies its tokens' activations once into the order the kernel
+// (multi_avx512vnni_amd64.s): each call copies its tokens' activations once into the order the kernel
 // reads them, Q6_K's weights are reordered per row so that no sum across lanes is left per token,
 // and rows whose copy would not stay in L1 are done in passes over pieces of their columns; every
 // lane still does the AVX2 kernel's operations in order, so the same bits. Eight tokens, AVX2
 // against 512-bit, multiply-adds per ns of one core on the AVX-512 EPYC of 2026-11-27, in cache
 // and then streaming 1024-value rows from memory: Q8_0 64 against 121 and 63 against 108, Q4_0 61
 // against 104 and 60 against 101, Q4_K 63 against 112 and 62 against 105, Q6_K 41 against 122 and
-// 41 against 106. The float ones (F32, BF16, F16) have an AVX-512 form too (multif_avx512_amd64.s,
+// 41 against 106. The float ones (F32, BF16, F16) have an AVX-512 form too (multi_avx512_amd64.s,
 // no VNNI needed): two rows to a register as in the one-token BF16 kernel, four rows and eight
 // tokens at a time, each row's chunks widened once for all the tokens. BF16, eight tokens, in
 // cache: 55.6 multiply-adds per ns against 95.0; in the engine (2026-11-27, 2 threads, alternated)
@@ -57,11 +57,11 @@
 // AttnTile32's twelve sums per k step), the packing of prompts' weights (pack_avx512_amd64.s:
 // QPack.Pack and PackBF16 decode 16 rows into registers and transpose them there, no staging, the
 // portable path's bits) and, where the CPU has AVX-512 VNNI (Intel since Ice Lake, AMD since Zen 4),
-// TileQ (tileq_vnni_amd64.s: VPDPWSSD, 32 int16 products and their sum in one instruction; the same
+// TileQ (tileq_avx512vnni_amd64.s: VPDPWSSD, 32 int16 products and their sum in one instruction; the same
 // integer sums and float flushes as the AVX2 kernel, so the same bits, and 2.3 times its
 // multiply-adds per ns in cache on the AVX-512 AMD EPYC of 2026-11-27: 226 against 99, where the
 // multiplies alone would give 266; the flushes take the rest); and the one-token dots of decoding
-// for Q8_0, Q4_0, Q4_K, Q6_K (quantdot_vnni_amd64.s, with VNNI) and BF16 (dotf_avx512_amd64.s), two
+// for Q8_0, Q4_0, Q4_K, Q6_K (quant_avx512vnni_amd64.s, with VNNI) and BF16 (dot_avx512_amd64.s), two
 // rows to a 512-bit register, every lane doing what the AVX2 kernel's lane does in the same order,
 // so again the same bits (and the batched kernels' bits). On that machine, in cache and then
 // streamed from memory on one core: Q4_K 59 against 43 multiply-adds per ns and 31 against 22.6

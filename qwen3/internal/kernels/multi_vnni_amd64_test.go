@@ -10,7 +10,7 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// TestDotActNVNNIMatchesAVX2: the batched dots in 512-bit registers (multi_vnni_amd64.s, two
+// TestDotActNVNNIMatchesAVX2: the batched dots in 512-bit registers (multi_avx512vnni_amd64.s, two
 // tokens to a register) give the AVX2 batched kernels' float32 bits, token by token and row by
 // row, and write nothing between one token's rows and the next's. Rows of 1024 and 3072 values
 // as the engine's matrices have, shorter ones, and widths the 512-bit kernels leave to the others

@@ -321,6 +321,24 @@ func dotQ6_KActGeneric(w []byte, aq []int16, scale []float32) float32 {
 	return s
 }
 
+// DecodeQ8_0 writes the values of the Q8_0 blocks in src (34 bytes per 32 values) into dst.
+func DecodeQ8_0(dst []float32, src []byte) {
+	nb := len(src) / Q8BlockBytes
+	if len(src)%Q8BlockBytes != 0 || len(dst) < nb*Q8BlockSize {
+		panic(fmt.Sprintf("kernels: DecodeQ8_0 of %d bytes into %d values", len(src), len(dst)))
+	}
+	if decodeQ8_0Arch(dst, src, nb) {
+		return
+	}
+	for b := 0; b < nb; b++ {
+		blk := src[b*Q8BlockBytes : (b+1)*Q8BlockBytes]
+		d := f16(uint16(blk[0]) | uint16(blk[1])<<8)
+		for j, q := range blk[2:] {
+			dst[b*Q8BlockSize+j] = d * float32(int8(q))
+		}
+	}
+}
+
 // DecodeQ4_0 writes the values of the Q4_0 blocks in src into dst, as chapter 01 computes them.
 func DecodeQ4_0(dst []float32, src []byte) {
 	nb := checkDecode("DecodeQ4_0", dst, src, Q4BlockBytes, Q4BlockSize)

@@ -1,9 +1,6 @@
 package kernels
 
-import (
-	"fmt"
-	"math"
-)
+import "fmt"
 
 // Tile sizes of the prompt kernel: TileRows weight rows by TileTokens tokens.
 const (
@@ -80,46 +77,6 @@ func tileGeneric(pack, x []float32, xStride, k int, out *[TileTokens * TileRows]
 			o0[i], o1[i], o2[i] = s00, s01, s02
 			o0[i+1], o1[i+1], o2[i+1] = s10, s11, s12
 		}
-	}
-}
-
-// PackRow writes row (k values) as row i (< 32) of a Tile pack: pack[j*32+i] = row[j].
-// Rows of a pack that are not written must be zeros (or their outputs ignored).
-func PackRow(pack []float32, i int, row []float32) {
-	if i < 0 || i >= TileRows || len(pack) < len(row)*TileRows {
-		panic(fmt.Sprintf("kernels: PackRow %d of %d values into %d", i, len(row), len(pack)))
-	}
-	for j, v := range row {
-		pack[j*TileRows+i] = v
-	}
-}
-
-// PackBF16 writes 32 bfloat16 rows of k values (w, row i at i*k) as a Tile pack: pack[j*32+i] =
-// the float32 of w[i*k+j]. The portable form widens the rows into staging (32·k values) and
-// transposes them eight at a time; an assembly form may write the pack straight from w (AVX-512:
-// 16 rows x 16 columns per step, turned around in registers). Widening a bfloat16 is exact, so
-// every form writes the same bits.
-func PackBF16(pack []float32, w []uint16, k int, staging []float32) {
-	if k <= 0 || len(w) < TileRows*k || len(pack) < TileRows*k || len(staging) < TileRows*k {
-		panic(fmt.Sprintf("kernels: PackBF16 of 32 rows of %d values from %d into %d (staging %d)", k, len(w), len(pack), len(staging)))
-	}
-	j := packBF16Arch(pack, w, k)
-	if j == k {
-		return
-	}
-	if j > 0 { // the last columns, past the assembly's multiple of its step
-		for i := 0; i < TileRows; i++ {
-			for c := j; c < k; c++ {
-				pack[c*TileRows+i] = math.Float32frombits(uint32(w[i*k+c]) << 16)
-			}
-		}
-		return
-	}
-	for i := 0; i < TileRows; i++ {
-		WidenBF16(staging[i*k:(i+1)*k], w[i*k:(i+1)*k])
-	}
-	for i := 0; i < TileRows; i += 8 {
-		Transpose8(pack[i:], TileRows, staging[i*k:], k, k)
 	}
 }
 

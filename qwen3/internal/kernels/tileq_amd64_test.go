@@ -62,7 +62,7 @@ func TestVNNIChosen(t *testing.T) {
 	}
 }
 
-// TestDotActVNNIMatchesAVX2: the one-token dots in 512-bit registers (quantdot_vnni_amd64.s) give
+// TestDotActVNNIMatchesAVX2: the one-token dots in 512-bit registers (quant_avx512vnni_amd64.s) give
 // the AVX2 kernels' float32 bits, row by row, so a decode step does not depend on which of the two
 // ran, and the batched kernels (AVX2 at every level) still give each token what Step gives it.
 // Eleven rows: two groups of four in the 512-bit kernel, three left to the AVX2 one.
@@ -106,7 +106,7 @@ func TestDotActVNNIMatchesAVX2(t *testing.T) {
 	}
 }
 
-// TestDotFloatAVX512MatchesAVX2: the BF16 one-token dot in 512-bit registers (dotf_avx512_amd64.s)
+// TestDotFloatAVX512MatchesAVX2: the BF16 one-token dot in 512-bit registers (dot_avx512_amd64.s)
 // gives the AVX2 kernel's float32 bits for every row: 19 rows (two groups of eight, three left to
 // the AVX2 kernel), row lengths of one and of several 32-column steps, and one that is no multiple
 // of 32 (all AVX2).

@@ -1,4 +1,0 @@
-package kernels
-
-//go:noescape
-func prefetchL2(p *byte, n int)
