@@ -31,8 +31,12 @@ func AttnTile(rows int, pack []float32, packStride int, x []float32, xStride, k 
 		panic(fmt.Sprintf("kernels: AttnTile of %d rows, k %d: %d packed (stride %d), %d inputs (stride %d), %d outputs (stride %d)",
 			rows, k, len(pack), packStride, len(x), xStride, len(out), outStride))
 	}
-	if attnTileArch(rows, pack, packStride, x, xStride, k, out, outStride, acc) {
-		return
+	if k > 0 {
+		if kern, ok := attnTileOps[attnVariant(rows)].get(); ok {
+			pp, px, po := noEscape3(&pack[0], &x[0], &out[0])
+			kern(pp, px, xStride, k, po, packStride, outStride, b2i(acc))
+			return
+		}
 	}
 	attnTileGeneric(rows, pack, packStride, x, xStride, k, out, outStride, acc)
 }
@@ -50,8 +54,12 @@ func AttnTile32(rows int, pack []float32, second, packStride int, x []float32, x
 		panic(fmt.Sprintf("kernels: AttnTile32 of %d rows, k %d: %d packed (second %d, stride %d), %d inputs (stride %d), %d outputs (stride %d)",
 			rows, k, len(pack), second, packStride, len(x), xStride, len(out), outStride))
 	}
-	if attnTile32Arch(rows, pack, second, packStride, x, xStride, k, out, outStride, acc) {
-		return
+	if k > 0 {
+		if kern, ok := attnTile32Ops[attnVariant(rows)].get(); ok {
+			pp, px, po := noEscape3(&pack[0], &x[0], &out[0])
+			kern(pp, second, px, xStride, k, po, packStride, outStride, b2i(acc))
+			return
+		}
 	}
 	AttnTile(rows, pack, packStride, x, xStride, k, out, outStride, acc)
 	AttnTile(rows, pack[min(second, len(pack)):], packStride, x, xStride, k, out[AttnLanes:], outStride, acc)
@@ -64,8 +72,12 @@ func AttnTile32F16(rows int, pack []uint16, second, packStride int, x []float32,
 		panic(fmt.Sprintf("kernels: AttnTile32F16 of %d rows, k %d: %d packed (second %d, stride %d), %d inputs (stride %d), %d outputs (stride %d)",
 			rows, k, len(pack), second, packStride, len(x), xStride, len(out), outStride))
 	}
-	if attnTile32F16Arch(rows, pack, second, packStride, x, xStride, k, out, outStride, acc) {
-		return
+	if k > 0 {
+		if kern, ok := attnTile32F16Ops[attnVariant(rows)].get(); ok {
+			pp, px, po := noEscape3(&pack[0], &x[0], &out[0])
+			kern(pp, second, px, xStride, k, po, packStride, outStride, b2i(acc))
+			return
+		}
 	}
 	AttnTileF16(rows, pack, packStride, x, xStride, k, out, outStride, acc)
 	AttnTileF16(rows, pack[min(second, len(pack)):], packStride, x, xStride, k, out[AttnLanes:], outStride, acc)
@@ -120,8 +132,12 @@ func AttnTileF16(rows int, pack []uint16, packStride int, x []float32, xStride, 
 		panic(fmt.Sprintf("kernels: AttnTileF16 of %d rows, k %d: %d packed (stride %d), %d inputs (stride %d), %d outputs (stride %d)",
 			rows, k, len(pack), packStride, len(x), xStride, len(out), outStride))
 	}
-	if attnTileF16Arch(rows, pack, packStride, x, xStride, k, out, outStride, acc) {
-		return
+	if k > 0 {
+		if kern, ok := attnTileF16Ops[attnVariant(rows)].get(); ok {
+			pp, px, po := noEscape3(&pack[0], &x[0], &out[0])
+			kern(pp, px, xStride, k, po, packStride, outStride, b2i(acc))
+			return
+		}
 	}
 	for t := 0; t < rows; t++ {
 		xt := x[t*xStride : t*xStride+k]
@@ -146,7 +162,11 @@ func NarrowF16(dst []uint16, src []float32) {
 	if len(dst) < len(src) {
 		panic(fmt.Sprintf("kernels: NarrowF16 of %d values into %d", len(src), len(dst)))
 	}
-	for i := narrowF16Arch(dst, src); i < len(src); i++ {
+	k, n := narrowF16Op.split(len(src))
+	if n > 0 {
+		k(noEscape(&dst[0]), noEscape(&src[0]), n)
+	}
+	for i := n; i < len(src); i++ {
 		dst[i] = gguf.F32ToF16(src[i])
 	}
 }
@@ -155,7 +175,11 @@ func NarrowF16(dst []uint16, src []float32) {
 // scores whose running maximum is m. The AVX2 form is within 2 ulp of float32(math.Exp) (Cephes'
 // polynomial; arguments below −87 give e^−87 instead of a smaller number).
 func ExpSub(x []float32, m float32) float32 {
-	sum, n := expSubArch(x, m)
+	var sum float32
+	k, n := expSubOp.split(len(x))
+	if n > 0 {
+		sum = k(noEscape(&x[0]), n, m)
+	}
 	for i := n; i < len(x); i++ {
 		x[i] = float32(math.Exp(float64(x[i] - m)))
 		sum += x[i]
@@ -165,9 +189,10 @@ func ExpSub(x []float32, m float32) float32 {
 
 // Max returns the largest of x (len(x) > 0; NaNs are not expected).
 func Max(x []float32) float32 {
-	m, n := maxArch(x)
-	if n == 0 {
-		m = x[0]
+	k, n := maxOp.split(len(x))
+	m := x[0]
+	if n > 0 {
+		m = k(noEscape(&x[0]), n)
 	}
 	for _, v := range x[n:] {
 		if v > m {
@@ -182,7 +207,11 @@ func Scale(dst, x []float32, a float32) {
 	if len(x) < len(dst) {
 		panic(fmt.Sprintf("kernels: Scale of %d values into %d", len(x), len(dst)))
 	}
-	for i := scaleArch(dst, x, a); i < len(dst); i++ {
+	k, n := scaleOp.split(len(dst))
+	if n > 0 {
+		k(noEscape(&dst[0]), noEscape(&x[0]), a, n)
+	}
+	for i := n; i < len(dst); i++ {
 		dst[i] = a * x[i]
 	}
 }
@@ -193,8 +222,19 @@ func SiLUMul(dst, gate, up []float32) {
 	if len(gate) < len(dst) || len(up) < len(dst) {
 		panic(fmt.Sprintf("kernels: SiLUMul of %d and %d values into %d", len(gate), len(up), len(dst)))
 	}
-	for i := siluMulArch(dst, gate, up); i < len(dst); i++ {
+	k, n := siluMulOp.split(len(dst))
+	if n > 0 {
+		k(noEscape(&dst[0]), noEscape(&gate[0]), noEscape(&up[0]), n)
+	}
+	for i := n; i < len(dst); i++ {
 		g := gate[i]
 		dst[i] = g / (1 + float32(math.Exp(float64(-g)))) * up[i]
 	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -10,7 +10,10 @@ func Transpose8(dst []float32, dstStride int, src []float32, srcStride, k int) {
 	if len(src) < 7*srcStride+k || len(dst) < (k-1)*dstStride+8 || k > srcStride || dstStride < 8 {
 		panic(fmt.Sprintf("kernels: Transpose8 of %d values (stride %d, k %d) into %d (stride %d)", len(src), srcStride, k, len(dst), dstStride))
 	}
-	j := transpose8Arch(dst, dstStride, src, srcStride, k)
+	kern, j := transpose8Op.split(k)
+	if j > 0 {
+		kern(noEscape(&dst[0]), dstStride, noEscape(&src[0]), srcStride, j)
+	}
 	if j == k {
 		return
 	}
@@ -30,7 +33,11 @@ func Transpose8(dst []float32, dstStride int, src []float32, srcStride, k int) {
 // WidenBF16 writes dst[i] = bf16(src[i]).
 func WidenBF16(dst []float32, src []uint16) {
 	dst = dst[:len(src)]
-	for i := widenBF16Arch(dst, src); i < len(src); i++ {
+	k, n := widenBF16Op.split(len(src))
+	if n > 0 {
+		k(noEscape(&dst[0]), noEscape(&src[0]), n)
+	}
+	for i := n; i < len(src); i++ {
 		dst[i] = bf16(src[i])
 	}
 }
@@ -38,7 +45,11 @@ func WidenBF16(dst []float32, src []uint16) {
 // WidenF16 writes dst[i] = f16(src[i]).
 func WidenF16(dst []float32, src []uint16) {
 	dst = dst[:len(src)]
-	for i := widenF16Arch(dst, src); i < len(src); i++ {
+	k, n := widenF16Op.split(len(src))
+	if n > 0 {
+		k(noEscape(&dst[0]), noEscape(&src[0]), n)
+	}
+	for i := n; i < len(src); i++ {
 		dst[i] = f16(src[i])
 	}
 }

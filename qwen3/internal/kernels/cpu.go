@@ -7,17 +7,21 @@ import (
 )
 
 // Level is the widest instruction set the kernels use. Each kernel has a plain Go form (the
-// specification) and, where it pays, assembly forms; the dispatch picks the form of the active
-// level, falling back to the next lower form a kernel has.
+// specification) and, where it pays, assembly forms; the dispatch (dispatch.go) picks the form of
+// the active level, falling back to the next lower level's form where a level has none of its
+// own.
 //
 // Levels are ordered within one architecture: Generic (plain Go, every machine) is 0, and each
-// architecture names its own higher levels (cpu_amd64.go: AVX2, AVX512). QWEN3_KERNELS takes
-// their names.
+// architecture names its own higher levels (cpu_amd64.go: AVX2, AVX512, AVX512VNNI;
+// cpu_arm64.go: NEON, DotProd), each level's name saying every CPU feature it adds to the ones
+// below. QWEN3_KERNELS takes their names.
 type Level int
 
 // Generic is the plain Go form of every kernel.
 const Generic Level = 0
 
+// String is the level's name ("generic", "avx2", "avx512", "avx512vnni", "neon", "dotprod"),
+// what QWEN3_KERNELS takes.
 func (l Level) String() string {
 	if l >= 0 && int(l) < len(levelNames) {
 		return levelNames[l]
@@ -44,25 +48,39 @@ func Limit(l Level) (restore func()) {
 	return func() { setLevel(prev) }
 }
 
-func init() { setLevel(levelFromEnv(cpuLevel)) }
+// envErr is what was wrong with QWEN3_KERNELS when the program started (nil: nothing).
+var envErr error
 
-// setLevel makes l the active level and sets the architecture's dispatch flags.
-func setLevel(l Level) {
-	active = l
-	archSetLevel(l)
+// EnvError reports a value of QWEN3_KERNELS that names no level of this architecture, read when
+// the program started (nil when it is unset or names one). The kernels then run at Supported.
+// The package prints nothing: a command says it where its user looks.
+func EnvError() error { return envErr }
+
+func init() {
+	l, err := levelFromEnv(os.Getenv("QWEN3_KERNELS"), cpuLevel)
+	envErr = err
+	setLevel(l)
 }
 
-// levelFromEnv reads QWEN3_KERNELS; an unknown value is reported and ignored.
-func levelFromEnv(best Level) Level {
-	v := strings.ToLower(strings.TrimSpace(os.Getenv("QWEN3_KERNELS")))
+// setLevel makes l the active level and points every dispatch table at its form for l.
+func setLevel(l Level) {
+	active = l
+	for _, o := range ops {
+		o.setLevel(l)
+	}
+}
+
+// levelFromEnv reads a value of QWEN3_KERNELS: a level's name (case and spaces aside) lowers best
+// to it; empty leaves best; anything else leaves best and is an error.
+func levelFromEnv(v string, best Level) (Level, error) {
+	v = strings.ToLower(strings.TrimSpace(v))
 	if v == "" {
-		return best
+		return best, nil
 	}
 	for l := range Level(len(levelNames)) {
 		if v == l.String() {
-			return min(l, best)
+			return min(l, best), nil
 		}
 	}
-	fmt.Fprintf(os.Stderr, "qwen3 kernels: QWEN3_KERNELS=%q is not one of %s; using %v\n", v, strings.Join(levelNames, ", "), best)
-	return best
+	return best, fmt.Errorf("kernels: QWEN3_KERNELS=%q is not one of %s; using %v", v, strings.Join(levelNames[:], ", "), best)
 }

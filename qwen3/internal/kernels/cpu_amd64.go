@@ -2,35 +2,38 @@ package kernels
 
 import "golang.org/x/sys/cpu"
 
-// cpuLevel is what this CPU runs: AVX2 needs AVX2 (8-lane integer widening), FMA and F16C
-// (half-precision conversion); AVX512 needs AVX-512 F and BW on top.
-var cpuLevel = func() Level {
-	switch {
-	case !(cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X86.HasAVX && x86HasF16C()):
-		return Generic
-	case cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW:
-		return AVX512
-	}
-	return AVX2
-}()
-
-// The levels of amd64, above Generic.
+// The levels of amd64, above Generic. Each adds CPU features to the ones below it, and its name
+// says which: Kernels (package qwen3) and QWEN3_KERNELS use the names.
 const (
-	AVX2   Level = 1 // 8 lanes: AVX2 with FMA and F16C (x86-64 since 2013-2015)
-	AVX512 Level = 2 // 16 lanes: AVX-512 F and BW; kernels without an AVX-512 form run their AVX2 form
+	// AVX2: 8-lane vectors, AVX2 with FMA and F16C (half-precision conversion); x86-64 CPUs since
+	// 2013-2015.
+	AVX2 Level = 1
+	// AVX512: 16-lane vectors, AVX-512 F, BW, DQ and VL on top (Intel since Skylake-SP, AMD since
+	// Zen 4); operations without an AVX-512 form run their AVX2 form.
+	AVX512 Level = 2
+	// AVX512VNNI: AVX-512 VNNI on top (VPDPWSSD, VPDPBUSD: Intel since Ice Lake and Cascade Lake,
+	// AMD since Zen 4): the block-quantized dots and tiles in 512-bit registers.
+	AVX512VNNI Level = 3
 )
 
-var levelNames = []string{"generic", "avx2", "avx512"}
+var levelNames = [...]string{"generic", "avx2", "avx512", "avx512vnni"}
 
-// useAVX2 and useAVX512 select the assembly kernels (set once at start; Limit changes them in
-// tests). useVNNI adds, at the AVX512 level, the kernels that need AVX-512 VNNI (VPDPWSSD: Intel
-// since Ice Lake, AMD since Zen 4); without it those kernels run their AVX2 form.
-var useAVX2, useAVX512, useVNNI bool
+// numLevels is the number of levels of this architecture, Generic included.
+const numLevels = len(levelNames)
 
-func archSetLevel(l Level) {
-	useAVX2, useAVX512 = l >= AVX2, l >= AVX512
-	useVNNI = useAVX512 && cpu.X86.HasAVX512VNNI
-}
+// cpuLevel is the best level this CPU runs.
+var cpuLevel = func() Level {
+	x := cpu.X86
+	switch {
+	case !(x.HasAVX2 && x.HasFMA && x.HasAVX && x86HasF16C()):
+		return Generic
+	case !(x.HasAVX512F && x.HasAVX512BW && x.HasAVX512DQ && x.HasAVX512VL):
+		return AVX2
+	case !x.HasAVX512VNNI:
+		return AVX512
+	}
+	return AVX512VNNI
+}()
 
 // x86HasF16C reports F16C (CPUID.1:ECX bit 29), which x/sys/cpu does not expose.
 func x86HasF16C() bool {

@@ -12,14 +12,17 @@ import (
 // dot-product instructions SDOT and UDOT (FEAT_DotProd, Armv8.2+; every Apple M-series chip,
 // AWS Graviton2 and later, Ampere Altra, Raspberry Pi 5's Cortex-A76; not the Pi 4's Cortex-A72):
 // sixteen 8-bit products summed in fours into 32-bit lanes per instruction. Only the decoding dots
-// of the block-quantized types (quant_neon_arm64.s) have a DotProd form; every other kernel runs its
+// of the block-quantized types (quant_dotprod_arm64.s) have a DotProd form; every other kernel runs its
 // NEON form at DotProd.
 const (
 	NEON    Level = 1 // Advanced SIMD: every arm64 CPU
 	DotProd Level = 2 // Advanced SIMD with SDOT/UDOT (FEAT_DotProd)
 )
 
-var levelNames = []string{"generic", "neon", "dotprod"}
+var levelNames = [...]string{"generic", "neon", "dotprod"}
+
+// numLevels is the number of levels of this architecture, Generic included.
+const numLevels = len(levelNames)
 
 // cpuLevel is what this CPU runs. golang.org/x/sys/cpu reads the dot product from the kernel's
 // hardware capabilities on Linux (HWCAP_ASIMDDP), from sysctl hw.optional.arm.FEAT_DotProd on
@@ -36,8 +39,3 @@ var cpuLevel = func() Level {
 	}
 	return NEON
 }()
-
-// useNEON and useDot select the assembly kernels (set once at start; Limit changes them in tests).
-var useNEON, useDot bool
-
-func archSetLevel(l Level) { useNEON, useDot = l >= NEON, l >= DotProd }

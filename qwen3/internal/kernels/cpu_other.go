@@ -5,6 +5,7 @@ package kernels
 // Off amd64 and arm64 only the plain Go kernels exist.
 const cpuLevel = Generic
 
-var levelNames = []string{"generic"}
+var levelNames = [...]string{"generic"}
 
-func archSetLevel(Level) {}
+// numLevels is the number of levels of this architecture, Generic included.
+const numLevels = len(levelNames)

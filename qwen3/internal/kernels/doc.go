@@ -1,4 +1,135 @@
-// Package kernels holds the inner loops of the qwen3 engine.
+// Package kernels holds the inner loops of the qwen3 engine: for each operation a plain Go form,
+// the specification, and assembly forms for the instruction-set levels of amd64 (avx2, avx512,
+// avx512vnni) and arm64 (neon, dotprod), which give its results (bit for bit where the operation
+// says so, else within float32 rounding of a float64 reference).
+//
+// # Where everything is
+//
+// One row per operation and level that has a kernel of its own. A level runs the form of the
+// highest level at or below it that has one (avx512vnni runs the avx512 forms of the float
+// kernels, avx512 the avx2 forms of the quantized ones), and Generic, like a level below every
+// form, the plain Go reference. After a slash, the variant of the operation a table serves
+// (AttnTile/2: two query rows). The batched operations' reference is the one-token operation for
+// each token, which they equal bit for bit. The tests named hold every level's form to the
+// reference; TestDocTable holds this table to the dispatch tables and the files.
+//
+//	operation           level       kernel file                plain Go reference           tests
+//	DotF32Rows          avx2        dot_avx2_amd64.s           dot.go dotF32Generic         TestDotRows
+//	                    neon        dot_neon_arm64.s
+//	DotBF16Rows         avx2        dot_avx2_amd64.s           dot.go dotBF16Generic        TestDotRows TestDotFloatAVX512MatchesAVX2
+//	                    avx512      dot_avx512_amd64.s
+//	                    neon        dot_neon_arm64.s
+//	DotF16Rows          avx2        dot_avx2_amd64.s           dot.go dotF16Generic         TestDotRows
+//	                    neon        dot_neon_arm64.s
+//	DotQ8_0             avx2        dot_avx2_amd64.s           dot.go dotQ8_0Generic        TestDotQ8_0
+//	                    avx512      dot_avx512_amd64.s
+//	Axpy                avx2        dot_avx2_amd64.s           dot.go Axpy                  TestAxpy
+//	Act.Quantize        avx2        quant_avx2_amd64.s         quant.go quantizeActGeneric  TestQuantizeAct TestActPlanesVNNI
+//	                    avx512vnni  quant_avx512vnni_amd64.s
+//	                    neon        quant_neon_arm64.s
+//	                    dotprod     quant_dotprod_arm64.s
+//	DotQ8_0ActRows      avx2        quant_avx2_amd64.s         quant.go dotQ8_0ActGeneric   TestDotActRows TestDotActVNNIMatchesAVX2
+//	                    avx512vnni  quant_avx512vnni_amd64.s
+//	                    neon        quant_neon_arm64.s
+//	                    dotprod     quant_dotprod_arm64.s
+//	DotQ4_0ActRows      avx2        quant_avx2_amd64.s         quant.go dotQ4_0ActGeneric   TestDotActRows TestDotActVNNIMatchesAVX2
+//	                    avx512vnni  quant_avx512vnni_amd64.s
+//	                    neon        quant_neon_arm64.s
+//	                    dotprod     quant_dotprod_arm64.s
+//	DotQ4_KActRows      avx2        quant_avx2_amd64.s         quant.go dotQ4_KActGeneric   TestDotActRows TestDotActVNNIMatchesAVX2
+//	                    avx512vnni  quant_avx512vnni_amd64.s
+//	                    neon        quant_neon_arm64.s
+//	                    dotprod     quant_dotprod_arm64.s
+//	DotQ6_KActRows      avx2        quant_avx2_amd64.s         quant.go dotQ6_KActGeneric   TestDotActRows TestDotActVNNIMatchesAVX2
+//	                    avx512vnni  quant_avx512vnni_amd64.s
+//	                    neon        quant_neon_arm64.s
+//	                    dotprod     quant_dotprod_arm64.s
+//	DecodeQ8_0          avx2        quant_avx2_amd64.s         quant.go DecodeQ8_0          TestDecodeQuant
+//	DecodeQ4_0          avx2        quant_avx2_amd64.s         quant.go DecodeQ4_0          TestDecodeQuant
+//	DecodeQ4_K          avx2        quant_avx2_amd64.s         quant.go DecodeQ4_K          TestDecodeQuant
+//	DecodeQ6_K          avx2        quant_avx2_amd64.s         quant.go DecodeQ6_K          TestDecodeQuant
+//	DotF32RowsN         avx2        multi_avx2_amd64.s         dot.go DotF32Rows            TestDotFloatRowsN
+//	                    avx512      multi_avx512_amd64.s
+//	DotBF16RowsN        avx2        multi_avx2_amd64.s         dot.go DotBF16Rows           TestDotFloatRowsN
+//	                    avx512      multi_avx512_amd64.s
+//	DotF16RowsN         avx2        multi_avx2_amd64.s         dot.go DotF16Rows            TestDotFloatRowsN
+//	                    avx512      multi_avx512_amd64.s
+//	DotQ8_0ActRowsN     avx2        multi_avx2_amd64.s         quant.go DotQ8_0ActRows      TestDotActRowsN TestDotActNVNNIMatchesAVX2
+//	                    avx512vnni  multi_avx512vnni_amd64.s
+//	DotQ4_0ActRowsN     avx2        multi_avx2_amd64.s         quant.go DotQ4_0ActRows      TestDotActRowsN TestDotActNVNNIMatchesAVX2
+//	                    avx512vnni  multi_avx512vnni_amd64.s
+//	DotQ4_KActRowsN     avx2        multi_avx2_amd64.s         quant.go DotQ4_KActRows      TestDotActRowsN TestDotActNVNNIMatchesAVX2
+//	                    avx512vnni  multi_avx512vnni_amd64.s
+//	DotQ6_KActRowsN     avx2        multi_avx2_amd64.s         quant.go DotQ6_KActRows      TestDotActRowsN TestDotActNVNNIMatchesAVX2
+//	                    avx512vnni  multi_avx512vnni_amd64.s
+//	Tile                avx2        tile_avx2_amd64.s          tile.go tileGeneric          TestTile
+//	                    avx512      tile_avx512_amd64.s
+//	                    neon        tile_neon_arm64.s
+//	TilePart/8          avx512      tile_avx512_amd64.s        tile.go Tile                 TestTilePart
+//	AddRows             avx2        tile_avx2_amd64.s          tile.go AddRows              TestAddRows
+//	CopyRows            avx2        tile_avx2_amd64.s          tile.go CopyRows             TestAddRows
+//	TileQ               avx2        tileq_avx2_amd64.s         tileq.go tileQGeneric        TestTileQ TestTileQVNNIMatchesAVX2
+//	                    avx512vnni  tileq_avx512vnni_amd64.s
+//	                    neon        tileq_neon_arm64.s
+//	TileQ/Q4_K          avx2        tileq_avx2_amd64.s         tileq.go tileQGeneric        TestTileQ TestTileQVNNIMatchesAVX2
+//	                    avx512vnni  tileq_avx512vnni_amd64.s
+//	                    neon        tileq_neon_arm64.s
+//	TileQPart/8         avx512vnni  tileq_avx512vnni_amd64.s   tileq.go TileQ               TestTileQPart
+//	TileQPart/8/Q4_K    avx512vnni  tileq_avx512vnni_amd64.s   tileq.go TileQ               TestTileQPart
+//	PackBF16            avx512      pack_avx512_amd64.s        pack.go PackBF16             TestPackBF16AVX512MatchesAVX2
+//	QPack.Pack/Q8_0     avx512      pack_avx512_amd64.s        pack.go decodeQRow           TestQPackAVX512MatchesGeneric
+//	QPack.Pack/Q4_0     avx512      pack_avx512_amd64.s        pack.go decodeQRow           TestQPackAVX512MatchesGeneric
+//	QPack.Pack/Q4_K     avx512      pack_avx512_amd64.s        pack.go decodeQRow           TestQPackAVX512MatchesGeneric
+//	QPack.Pack/Q6_K     avx512      pack_avx512_amd64.s        pack.go decodeQRow           TestQPackAVX512MatchesGeneric
+//	decodeQRow/bytes    avx2        pack_avx2_amd64.s          pack.go decodeQRow           TestTileQ
+//	                    neon        pack_neon_arm64.s
+//	decodeQRow/nibbles  avx2        pack_avx2_amd64.s          pack.go decodeQRow           TestTileQ
+//	                    neon        pack_neon_arm64.s
+//	decodeQRow/Q6_K     avx2        pack_avx2_amd64.s          pack.go decodeQRow           TestTileQ
+//	                    neon        pack_neon_arm64.s
+//	Transpose8          avx2        convert_avx2_amd64.s       convert.go Transpose8        TestTranspose8
+//	                    neon        convert_neon_arm64.s
+//	WidenBF16           avx2        convert_avx2_amd64.s       convert.go WidenBF16         TestWidenAndDecode
+//	                    neon        convert_neon_arm64.s
+//	WidenF16            avx2        convert_avx2_amd64.s       convert.go WidenF16          TestWidenAndDecode
+//	                    neon        convert_neon_arm64.s
+//	AttnTile/2          avx2        attn_avx2_amd64.s          attn.go attnTileGeneric      TestAttnTile TestAttnTileAVX512MatchesAVX2
+//	                    avx512      attn_avx512_amd64.s
+//	                    neon        tile_neon_arm64.s
+//	AttnTile/6          avx2        tile_avx2_amd64.s          attn.go attnTileGeneric      TestAttnTile TestAttnTileAVX512MatchesAVX2
+//	                    avx512      attn_avx512_amd64.s
+//	                    neon        tile_neon_arm64.s
+//	AttnTileF16/2       avx2        attn_avx2_amd64.s          attn.go AttnTileF16          TestAttnTileF16 TestAttnTileAVX512MatchesAVX2
+//	                    avx512      attn_avx512_amd64.s
+//	AttnTileF16/6       avx2        attn_avx2_amd64.s          attn.go AttnTileF16          TestAttnTileF16 TestAttnTileAVX512MatchesAVX2
+//	                    avx512      attn_avx512_amd64.s
+//	AttnTile32/2        avx512      attn_avx512_amd64.s        attn.go AttnTile             TestAttnTile32
+//	AttnTile32/6        avx512      attn_avx512_amd64.s        attn.go AttnTile             TestAttnTile32
+//	AttnTile32F16/2     avx512      attn_avx512_amd64.s        attn.go AttnTileF16          TestAttnTile32
+//	AttnTile32F16/6     avx512      attn_avx512_amd64.s        attn.go AttnTileF16          TestAttnTile32
+//	NarrowF16           avx2        attn_avx2_amd64.s          attn.go NarrowF16            TestNarrowF16
+//	ExpSub              avx2        attn_avx2_amd64.s          attn.go ExpSub               TestExpSub
+//	                    neon        attn_neon_arm64.s
+//	Max                 avx2        attn_avx2_amd64.s          attn.go Max                  TestMaxScale
+//	                    neon        attn_neon_arm64.s
+//	Scale               avx2        attn_avx2_amd64.s          attn.go Scale                TestMaxScale
+//	                    neon        attn_neon_arm64.s
+//	SiLUMul             avx2        attn_avx2_amd64.s          attn.go SiLUMul              TestSiLUMul
+//	                    neon        attn_neon_arm64.s
+//	Prefetch            avx2        prefetch_avx2_amd64.s      prefetch.go Prefetch         TestPrefetch
+//
+// The rule behind the names: <op>.go holds an operation's API, its argument checks and its plain
+// Go form; <op>_<isa>_<arch>.s its kernels for one level (isa: the level's name), with their
+// prototypes, and the few lines of Go that call them as a table wants, in <op>_<isa>_<arch>.go
+// beside it; <op>_<arch>.h macros that the one-token and the batched kernels share, so that both
+// do the same operations in the same order (quant_amd64.h, dot_amd64.h). ops.go lists the
+// operations and their kernels' calling conventions, dispatch.go the four shapes of table and
+// their executors, dispatch_<arch>.go each architecture's tables (dispatch_other.go: all empty),
+// cpu_<arch>.go its levels and how the CPU's are detected. Tests that must reach one level's
+// assembly directly live in <op>_<isa>_<arch>_test.go; the portable tests run every level through
+// Limit. Measurements below are from the AMD EPYC (AVX-512 with VNNI) of 2026-11-27.
+//
+// # What the kernels do
 //
 // Decoding one token multiplies every weight row, stored in the file's precision, with the same
 // input vector:
@@ -77,15 +208,12 @@
 // two cores of BF16 from 42 to 50 GB/s. Q6_K's dot reads the Act's byte planes (each int16 a = 256·hi +
 // lo, hi signed, lo unsigned, as arm64's DotProd kernels do), so its quants stay bytes and
 // VPDPBUSD multiplies 64 of them per instruction: two byte dots give the same exact int32 group
-// sums as the int16 products (36 multiply-adds per ns with those). Limit (and
-// QWEN3_KERNELS at start) lowers the level the dispatch uses, so tests run every path a machine
-// has. The tests and fuzz targets check every path against chapter 01's dequantizers, in float64.
+// sums as the int16 products (36 multiply-adds per ns with those).
 //
-// Files: the portable files (dot.go, quant.go, tile.go, tileq.go, attn.go, convert.go) hold each
-// kernel's argument checks and plain Go form, and ask an architecture's hook (a function named
-// like the kernel with the suffix Arch) whether an assembly form takes the work. Each architecture
-// has one file of hooks, dispatch_GOARCH.go (dispatch_other.go where there is no assembly), one of
-// level detection, cpu_GOARCH.go, and its assembly in *_GOARCH.s; tests that must reach one
-// architecture's assembly directly live in *_GOARCH_test.go. Portable tests run every level
-// through Limit.
+// # Levels
+//
+// Supported is the best level this CPU has; QWEN3_KERNELS (a level's name) lowers it when the
+// program starts, and EnvError says when its value named no level (the package prints nothing);
+// Limit lowers it in tests, so that they run every path a machine has. The tests and fuzz
+// targets check every path against chapter 01's dequantizers, in float64.
 package kernels

@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"fmt"
+	"unsafe"
 
 	gguf "github.com/qwen3go/qwen3go/chapters/01_gguf"
 )
@@ -31,45 +32,53 @@ func DotF16(w []uint16, x []float32) float32 {
 // pass in one call. x must hold at least cols values.
 func DotF32Rows(out, w []float32, cols int, x []float32) {
 	checkRows("DotF32Rows", len(out), len(w), cols, len(x))
-	if dotF32RowsArch(out, w, cols, x) {
-		return
-	}
-	for r := range out {
-		out[r] = dotF32Generic(w[r*cols:(r+1)*cols], x[:cols])
-	}
+	dotRows(dotF32RowsOp, out, w, cols, x, dotF32Generic)
 }
 
 // DotBF16Rows is DotF32Rows for raw bfloat16 weights.
 func DotBF16Rows(out []float32, w []uint16, cols int, x []float32) {
 	checkRows("DotBF16Rows", len(out), len(w), cols, len(x))
-	if dotBF16RowsArch(out, w, cols, x) {
-		return
-	}
-	for r := range out {
-		out[r] = dotBF16Generic(w[r*cols:(r+1)*cols], x[:cols])
-	}
+	dotRows(dotBF16RowsOp, out, w, cols, x, dotBF16Generic)
 }
 
 // DotF16Rows is DotF32Rows for raw half-precision weights.
 func DotF16Rows(out []float32, w []uint16, cols int, x []float32) {
 	checkRows("DotF16Rows", len(out), len(w), cols, len(x))
-	if dotF16RowsArch(out, w, cols, x) {
-		return
-	}
-	for r := range out {
-		out[r] = dotF16Generic(w[r*cols:(r+1)*cols], x[:cols])
-	}
+	dotRows(dotF16RowsOp, out, w, cols, x, dotF16Generic)
 }
 
-// finishRows completes a multi-row dot after an assembly kernel did the first n columns of every
-// row (n = 0: none): tail(r) is row r's dot over the other columns, in plain Go.
-func finishRows(out []float32, cols, n int, tail func(r int) float32) {
-	if n == cols && n > 0 {
-		return
+// dotRows runs a float multi-row dot through its table: the kernels take what rows and columns
+// they can, generic (the plain Go form) the rest of each row, added to what the kernel wrote.
+func dotRows[T float32 | uint16](o *rowOp[dotRowsKernel[T]], out []float32, w []T, cols int, x []float32, generic func(w []T, x []float32) float32) {
+	r, rows := 0, len(out)
+	if cols > 0 && rows > 0 {
+		chain := o.chain()
+		for i := range chain {
+			f := &chain[i]
+			n, take := f.fit(o.op, rows-r, cols, true)
+			if take == 0 {
+				continue
+			}
+			pw, px, po := noEscape3(&w[r*cols], &x[0], &out[r])
+			f.k(pw, int(unsafe.Sizeof(w[0]))*cols, take, px, n, po)
+			if n < cols {
+				dotRowsTail(out, w, cols, x, r, r+take, n, generic)
+			}
+			if r += take; r == rows {
+				return
+			}
+		}
+		o.left(chain, r, rows)
 	}
-	for r := range out {
-		s := tail(r)
-		if n > 0 {
+	dotRowsTail(out, w, cols, x, r, rows, 0, generic)
+}
+
+// dotRowsTail does rows r0..r1-1 from column from in plain Go, adding what a kernel wrote when
+// from > 0.
+func dotRowsTail[T float32 | uint16](out []float32, w []T, cols int, x []float32, r0, r1, from int, generic func(w []T, x []float32) float32) {
+	for r := r0; r < r1; r++ {
+		s := generic(noEscapeSlice(w[r*cols+from:(r+1)*cols]), noEscapeSlice(x[from:cols]))
+		if from > 0 {
 			s += out[r]
 		}
 		out[r] = s
@@ -89,8 +98,11 @@ func DotQ8_0(w []byte, x []float32) float32 {
 	if len(w)%Q8BlockBytes != 0 || len(x) < nb*Q8BlockSize {
 		panic(fmt.Sprintf("kernels: DotQ8_0 with %d bytes of blocks and %d inputs", len(w), len(x)))
 	}
-	if s, ok := dotQ8_0Arch(w, x, nb); ok {
-		return s
+	if nb > 0 {
+		if k, ok := dotQ8_0Op.get(); ok {
+			pw, px, _ := noEscape3(&w[0], &x[0], &f16Table)
+			return k(pw, px, nb, &f16Table)
+		}
 	}
 	return dotQ8_0Generic(w, x)
 }
@@ -110,7 +122,11 @@ func Axpy(y []float32, a float32, x []float32) {
 	if len(x) < len(y) {
 		panic(fmt.Sprintf("kernels: Axpy of %d inputs into %d outputs", len(x), len(y)))
 	}
-	for i := axpyArch(y, a, x); i < len(y); i++ {
+	k, n := axpyOp.split(len(y))
+	if n > 0 {
+		k(noEscape(&y[0]), a, noEscape(&x[0]), n)
+	}
+	for i := n; i < len(y); i++ {
 		y[i] += a * x[i]
 	}
 }

@@ -1,6 +1,10 @@
 package kernels
 
-import "fmt"
+import (
+	"fmt"
+	"math/bits"
+	"unsafe"
+)
 
 // Batched decoding: a qwen3.Batch step decodes one token of each of B sequences, so every matrix
 // pass multiplies the same weight rows with B different inputs. The one-token kernels, called B
@@ -22,25 +26,19 @@ import "fmt"
 // t < tokens: DotF32Rows for several inputs at once.
 func DotF32RowsN(out []float32, outStride, rows int, w []float32, cols int, x []float32, xStride, tokens int) {
 	checkRowsN("DotF32RowsN", len(out), outStride, rows, len(w), rows*cols, len(x), xStride, cols, tokens)
-	for t := dotF32RowsNArch(out, outStride, rows, w, cols, x, xStride, tokens); t < tokens; t++ {
-		DotF32Rows(out[t*outStride:t*outStride+rows], w, cols, x[t*xStride:])
-	}
+	dotRowsN(dotF32RowsNOp, out, outStride, rows, w, cols, x, xStride, tokens, DotF32Rows)
 }
 
 // DotBF16RowsN is DotF32RowsN for raw bfloat16 weights: DotBF16Rows for several inputs.
 func DotBF16RowsN(out []float32, outStride, rows int, w []uint16, cols int, x []float32, xStride, tokens int) {
 	checkRowsN("DotBF16RowsN", len(out), outStride, rows, len(w), rows*cols, len(x), xStride, cols, tokens)
-	for t := dotBF16RowsNArch(out, outStride, rows, w, cols, x, xStride, tokens); t < tokens; t++ {
-		DotBF16Rows(out[t*outStride:t*outStride+rows], w, cols, x[t*xStride:])
-	}
+	dotRowsN(dotBF16RowsNOp, out, outStride, rows, w, cols, x, xStride, tokens, DotBF16Rows)
 }
 
 // DotF16RowsN is DotF32RowsN for raw half-precision weights: DotF16Rows for several inputs.
 func DotF16RowsN(out []float32, outStride, rows int, w []uint16, cols int, x []float32, xStride, tokens int) {
 	checkRowsN("DotF16RowsN", len(out), outStride, rows, len(w), rows*cols, len(x), xStride, cols, tokens)
-	for t := dotF16RowsNArch(out, outStride, rows, w, cols, x, xStride, tokens); t < tokens; t++ {
-		DotF16Rows(out[t*outStride:t*outStride+rows], w, cols, x[t*xStride:])
-	}
+	dotRowsN(dotF16RowsNOp, out, outStride, rows, w, cols, x, xStride, tokens, DotF16Rows)
 }
 
 // DotQ8_0ActRowsN writes out[t*outStride+r] = row r · token t of a for r < rows and t < tokens,
@@ -71,11 +69,51 @@ func dotActRowsN(k actKind, out []float32, outStride, rows int, w []byte, rowByt
 	if rowBytes < 0 || rowBytes%kk.blockBytes != 0 {
 		panic(fmt.Sprintf("kernels: %s rows of %d bytes are not whole blocks of %d", kk.name, rowBytes, kk.blockBytes))
 	}
-	cols := rowBytes / kk.blockBytes * kk.size
+	nb := rowBytes / kk.blockBytes
+	cols := nb * kk.size
 	checkRowsN(actRowsNNames[k], len(out), outStride, rows, len(w), rows*rowBytes, a.Len(), cols, cols, tokens)
-	for t := dotActRowsNArch(k, out, outStride, rows, w, rowBytes, a, cols, tokens); t < tokens; t++ {
+	t := 0
+	if o := dotActRowsNOps[k]; rows > 0 {
+		if f := o.get(nb); f != nil {
+			t = o.steps(f, tokens, func(t0, nt int) {
+				f.k(noEscape(&w[0]), rowBytes, rows, noEscape(a), nb, cols, t0, nt, noEscapeSlice(out), outStride)
+			})
+		}
+	}
+	for ; t < tokens; t++ {
 		at := a.token(t, cols)
 		dotActRows(k, out[t*outStride:t*outStride+rows], w, rowBytes, &at)
+	}
+}
+
+// dotRowsN runs a batched float dot through its table: the tokens eight, four or two at a time,
+// each group's rows through the chain of kernels; rows no kernel takes, and a last odd token, go
+// through one (the one-token dot of the type), which gives the same bits.
+func dotRowsN[T float32 | uint16](o *rowOp[dotRowsNKernels[T]], out []float32, outStride, rows int, w []T, cols int, x []float32, xStride, tokens int, one func(out []float32, w []T, cols int, x []float32)) {
+	t := 0
+	if rows > 0 {
+		t = o.tokens(tokens, func(t0, nt int) {
+			g := 4 - bits.Len(uint(nt)) // the kernel for 8, 4 or 2 tokens
+			r := 0
+			if cols > 0 {
+				chain := o.chain()
+				for i := 0; i < len(chain) && r < rows; i++ {
+					f := &chain[i]
+					if _, take := f.fit(o.op, rows-r, cols, true); take > 0 { // every form takes whole rows
+						pw, px, po := noEscape3(&w[r*cols], &x[t0*xStride], &out[t0*outStride+r])
+						f.k[g](pw, int(unsafe.Sizeof(w[0]))*cols, take, px, xStride, cols, po, outStride)
+						r += take
+					}
+				}
+				o.left(chain, r, rows)
+			}
+			for tt := t0; r < rows && tt < t0+nt; tt++ {
+				one(noEscapeSlice(out[tt*outStride+r:tt*outStride+rows]), noEscapeSlice(w[r*cols:]), cols, noEscapeSlice(x[tt*xStride:]))
+			}
+		})
+	}
+	for ; t < tokens; t++ {
+		one(noEscapeSlice(out[t*outStride:t*outStride+rows]), noEscapeSlice(w), cols, noEscapeSlice(x[t*xStride:]))
 	}
 }
 

@@ -31,15 +31,6 @@ const (
 	accRowBytes = 1 << accRowShift
 )
 
-// vnniKernelsN are the 512-bit batched kernels of each type for 8, 4 and 2 tokens (nil: none; the
-// AVX2 ones run).
-var vnniKernelsN = [len(actKinds)][3]func(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int, acc *float32, flags, pf int){
-	q8_0: {dotQ8_0ActN8VNNI, dotQ8_0ActN4VNNI, dotQ8_0ActN2VNNI},
-	q4_0: {dotQ4_0ActN8VNNI, dotQ4_0ActN4VNNI, dotQ4_0ActN2VNNI},
-	q4_K: {dotQ4_KActN8VNNI, dotQ4_KActN4VNNI, dotQ4_KActN2VNNI},
-	q6_K: {dotQ6_KActN8VNNI, dotQ6_KActN4VNNI, dotQ6_KActN2VNNI},
-}
-
 // vnniScratch holds the buffers the activations are copied into, one per concurrent call.
 var vnniScratch = sync.Pool{New: func() any { return new(scratchBuf) }}
 
@@ -47,6 +38,9 @@ type scratchBuf struct{ b []byte }
 
 // get returns n bytes of the buffer, 64-byte aligned (a 512-bit load never straddles two lines).
 func (s *scratchBuf) get(n int) *byte {
+	if testScratch != nil {
+		return &testScratch(n)[0]
+	}
 	if len(s.b) < n+64 {
 		s.b = make([]byte, n+64)
 	}
@@ -73,30 +67,32 @@ const (
 	prefetchAhead = 4096
 )
 
-// dotActRowsNVNNI is dotActRowsNArch's 512-bit path: the tokens eight, four or two at a time, and
-// the number of tokens done (a last odd one is left to the one-token kernel). n counts the groups
-// of eight blocks (or super-blocks) of a row.
-func dotActRowsNVNNI(k actKind, out []float32, outStride, rows int, w []byte, rowBytes int, a *Act, cols, tokens, n int) int {
-	kn, per := vnniKernelsN[k], pairBytes
-	if k == q6_K {
+// vnniKernelN is a 512-bit batched kernel for eight, four or two tokens.
+type vnniKernelN = func(w *byte, stride, rows int, x *byte, n int, out *float32, outStride int, acc *float32, flags, pf int)
+
+// actRowsNVNNI is the batched form of one type at the AVX512VNNI level: tokens t..t+nt-1 (nt 8,
+// 4 or 2) copied into the pair layout (q6: the Q6 pair layout), then the rows, in one call or in
+// passes over pieces of their columns (vnniChunk). group: blocks per group of a row.
+func actRowsNVNNI(k8, k4, k2 vnniKernelN, kind actKind) actRowsNKernel {
+	op, q6, group, per := actRowsNNames[kind], kind == q6_K, actKinds[kind].group, pairBytes
+	if q6 {
 		per = q6PairBytes
 	}
-	s := vnniScratch.Get().(*scratchBuf)
-	t := 0
-	for tokens-t >= 2 {
-		i, pairs := 0, 4
-		switch {
-		case tokens-t >= 8:
-		case tokens-t >= 4:
-			i, pairs = 1, 2
-		default:
-			i, pairs = 2, 1
+	return func(w *byte, rowBytes, rows int, a *Act, nb, cols, t, nt int, out []float32, outStride int) {
+		kn, pairs := k2, nt/2
+		switch nt {
+		case 8:
+			kn = k8
+		case 4:
+			kn = k4
 		}
+		n := nb / group
+		s := vnniScratch.Get().(*scratchBuf)
 		size := n * pairs * per
 		x := s.get(size + vnniRowBlock*accRowBytes)
 		acc := (*float32)(unsafe.Add(unsafe.Pointer(x), size))
 		b := t * cols / ActBlock
-		if k == q6_K {
+		if q6 {
 			q6PairActVNNI(x, &a.Q[t*cols], &a.Scale[b], &a.Sum16[t*cols/16], n, pairs, cols)
 		} else {
 			pairActVNNI(x, &a.Q[t*cols], &a.Scale[b], &a.Sum[b], n, pairs, cols)
@@ -105,8 +101,10 @@ func dotActRowsNVNNI(k actKind, out []float32, outStride, rows int, w []byte, ro
 		chunk, gb := max(1, vnniChunk/(pairs*per)), rowBytes/n // groups per pass, a group's bytes in a row
 		pf := (prefetchAhead + chunk*gb - 1) / (chunk * gb) * rowBytes
 		if n <= chunk {
-			kn[i](unsafe.SliceData(w), rowBytes, rows, x, n, &o[0], outStride, acc, 0, pf)
+			traceSub(op, vnniOnePass)
+			kn(w, rowBytes, rows, x, n, &o[0], outStride, acc, 0, pf)
 		} else {
+			traceSub(op, vnniPasses)
 			for r0 := 0; r0 < rows; r0 += vnniRowBlock {
 				rb := min(vnniRowBlock, rows-r0)
 				for c := 0; c < n; c += chunk {
@@ -118,15 +116,26 @@ func dotActRowsNVNNI(k actKind, out []float32, outStride, rows int, w []byte, ro
 						flags |= 2
 					}
 					xc := (*byte)(unsafe.Add(unsafe.Pointer(x), c*pairs*per))
-					kn[i](&w[r0*rowBytes+c*gb], rowBytes, rb, xc, min(chunk, n-c), &o[r0], outStride, acc, flags, pf)
+					kn((*byte)(unsafe.Add(unsafe.Pointer(w), r0*rowBytes+c*gb)), rowBytes, rb, xc, min(chunk, n-c), &o[r0], outStride, acc, flags, pf)
 				}
 			}
 		}
-		t += 2 * pairs
+		vnniScratch.Put(s)
 	}
-	vnniScratch.Put(s)
-	return t
 }
+
+// The branches of actRowsNVNNI.
+const (
+	vnniOnePass = "one pass"
+	vnniPasses  = "passes over column pieces"
+)
+
+var (
+	dotQ8_0ActRowsNVNNI = actRowsNVNNI(dotQ8_0ActN8VNNI, dotQ8_0ActN4VNNI, dotQ8_0ActN2VNNI, q8_0)
+	dotQ4_0ActRowsNVNNI = actRowsNVNNI(dotQ4_0ActN8VNNI, dotQ4_0ActN4VNNI, dotQ4_0ActN2VNNI, q4_0)
+	dotQ4_KActRowsNVNNI = actRowsNVNNI(dotQ4_KActN8VNNI, dotQ4_KActN4VNNI, dotQ4_KActN2VNNI, q4_K)
+	dotQ6_KActRowsNVNNI = actRowsNVNNI(dotQ6_KActN8VNNI, dotQ6_KActN4VNNI, dotQ6_KActN2VNNI, q6_K)
+)
 
 // The kernels of multi_avx512vnni_amd64.s.
 

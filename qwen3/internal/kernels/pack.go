@@ -30,7 +30,10 @@ func PackBF16(pack []float32, w []uint16, k int, staging []float32) {
 	if k <= 0 || len(w) < TileRows*k || len(pack) < TileRows*k || len(staging) < TileRows*k {
 		panic(fmt.Sprintf("kernels: PackBF16 of 32 rows of %d values from %d into %d (staging %d)", k, len(w), len(pack), len(staging)))
 	}
-	j := packBF16Arch(pack, w, k)
+	kern, j := packBF16Op.split(k)
+	if j > 0 {
+		kern(noEscapeSlice(pack), noEscapeSlice(w), k, j)
+	}
 	if j == k {
 		return
 	}
@@ -69,6 +72,15 @@ func (k QKind) blockSize() int {
 	return ActBlock
 }
 
+// hasMins is 1 for the type whose QPack has minimum terms (Q4_K), 0 for the others: the index of
+// its kernels in TileQ's tables.
+func (k QKind) hasMins() int {
+	if k == QQ4_K {
+		return 1
+	}
+	return 0
+}
+
 // halves is the number of weight scale blocks per 32-value activation block.
 func (k QKind) halves() int {
 	if k == QQ6_K {
@@ -95,8 +107,11 @@ func (p *QPack) Pack(kind QKind, k int, raw []byte, rowBytes, rows int) {
 	p.Kind, p.K = kind, k
 	nf := k / ActBlock * kind.halves()
 	s := p.S[:nf*2*TileRows]
-	if packQArch(p, kind, k, raw, rowBytes, rows) { // writes every S, zeros included
-		return
+	if rows == TileRows { // 32 rows: an assembly form writes every S, zeros included
+		if kern, ok := packQOps[kind].get(); ok {
+			kern(noEscape(p), k, noEscapeSlice(raw), rowBytes)
+			return
+		}
 	}
 	clear(s)
 	for i := 0; i < rows; i++ {
@@ -121,7 +136,8 @@ func decodeQRow(kind QKind, q []int16, s []float32, raw []byte) {
 			blk := raw[b*Q8BlockBytes : (b+1)*Q8BlockBytes]
 			s[b*64] = f16Table[le16(blk)]
 			y := q[b*Q8BlockSize : (b+1)*Q8BlockSize]
-			if widenBytesArch(y, blk[2:]) {
+			if k, ok := widenBytesOp.get(); ok {
+				k(noEscape(&y[0]), noEscape(&blk[2]), len(y))
 				continue
 			}
 			for j, v := range blk[2:Q8BlockBytes] {
@@ -133,7 +149,8 @@ func decodeQRow(kind QKind, q []int16, s []float32, raw []byte) {
 			blk := raw[b*Q4BlockBytes : (b+1)*Q4BlockBytes]
 			s[b*64] = f16Table[le16(blk)]
 			lo, hi := q[b*Q4BlockSize:b*Q4BlockSize+16], q[b*Q4BlockSize+16:b*Q4BlockSize+32]
-			if widenNibblesArch(lo, hi, blk[2:], 8) {
+			if k, ok := widenNibblesOp.get(); ok {
+				k(noEscape(&lo[0]), noEscape(&hi[0]), noEscape(&blk[2]), len(lo), 8)
 				continue
 			}
 			for j, v := range blk[2:Q4BlockBytes] {
@@ -152,7 +169,8 @@ func decodeQRow(kind QKind, q []int16, s []float32, raw []byte) {
 			for j := 0; j < 8; j += 2 { // 32 bytes: sub-block j in the low nibbles, j+1 in the high
 				qs := blk[16+16*j : 16+16*j+32]
 				lo, hi := q[i*QKSize+32*j:i*QKSize+32*j+32], q[i*QKSize+32*j+32:i*QKSize+32*j+64]
-				if widenNibblesArch(lo, hi, qs, 0) {
+				if k, ok := widenNibblesOp.get(); ok {
+					k(noEscape(&lo[0]), noEscape(&hi[0]), noEscape(&qs[0]), len(lo), 0)
 					continue
 				}
 				for l, v := range qs {
@@ -171,7 +189,8 @@ func decodeQRow(kind QKind, q []int16, s []float32, raw []byte) {
 				for g := 0; g < 8; g++ {
 					s[(i*16+8*half+g)*64] = d * float32(int8(sc[g]))
 				}
-				if widenQ6Arch(y, ql, qh) {
+				if k, ok := widenQ6Op.get(); ok {
+					k(noEscape(&y[0]), noEscape(&ql[0]), noEscape(&qh[0]))
 					continue
 				}
 				for l := 0; l < 32; l++ { // q6K for k = 0..3, unrolled

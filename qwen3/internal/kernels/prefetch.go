@@ -10,6 +10,8 @@ package kernels
 // without a form do nothing: it changes when bytes arrive, never a result.
 func Prefetch(b []byte) {
 	if len(b) > 0 {
-		prefetchArch(b)
+		if k, ok := prefetchOp.get(); ok {
+			k(noEscape(&b[0]), len(b))
+		}
 	}
 }

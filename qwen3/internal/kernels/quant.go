@@ -45,7 +45,7 @@ type Act struct {
 	Sum   []float32
 	Sum16 []int32
 
-	arch actArch // what an architecture's kernels keep beside Q (dispatch_arm64.go; empty elsewhere)
+	arch actArch // what a level's kernels keep beside Q (quant_avx512vnni_amd64.go, quant_dotprod_arm64.go)
 }
 
 // NewAct returns an Act for n values (a multiple of ActBlock).
@@ -66,8 +66,12 @@ func (a *Act) Quantize(x []float32) {
 	if len(x) > len(a.Q) || len(x)%ActBlock != 0 {
 		panic(fmt.Sprintf("kernels: quantizing %d values into an Act of %d", len(x), len(a.Q)))
 	}
-	if quantizeActArch(a, x) {
-		return
+	a.arch.stale()
+	if len(x) > 0 {
+		if k, ok := quantizeOp.get(); ok {
+			k(noEscape(a), noEscapeSlice(x))
+			return
+		}
 	}
 	quantizeActGeneric(a, x)
 }
@@ -172,13 +176,38 @@ func dotActRows(k actKind, out []float32, w []byte, rowBytes int, a *Act) {
 	if rows == 0 {
 		return
 	}
-	done := dotActRowsArch(k, out, w, rowBytes, nb, a) // blocks per row an assembly kernel did
-	if done == nb {
-		return
+	r := 0
+	if nb > 0 {
+		o := dotActRowsOps[k]
+		chain := o.chain()
+		planes := len(chain) > 0 && a.arch.ready(nb*kk.size)
+		for i := range chain {
+			f := &chain[i]
+			n, take := f.fit(o.op, rows-r, nb, planes)
+			if take == 0 {
+				continue
+			}
+			pw, pa, po := noEscape3(&w[r*rowBytes], a, &out[r])
+			f.k(pw, rowBytes, take, pa, n, po)
+			if n < nb {
+				dotActRowsTail(k, out, w, rowBytes, a, r, r+take, n)
+			}
+			if r += take; r == rows {
+				return
+			}
+		}
+		o.left(chain, r, rows)
 	}
-	for r := range out {
-		row := w[r*rowBytes+done*kk.blockBytes : (r+1)*rowBytes]
-		q, sc, sum := a.Q[done*kk.size:], a.Scale[done*kk.size/ActBlock:], a.Sum[done*kk.size/ActBlock:]
+	dotActRowsTail(k, out, w, rowBytes, a, r, rows, 0)
+}
+
+// dotActRowsTail does rows r0..r1-1 from block from in plain Go, adding what a kernel wrote when
+// from > 0.
+func dotActRowsTail(k actKind, out []float32, w []byte, rowBytes int, a *Act, r0, r1, from int) {
+	kk := actKinds[k]
+	q, sc, sum := a.Q[from*kk.size:], a.Scale[from*kk.size/ActBlock:], a.Sum[from*kk.size/ActBlock:]
+	for r := r0; r < r1; r++ {
+		row := w[r*rowBytes+from*kk.blockBytes : (r+1)*rowBytes]
 		var s float32
 		switch k {
 		case q8_0:
@@ -190,11 +219,10 @@ func dotActRows(k actKind, out []float32, w []byte, rowBytes int, a *Act) {
 		case q6_K:
 			s = dotQ6_KActGeneric(row, q, sc)
 		}
-		if done > 0 {
-			out[r] += s
-		} else {
-			out[r] = s
+		if from > 0 {
+			s += out[r]
 		}
+		out[r] = s
 	}
 }
 
@@ -327,7 +355,7 @@ func DecodeQ8_0(dst []float32, src []byte) {
 	if len(src)%Q8BlockBytes != 0 || len(dst) < nb*Q8BlockSize {
 		panic(fmt.Sprintf("kernels: DecodeQ8_0 of %d bytes into %d values", len(src), len(dst)))
 	}
-	if decodeQ8_0Arch(dst, src, nb) {
+	if decodeArch(q8_0, dst, src, nb) {
 		return
 	}
 	for b := 0; b < nb; b++ {
@@ -342,7 +370,7 @@ func DecodeQ8_0(dst []float32, src []byte) {
 // DecodeQ4_0 writes the values of the Q4_0 blocks in src into dst, as chapter 01 computes them.
 func DecodeQ4_0(dst []float32, src []byte) {
 	nb := checkDecode("DecodeQ4_0", dst, src, Q4BlockBytes, Q4BlockSize)
-	if decodeQ4_0Arch(dst, src, nb) {
+	if decodeArch(q4_0, dst, src, nb) {
 		return
 	}
 	for b := 0; b < nb; b++ {
@@ -360,7 +388,7 @@ func DecodeQ4_0(dst []float32, src []byte) {
 // computes them: (d·scale)·q − dmin·min, each product rounded to float32 (no fused multiply-add).
 func DecodeQ4_K(dst []float32, src []byte) {
 	nb := checkDecode("DecodeQ4_K", dst, src, Q4KBytes, QKSize)
-	if decodeQ4_KArch(dst, src, nb) {
+	if decodeArch(q4_K, dst, src, nb) {
 		return
 	}
 	for i := 0; i < nb; i++ {
@@ -382,7 +410,7 @@ func DecodeQ4_K(dst []float32, src []byte) {
 // computes them: (d·scale)·(q−32).
 func DecodeQ6_K(dst []float32, src []byte) {
 	nb := checkDecode("DecodeQ6_K", dst, src, Q6KBytes, QKSize)
-	if decodeQ6_KArch(dst, src, nb) {
+	if decodeArch(q6_K, dst, src, nb) {
 		return
 	}
 	for i := 0; i < nb; i++ {
@@ -406,4 +434,15 @@ func checkDecode(name string, dst []float32, src []byte, blockBytes, blockSize i
 		panic(fmt.Sprintf("kernels: %s of %d bytes into %d values", name, len(src), len(dst)))
 	}
 	return nb
+}
+
+// decodeArch runs the kernel of the active level, if it has one, on nb > 0 blocks.
+func decodeArch(k actKind, dst []float32, src []byte, nb int) bool {
+	if nb > 0 {
+		if kern, ok := decodeOps[k].get(); ok {
+			kern(noEscape(&dst[0]), noEscape(&src[0]), nb, &f16Table)
+			return true
+		}
+	}
+	return false
 }

@@ -452,7 +452,7 @@ q6kzdone:
 
 // func splitActVNNI(q *int16, p *byte, nblocks int)
 // Writes the byte planes of nblocks blocks of 32 activations: per block the 32 high bytes a>>8
-// (signed), then the 32 low bytes a&255, the layout dispatch_arm64.go's planes have.
+// (signed), then the 32 low bytes a&255, the layout of arm64's DotProd planes (quant_dotprod_arm64.go).
 TEXT ·splitActVNNI(SB), NOSPLIT, $0-24
 	MOVQ q+0(FP), SI
 	MOVQ p+8(FP), DI

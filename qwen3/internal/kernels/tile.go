@@ -24,11 +24,18 @@ func Tile(pack, x []float32, xStride, k int, out *[TileTokens * TileRows]float32
 	switch {
 	case k == 0:
 		clear(out[:])
-	case tileArch(pack, x, xStride, k, out):
 	default:
+		if kern, ok := tileOp.get(); ok {
+			kern(noEscapeSlice(pack), noEscapeSlice(x), xStride, k, noEscape(out))
+			return
+		}
 		tileGeneric(pack, x, xStride, k, out)
 	}
 }
+
+// tileQuarters are the four quarters of a 32 x 12 tile that kernels of 16 rows by 6 tokens
+// compute: rows from row, tokens from token.
+var tileQuarters = [4]struct{ row, token int }{{0, 0}, {16, 0}, {0, 6}, {16, 6}}
 
 // TilePart is Tile for a tile whose tokens past the first n (0 < n <= 12) are not wanted, as in a
 // chunk's last tile: out[t*32+i] for t < n are Tile's values, bit for bit, and the rows t >= n
@@ -38,8 +45,11 @@ func TilePart(pack, x []float32, xStride, k, n int, out *[TileTokens * TileRows]
 	if n <= 0 || n > TileTokens {
 		panic(fmt.Sprintf("kernels: TilePart of %d tokens", n))
 	}
-	if n <= 8 && k > 0 && len(pack) >= k*TileRows && k <= xStride && len(x) >= (TileTokens-1)*xStride+k && tile8Arch(pack, x, xStride, k, out) {
-		return
+	if n <= 8 && k > 0 && len(pack) >= k*TileRows && k <= xStride && len(x) >= (TileTokens-1)*xStride+k {
+		if kern, ok := tile8Op.get(); ok {
+			kern(noEscapeSlice(pack), noEscapeSlice(x), xStride, k, noEscape(out))
+			return
+		}
 	}
 	Tile(pack, x, xStride, k, out)
 }
@@ -87,8 +97,11 @@ func tileGeneric(pack, x []float32, xStride, k int, out *[TileTokens * TileRows]
 // a call per 32 values costs more than its additions.
 func AddRows(y []float32, yStride int, x []float32, n int) {
 	checkBlockRows(y, yStride, x, n)
-	if addRowsArch(y, yStride, x, n) {
-		return
+	if n > 0 {
+		if k, ok := addRowsOp.get(); ok {
+			k(noEscape(&y[0]), yStride, noEscape(&x[0]), n)
+			return
+		}
 	}
 	for t := range n {
 		dst, src := y[t*yStride:t*yStride+TileRows], x[t*TileRows:(t+1)*TileRows]
@@ -101,8 +114,11 @@ func AddRows(y []float32, yStride int, x []float32, n int) {
 // CopyRows is AddRows without the addition: y[t*yStride+i] = x[t*32+i].
 func CopyRows(y []float32, yStride int, x []float32, n int) {
 	checkBlockRows(y, yStride, x, n)
-	if copyRowsArch(y, yStride, x, n) {
-		return
+	if n > 0 {
+		if k, ok := copyRowsOp.get(); ok {
+			k(noEscape(&y[0]), yStride, noEscape(&x[0]), n)
+			return
+		}
 	}
 	for t := range n {
 		copy(y[t*yStride:t*yStride+TileRows], x[t*TileRows:(t+1)*TileRows])

@@ -43,7 +43,8 @@ func TileQ(p *QPack, a *Act, t0 int, out *[TileTokens * TileRows]float32) {
 	}
 	nb := k / ActBlock
 	x, xs, xsum := a.Q[t0*k:], a.Scale[t0*nb:], a.Sum[t0*nb:]
-	if tileQArch(p, x, k, nb, xs, xsum, out) {
+	if kern, ok := tileQOps[p.Kind.hasMins()].get(); ok {
+		kern(noEscape(p), noEscapeSlice(x), k, nb, noEscapeSlice(xs), noEscapeSlice(xsum), noEscape(out))
 		return
 	}
 	tileQGeneric(p, x, xs, xsum, out)
@@ -61,7 +62,8 @@ func TileQPart(p *QPack, a *Act, t0, n int, out *[TileTokens * TileRows]float32)
 	k := p.K
 	if n <= 8 && t0 >= 0 && a.Len() >= (t0+TileTokens)*k {
 		nb := k / ActBlock
-		if tileQ8Arch(p, a.Q[t0*k:], k, nb, a.Scale[t0*nb:], a.Sum[t0*nb:], out) {
+		if kern, ok := tileQ8Ops[p.Kind.hasMins()].get(); ok {
+			kern(noEscape(p), noEscapeSlice(a.Q[t0*k:]), k, nb, noEscapeSlice(a.Scale[t0*nb:]), noEscapeSlice(a.Sum[t0*nb:]), noEscape(out))
 			return
 		}
 	}
