@@ -11,7 +11,9 @@
 // form, the plain Go reference. After a slash, the variant of the operation a table serves
 // (AttnTile/2: two query rows). The batched operations' reference is the one-token operation for
 // each token, which they equal bit for bit. The tests named hold every level's form to the
-// reference; TestDocTable holds this table to the dispatch tables and the files.
+// reference; TestDispatch runs every operation at every level the machine has, through every
+// branch of its table, with buffers that catch a kernel reading or writing past them; and
+// TestDocTable holds this table to the dispatch tables and the files.
 //
 //	operation           level       kernel file                plain Go reference           tests
 //	DotF32Rows          avx2        dot_avx2_amd64.s           dot.go dotF32Generic         TestDotRows

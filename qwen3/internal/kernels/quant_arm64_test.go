@@ -94,3 +94,9 @@ func TestDotProdMatchesNEON(t *testing.T) {
 		}
 	}
 }
+
+// arenaPlanes gives a its byte planes and low-byte sums in m's buffers (quantizeDot fills them
+// instead of making its own), so that TestDispatch guards them as it guards the values.
+func arenaPlanes(m *arena, what string, a *Act) {
+	a.arch.planes, a.arch.lo128 = alloc[byte](m, what+".planes", 2*len(a.Q)), alloc[int32](m, what+".lo128", len(a.Q)/ActBlock)
+}

@@ -88,3 +88,9 @@ func TestActPlanesVNNI(t *testing.T) {
 		}
 	}
 }
+
+// arenaPlanes gives a its byte planes in m's buffers (quantizeVNNI fills them instead of making
+// its own), so that TestDispatch guards them as it guards the values.
+func arenaPlanes(m *arena, what string, a *Act) {
+	a.arch.planes = alloc[byte](m, what+".planes", 2*len(a.Q))
+}

@@ -96,7 +96,7 @@ func tileGeneric(pack, x []float32, xStride, k int, out *[TileTokens * TileRows]
 // results into the residual stream or an output this way; one call per block, not per token, as
 // a call per 32 values costs more than its additions.
 func AddRows(y []float32, yStride int, x []float32, n int) {
-	checkBlockRows(y, yStride, x, n)
+	checkBlockRows("AddRows", y, yStride, x, n)
 	if n > 0 {
 		if k, ok := addRowsOp.get(); ok {
 			k(noEscape(&y[0]), yStride, noEscape(&x[0]), n)
@@ -113,7 +113,7 @@ func AddRows(y []float32, yStride int, x []float32, n int) {
 
 // CopyRows is AddRows without the addition: y[t*yStride+i] = x[t*32+i].
 func CopyRows(y []float32, yStride int, x []float32, n int) {
-	checkBlockRows(y, yStride, x, n)
+	checkBlockRows("CopyRows", y, yStride, x, n)
 	if n > 0 {
 		if k, ok := copyRowsOp.get(); ok {
 			k(noEscape(&y[0]), yStride, noEscape(&x[0]), n)
@@ -125,8 +125,8 @@ func CopyRows(y []float32, yStride int, x []float32, n int) {
 	}
 }
 
-func checkBlockRows(y []float32, yStride int, x []float32, n int) {
+func checkBlockRows(name string, y []float32, yStride int, x []float32, n int) {
 	if n < 0 || yStride < TileRows || n > 0 && (len(y) < (n-1)*yStride+TileRows || len(x) < n*TileRows) {
-		panic(fmt.Sprintf("kernels: %d rows of 32 from %d values into %d (stride %d)", n, len(x), len(y), yStride))
+		panic(fmt.Sprintf("kernels: %s of %d rows of 32 from %d values into %d (stride %d)", name, n, len(x), len(y), yStride))
 	}
 }
