@@ -11,7 +11,9 @@ import (
 // empty). A level without a form of its own runs the form of the next lower level that has one,
 // and a level below all of them (Generic among them) the plain Go form, which lives beside the
 // operation in its portable file (dot.go, quant.go, ...). The tables come in four shapes, each
-// with one executor written here, so that every operation splits its work the same way:
+// with its way of splitting a call written once here (a rowOp's as fit, which its three callers
+// loop over: a callback per call cost more than the dispatch), so that every operation splits
+// its work the same way:
 //
 //	kernelOp  one kernel takes the whole call (a decoder, a tile, a packer)
 //	laneOp    a kernel takes the longest prefix of whole steps of lanes; plain Go the rest
@@ -22,9 +24,10 @@ import (
 //	          last odd token going to the one-token kernels
 //
 // setLevel points each table at its form for the active level, so a call costs a load and a nil
-// check before its kernel. The tables are also what the tests enumerate: TestDispatchCoverage
-// runs every operation at every level this machine has, with shapes that take every branch, and
-// fails if a branch (a form's outcome below) was never taken.
+// check before its kernel. The tables are also what the tests enumerate: TestDispatch runs every
+// operation at every level this machine has, with shapes that take every branch, and fails if a
+// branch a table lists (a form's outcome: branches) was never taken, or one was taken that no
+// table lists.
 
 // ops lists every table, for setLevel and the tests.
 var ops []op
