@@ -166,7 +166,9 @@
 //
 // # Gotchas
 //
-//   - top_p = 0 is invalid (transformers' generate rejects it too); use 1 to switch top-p off.
+//   - top_p = 0 is invalid here: the smallest set of tokens with mass 0 is empty. (transformers'
+//     TopPLogitsWarper lets it through and keeps min_tokens_to_keep, one token, though its own
+//     error message says top_p must be > 0: logits_process.py.) Use 1 to switch top-p off.
 //     That makes the zero Settings invalid on purpose: start from Greedy() or QwenThinking(seed).
 //   - top-p on ties depends on the sort order: "the smallest set" is not unique, and transformers'
 //     stable ascending sort decides which tied tokens go.
