@@ -160,8 +160,8 @@
 //
 //  1. [InvFreq] (rope.go; medium, 15 min): in float32, and in this order: e =
 //     float32(2i)/float32(d), p = float32(theta^e), then float32(1/p). The test wants transformers'
-//     bits, so the order of the roundings matters: theta^(-e) in one step is one ulp off at 24 of
-//     the 64 pairs.
+//     bits, so the order of the roundings matters: theta^(-e) rounded once is one ulp off at 24 of
+//     the 64 pairs (Example_float32 prints the count).
 //  2. [Table.RotateHead] (rope.go; medium, 20 min): turn each pair (v[i], v[i+d/2]) by
 //     pos*inv_freq[i].
 //
