@@ -145,43 +145,6 @@ func matrixFromFloats(name string, rows, cols int, v []float32) *matrix {
 // Bytes is the matrix's size in memory: what one pass over it streams.
 func (m *matrix) Bytes() int64 { return int64(m.Rows) * int64(m.Type.rowBytes(m.Cols)) }
 
-// Dot returns row r of the matrix dotted with float32 values x (len(x) >= Cols). Decoding uses it
-// for the float types; quantized types go through DotAct (Dot on them is the exact reference).
-func (m *matrix) Dot(r int, x []float32) float32 {
-	c := m.Cols
-	switch m.Type {
-	case F32:
-		return kernels.DotF32(m.f32[r*c:(r+1)*c], x)
-	case BF16:
-		return kernels.DotBF16(m.u16[r*c:(r+1)*c], x)
-	case F16:
-		return kernels.DotF16(m.u16[r*c:(r+1)*c], x)
-	case Q8_0:
-		rb := m.Type.rowBytes(c)
-		return kernels.DotQ8_0(m.raw[r*rb:(r+1)*rb], x)
-	}
-	row := make([]float32, c) // the other quantized types: decode, then dot (tests only)
-	m.Row(r, row)
-	return kernels.DotF32(row, x)
-}
-
-// DotAct returns row r of a quantized matrix dotted with the activations a (a.Len() >= Cols).
-func (m *matrix) DotAct(r int, a *kernels.Act) float32 {
-	rb := m.Type.rowBytes(m.Cols)
-	w := m.raw[r*rb : (r+1)*rb]
-	switch m.Type {
-	case Q8_0:
-		return kernels.DotQ8_0Act(w, a)
-	case Q4_0:
-		return kernels.DotQ4_0Act(w, a)
-	case Q4_K:
-		return kernels.DotQ4_KAct(w, a)
-	case Q6_K:
-		return kernels.DotQ6_KAct(w, a)
-	}
-	panic(fmt.Sprintf("qwen3: DotAct on %v", m.Type))
-}
-
 // dotRows writes out[i] = row r0+i times the input of a decoding pass, which is given both as
 // floats and as an Act: quantized types read the Act when there is one (a is nil when the model
 // does not round activations: Model.roundsActs), and x otherwise (exactRows). One kernel call
