@@ -24,6 +24,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/qwen3go/qwen3go/qwen3"
+	"github.com/qwen3go/qwen3go/qwen3/internal/kernels"
 )
 
 func main() {
@@ -89,6 +90,11 @@ usage:
 Run 'qwen3 run -h' or 'qwen3 chat -h' for the flags.`
 
 func run(args []string, e *env) error {
+	// A QWEN3_KERNELS that names no level leaves the kernels at the best the CPU has; the kernels
+	// package prints nothing, so say it here, where the user looks.
+	if err := kernels.EnvError(); err != nil {
+		fmt.Fprintln(e.stderr, "qwen3: warning:", strings.TrimPrefix(err.Error(), "kernels: "))
+	}
 	if len(args) == 0 {
 		return usageError{usage}
 	}

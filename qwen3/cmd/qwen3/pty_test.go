@@ -214,21 +214,27 @@ func TestRunOnATerminal(t *testing.T) {
 }
 
 // TestMainExitAndErrors runs the binary itself: a bad flag is reported once, on stderr, with exit
-// status 2; -h prints to stdout with status 0; a missing model file exits 1.
+// status 2; -h prints to stdout with status 0; a missing model file exits 1; a QWEN3_KERNELS that
+// names no level is one warning on stderr, and the command goes on.
 func TestMainExitAndErrors(t *testing.T) {
 	for _, c := range []struct {
 		args     []string
 		code     int
 		out, err string
 		errOnce  string
+		env      string
 	}{
-		{[]string{"run", "-nope", "x"}, 2, "", "qwen3: flag provided but not defined: -nope (see 'qwen3 run -h')\n", ""},
-		{[]string{"chat", "-ctx", "0"}, 2, "", "qwen3: -ctx 0: the context must hold at least 1 token\n", ""},
-		{[]string{"run", "-h"}, 0, "usage: qwen3 run", "", ""},
-		{[]string{"run", "-model", "/nonexistent.gguf", "x"}, 1, "", "", "no such file or directory"},
+		{[]string{"run", "-nope", "x"}, 2, "", "qwen3: flag provided but not defined: -nope (see 'qwen3 run -h')\n", "", ""},
+		{[]string{"chat", "-ctx", "0"}, 2, "", "qwen3: -ctx 0: the context must hold at least 1 token\n", "", ""},
+		{[]string{"run", "-h"}, 0, "usage: qwen3 run", "", "", ""},
+		{[]string{"run", "-model", "/nonexistent.gguf", "x"}, 1, "", "", "no such file or directory", ""},
+		{[]string{"version"}, 0, "qwen3 ", "", `qwen3: warning: QWEN3_KERNELS="avx9000" is not one of generic`, "QWEN3_KERNELS=avx9000"},
 	} {
 		cmd := exec.Command(os.Args[0], c.args...)
 		cmd.Env = append(os.Environ(), "QWEN3_TEST_RUN_MAIN=1")
+		if c.env != "" {
+			cmd.Env = append(cmd.Env, c.env)
+		}
 		var stdout, stderr strings.Builder
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		err := cmd.Run()
