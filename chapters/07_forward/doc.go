@@ -32,8 +32,9 @@
 // stream's scale grows layer after layer (the notebook plots it), and the LM head must see every
 // token at one scale, whatever its depth. The final RMSNorm divides each token by its RMS (unit RMS)
 // and multiplies by the learned weight model.norm.weight, so what reaches the head has the scale
-// that weight sets: not 1 (notebook 07 prints it for the tiny model), but the same for every token
-// and every depth.
+// that weight sets: not 1, and nearly the same for every token whatever its depth (notebook 07
+// prints it for the tiny model; not exactly the same, since the weight scales each dimension
+// differently and tokens point in different directions).
 //
 // # Why a residual stream, and why the norm comes first
 //
@@ -90,17 +91,20 @@
 // the dot product of the final state with token j's own embedding. GGUF files of tied models have
 // no output.weight at all (the official Qwen3-0.6B GGUF neither), and Load then uses
 // token_embd.weight, as llama.cpp's loader does (src/llama-model.cpp: output.weight is optional,
-// and when it is absent token_embd.weight serves as the head).
+// and when it is absent token_embd.weight serves as the head; later llama.cpp versions moved
+// Qwen3's loader to src/models/qwen3.cpp, with the same fallback).
 //
 // What the tie costs and saves. Tying the head to the embedding is older than Qwen: Press and
 // Wolf ("Using the Output Embedding to Improve Language Models", EACL 2017) found that it lowers
 // the perplexity of the language models they tried, as well as saving the matrix, and the
 // original Transformer shares it (Vaswani et al. 2017, §3.4). Untied, the output side can learn
 // vectors of its own: Chung et al. ("Rethinking Embedding Coupling in Pre-trained Language
-// Models", ICLR 2021) found that decoupled input and output embeddings gave better downstream
-// results for the same number of fine-tuned parameters. Qwen3 takes the trade by size: the
-// Qwen3 Technical Report (§2, Table 1) ties the embeddings of the 0.6B, 1.7B and 4B models and not
-// those of 8B and up, where the matrix is a small share of the model. At 0.6B it is a large one:
+// Models", ICLR 2021, on multilingual encoders such as mBERT) found that decoupled input and
+// output embeddings gave better downstream results for the same number of fine-tuned
+// parameters. The Qwen3 Technical Report (§2, Table 1) ties the embeddings of the 0.6B, 1.7B and
+// 4B models and not those of 8B and up. It gives no reason; the split follows size, since the
+// matrix grows with the hidden size and the layers with its square, so the larger the model, the
+// smaller the matrix's share of it. At 0.6B it is a large one:
 // Example_tiedHead counts the untied head's 155,582,464 weights, 26.1% of the 596,049,920 tied
 // parameters, 311 MB more in a BF16 file (1.19 GB to 1.50 GB) and 165 MB more in Q8_0. What the
 // tie does not save is reading: the head is read whole for every decoded token either way, while
