@@ -35,7 +35,10 @@
 //     least p. transformers sorts ASCENDING, cumulates the probabilities and removes every token
 //     whose cumulative sum is <= 1-p, always keeping the most likely one. Equivalently, a token is
 //     kept when the mass ranked above it is < p. When the cut falls inside a group of tied
-//     logits, the stable sort removes the lower ids first.
+//     logits, this package's stable sort removes the lower ids first; transformers calls
+//     torch.sort without stable=True, which leaves tied logits in index order only in short rows
+//     (up to 16 values with torch 2.15 on a CPU, measured 2026-11-27), so on a real vocabulary
+//     which tied tokens it drops is not defined.
 //   - Min-p: drop tokens with p_i < min_p · max_j p_j: a floor that rises with the model's
 //     confidence.
 //
@@ -142,8 +145,8 @@
 // Notebook 11 measures each of these on the engine. Engines whose kernels change their
 // reduction order with the batch size give other text for the same request depending on what else
 // the server is doing: He and Thinking Machines Lab ("Defeating Nondeterminism in LLM Inference",
-// 2025) report 80 different completions in 1,000 runs of one prompt at temperature 0 on Qwen3-8B
-// in vLLM, and one with batch-invariant kernels. Chapter 10's batches and the qwen3 engine's
+// 2025) report 80 different completions in 1,000 runs of one prompt at temperature 0 on
+// Qwen3-235B-A22B in vLLM, and one with batch-invariant kernels. Chapter 10's batches and the qwen3 engine's
 // compute each sequence's row exactly as they would alone (TestBatchedEqualsAlone, and
 // qwen3.Batch's test), so there the batch size does not change the text.
 //
@@ -170,8 +173,9 @@
 //     TopPLogitsWarper lets it through and keeps min_tokens_to_keep, one token, though its own
 //     error message says top_p must be > 0: logits_process.py.) Use 1 to switch top-p off.
 //     That makes the zero Settings invalid on purpose: start from Greedy() or QwenThinking(seed).
-//   - top-p on ties depends on the sort order: "the smallest set" is not unique, and transformers'
-//     stable ascending sort decides which tied tokens go.
+//   - top-p on ties depends on the sort order: "the smallest set" is not unique. Here the stable
+//     ascending sort decides which tied tokens go (lower ids first); transformers' unstable one
+//     agrees on short rows (TestTiesLikeTransformers) but not on a 151,936-wide one.
 //   - Softmax without subtracting the maximum overflows for logits around 710 and above.
 //   - A filtered logit must be -Inf, not a large negative number, or its probability is not 0.
 //
@@ -228,8 +232,9 @@
 //  1. Top-p 0.5: the ascending cumulative sums are 0.0043, 0.0362, 0.1230, 0.3589, 1; those <= 0.5
 //     go, so only token 0 stays. Min-p 0.05: the floor is 0.032, so tokens 0, 1 and 2 stay (token
 //     3's 0.0319 is just below).
-//  2. Top-k 20: it always keeps 20, so the 19 others still get 0.7% of the draws in
-//     Example_whichWarper. Top-p and min-p keep the one token.
+//  2. Top-k 20: it always keeps 20, so the 19 others can still be drawn, and the tail among them
+//     (raw probability below 1e-3) gets 0.7% of the draws in Example_whichWarper. Top-p and min-p
+//     keep the one token.
 //  3. Temperature flattens the distribution, so 0.9 of the mass needs far more tokens (713 of
 //     1000). Min-p compares each token with the most likely one, whose lead shrinks with
 //     temperature but still cuts the flat tail (59 kept).

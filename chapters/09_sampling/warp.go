@@ -105,12 +105,15 @@ func TopK(z []float64, k int) []float64 {
 // TopP is nucleus filtering (transformers' TopPLogitsWarper): keep the smallest set of most likely
 // tokens whose probabilities add up to at least p, and set the others to -Inf.
 //
-// It follows transformers step by step: sort the logits ASCENDING (a stable sort: tied logits keep
-// their index order), take the cumulative sum of their softmax probabilities, remove every token
-// whose cumulative probability is <= 1-p (the unlikely tail whose mass is at most 1-p), and always
-// keep the last, most likely token. Consequences: a token is kept exactly when the mass of the
-// tokens ranked above it is < p; and when the cut falls inside a group of tied logits, the tokens
-// with the LOWER ids are removed first. p >= 1 keeps everything (transformers skips the warper).
+// It follows transformers step by step: sort the logits ASCENDING, take the cumulative sum of
+// their softmax probabilities, remove every token whose cumulative probability is <= 1-p (the
+// unlikely tail whose mass is at most 1-p), and always keep the last, most likely token.
+// Consequences: a token is kept exactly when the mass of the tokens ranked above it is < p; and
+// when the cut falls inside a group of tied logits, the tokens with the LOWER ids are removed
+// first, because this sort is stable (tied logits keep their index order). transformers' torch.sort
+// is not stable: it agrees on short rows, as TestTiesLikeTransformers's, but on a whole vocabulary
+// which tied tokens it removes is not defined. p >= 1 keeps everything (transformers skips the
+// warper).
 func TopP(z []float64, p float64) []float64 {
 	out := slices.Clone(z)
 	if p >= 1 || len(z) == 0 {
