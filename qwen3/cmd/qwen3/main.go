@@ -4,6 +4,7 @@
 //	echo "What is 2+2?" | qwen3 run -chat -think=false   the prompt from standard input, as one chat turn
 //	qwen3 chat -model Qwen3-0.6B-Q8_0.gguf               talk: line editing, history, /help; Ctrl-C stops a reply
 //	qwen3 inspect FILE|DIR                               what a GGUF file, a safetensors file or an HF directory holds
+//	qwen3 serve -slots 8                                 an OpenAI-compatible server on 127.0.0.1:8080 (package qwen3/serve)
 //
 // -model takes a GGUF file or a Hugging Face directory. Without it, run and chat use the course's
 // tiny reference checkpoint (reference/tiny-qwen3.gguf): a 6-layer Qwen3 trained on Go's standard
@@ -85,6 +86,7 @@ usage:
   qwen3 run     [flags] [TEXT]     complete TEXT (or -prompt TEXT, or standard input); -chat answers it as a chat turn
   qwen3 chat    [flags]            interactive chat: line editing, history, """ for several lines, /help
   qwen3 inspect FILE|DIR           what a GGUF file, a safetensors file or an HF directory holds
+  qwen3 serve   [flags]            serve the model over OpenAI's HTTP API, with continuous batching
   qwen3 version                    print the version and build information
 
 Run 'qwen3 run -h' or 'qwen3 chat -h' for the flags.`
@@ -103,6 +105,8 @@ func run(args []string, e *env) error {
 		return runCmd(rest, e)
 	case "chat":
 		return chatCmd(rest, e)
+	case "serve":
+		return serveCmd(rest, e)
 	case "inspect":
 		if len(rest) == 1 && isHelp(rest[0]) {
 			fmt.Fprintln(e.stdout, "usage: qwen3 inspect FILE|DIR\n\nPrints a GGUF file's header, metadata and tensor table; a safetensors file's header and tensors; or a Hugging Face directory's config, tensors, tokenizer and generation defaults.")
@@ -116,7 +120,7 @@ func run(args []string, e *env) error {
 		fmt.Fprintln(e.stdout, version())
 		return nil
 	case "help":
-		if len(rest) == 1 && (rest[0] == "run" || rest[0] == "chat" || rest[0] == "inspect") {
+		if len(rest) == 1 && (rest[0] == "run" || rest[0] == "chat" || rest[0] == "inspect" || rest[0] == "serve") {
 			return run([]string{rest[0], "-h"}, e)
 		}
 		fmt.Fprintln(e.stdout, usage)

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/qwen3go/qwen3go/qwen3/serve"
+)
+
+const serveSynopsis = `qwen3 serve [flags]
+
+Serves the model over OpenAI's HTTP API (POST /v1/chat/completions, POST /v1/completions,
+GET /v1/models) with continuous batching: up to -slots requests decoded together, each with a
+KV cache of -ctx tokens. Point any OpenAI client at http://HOST:PORT/v1. It listens on
+127.0.0.1 (this machine only) unless -host says otherwise; -api-key guards it. SIGTERM or Ctrl-C
+stops it gracefully: the running replies finish (for up to -grace), new requests get 503.
+
+  qwen3 serve -model Qwen3-0.6B-Q8_0.gguf -slots 8
+  curl http://127.0.0.1:8080/v1/chat/completions -H 'Content-Type: application/json' \
+    -d '{"messages": [{"role": "user", "content": "Hello"}]}'`
+
+func serveCmd(args []string, e *env) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	c := common{name: "serve"}
+	// The flags serve shares with run and chat, with their texts (flags.go).
+	shared := flag.NewFlagSet("", flag.ContinueOnError)
+	c.register(shared)
+	for _, name := range []string{"model", "ctx", "threads", "kv-cache", "exact", "huge-pages", "think", "max-tokens"} {
+		f := shared.Lookup(name)
+		fs.Var(f.Value, f.Name, f.Usage)
+	}
+	host := fs.String("host", "127.0.0.1", "address to listen on; 0.0.0.0 (or ::) exposes the server to the network: set -api-key then")
+	port := fs.Int("port", 8080, "port to listen on; 0 picks a free one (the address is printed)")
+	apiKey := fs.String("api-key", os.Getenv("QWEN3_API_KEY"), "require \"Authorization: Bearer KEY\" on every request but /health (default: $QWEN3_API_KEY; none when empty)")
+	name := fs.String("name", "", "the model's id in the API (default: the file's name without .gguf; tiny-qwen3 for the built-in one)")
+	slots := fs.Int("slots", 4, "requests decoded together, each with its own KV cache of -ctx tokens (1..128)")
+	queue := fs.Int("queue", 0, "requests that may wait for a slot before the server answers 429 (default 4 x -slots; -1 none)")
+	chunk := fs.Int("chunk", 0, "prompt tokens run between two decoding steps, so a long prompt does not stall the others (default 64; -1 whole prompts)")
+	static := fs.Bool("static", false, "static batching, for comparison: admit requests only when every slot is free")
+	grace := fs.Duration("grace", 30*time.Second, "on SIGTERM or Ctrl-C, how long running replies may take to finish")
+	quiet := fs.Bool("quiet", false, "no line per request on standard error")
+	args, err := c.parse(fs, args, serveSynopsis, e.stdout)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	if len(args) > 0 {
+		return usagef("serve takes no arguments (%q)", strings.Join(args, " "))
+	}
+	if *port < 0 || *port > 65535 {
+		return usagef("-port %d: must be in 0..65535", *port)
+	}
+	if *slots < 1 || *slots > 128 {
+		return usagef("-slots %d: must be in 1..128", *slots)
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(*host, strconv.Itoa(*port)))
+	if err != nil {
+		return fmt.Errorf("listening on %s port %d: %w", *host, *port, err)
+	}
+	defer ln.Close()
+	m, err := c.load(e)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	id := *name
+	if id == "" {
+		id = "tiny-qwen3"
+		if c.model != "" {
+			id = strings.TrimSuffix(filepath.Base(filepath.Clean(c.model)), ".gguf")
+		}
+	}
+	log := slog.New(slog.DiscardHandler)
+	if !*quiet {
+		log = slog.New(slog.NewTextHandler(e.stderr, nil))
+	}
+	s, err := serve.New(m, serve.Config{
+		Model: id, Slots: *slots, Context: c.ctxTokens, Queue: *queue, PrefillChunk: *chunk, Static: *static,
+		DefaultMaxTokens: min(c.maxTokens, c.ctxTokens), Thinking: c.think, APIKey: *apiKey, Log: log,
+	})
+	if err != nil {
+		return err
+	}
+	cfg := s.Config()
+	mode := "continuous batching"
+	if cfg.Static {
+		mode = "static batching"
+	}
+	fmt.Fprintf(e.stderr, "serving %s on http://%s/v1 (%s; %d slots of %d tokens; %s)\n", id, ln.Addr(), c.path, cfg.Slots, cfg.Context, mode)
+	if cfg.APIKey == "" && !isLoopback(*host) {
+		fmt.Fprintln(e.stderr, "warning: listening beyond this machine without -api-key: anyone who can reach it can use it")
+	}
+
+	// The first SIGTERM or Ctrl-C shuts down gracefully; a second one ends the replies at once.
+	stop := make(chan os.Signal, 2)
+	signal.Notify(stop, syscall.SIGTERM)
+	defer signal.Stop(stop)
+	served := make(chan error, 1)
+	go func() { served <- s.Serve(ln) }()
+	var interrupted bool
+	select {
+	case err := <-served:
+		s.Close()
+		return fmt.Errorf("serving: %w", err)
+	case <-stop:
+	case <-e.interrupts:
+		interrupted = true
+	}
+	fmt.Fprintf(e.stderr, "shutting down: finishing %d running replies (up to %v; again to stop now)\n", s.Stats().Busy, *grace)
+	ctx, cancel := context.WithTimeout(context.Background(), *grace)
+	defer cancel()
+	go func() {
+		select {
+		case <-stop:
+		case <-e.interrupts:
+		case <-ctx.Done():
+			return
+		}
+		cancel()
+	}()
+	err = s.Shutdown(ctx)
+	if e := <-served; !errors.Is(e, http.ErrServerClosed) && err == nil {
+		err = e
+	}
+	st := s.Stats()
+	fmt.Fprintf(e.stderr, "stopped: %d requests, %d completed, %d cancelled, %d failed, %d refused; %d tokens generated\n",
+		st.Requests, st.Completed, st.Cancelled, st.Failed, st.Rejected, st.GeneratedTokens)
+	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	if interrupted {
+		return errInterrupted
+	}
+	return nil
+}
+
+// isLoopback reports whether host names this machine only.
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

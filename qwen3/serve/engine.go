@@ -1,0 +1,132 @@
+package serve
+
+import (
+	"context"
+	"fmt"
+
+	tokenizer "github.com/qwen3go/qwen3go/chapters/02_tokenizer"
+	sampling "github.com/qwen3go/qwen3go/chapters/09_sampling"
+	"github.com/qwen3go/qwen3go/qwen3"
+)
+
+// engine is all the scheduler asks of a model: a KV cache per slot, kept between requests; a
+// chunk of a prompt run after what a slot's cache holds; one token of several slots run in one
+// batched pass; and a token picked from logits. modelEngine below is the one implementation
+// over package qwen3; the scheduler's tests use a fake one. Keeping the scheduler behind this
+// small interface means a change of the engine's API touches this file only.
+type engine interface {
+	// slots is the number of caches, maxLen how many tokens each holds, vocab the logits' length.
+	slots() int
+	maxLen() int
+	vocab() int
+	// cached returns the ids slot's cache holds, in order (read-only, valid until the next call
+	// that changes the cache).
+	cached(slot int) []int
+	// truncate keeps the first n cached ids of slot: the prefix a new request shares with them.
+	truncate(slot, n int)
+	// prefill runs ids after slot's cached ids and returns the logits that predict the next
+	// token (valid until the next call).
+	prefill(ctx context.Context, slot int, ids []int) ([]float32, error)
+	// step runs ids[i] after the cached ids of slots[i], all in one forward pass, and returns
+	// the logits for each (valid until the next call).
+	step(slots, ids []int) ([][]float32, error)
+	// picker returns a token chooser for one reply's settings.
+	picker(s sampling.Settings) (picker, error)
+}
+
+// picker chooses the next token from a reply's logits.
+type picker interface {
+	pick(logits []float32) (int, error)
+}
+
+// modelEngine runs a qwen3.Model: a Session per slot (created when the slot is first used and
+// kept: its cache is the prefix cache) and one Batch for the decoding steps.
+//
+// What the engine does not offer yet, and this adapter makes up for or lives without (see
+// doc.go's last section): an exported picker over float32 logits (pick.go copies the engine's);
+// a forward pass that mixes one slot's prompt chunk with the other slots' decoding tokens (the
+// scheduler runs them as two passes, so a chunk's weights are read twice).
+type modelEngine struct {
+	m        *qwen3.Model
+	n, max   int
+	sessions []*qwen3.Session
+	batch    *qwen3.Batch
+	args     []*qwen3.Session // step's argument, reused
+}
+
+func newModelEngine(m *qwen3.Model, slots, maxLen int) (*modelEngine, error) {
+	if limit := m.Config.MaxPositionEmbeddings; maxLen < 1 || maxLen > limit {
+		return nil, fmt.Errorf("serve: a slot's context of %d tokens is outside 1..%d (the model's)", maxLen, limit)
+	}
+	b, err := m.NewBatch(slots)
+	if err != nil {
+		return nil, fmt.Errorf("serve: %d slots: %w", slots, err)
+	}
+	return &modelEngine{m: m, n: slots, max: maxLen, sessions: make([]*qwen3.Session, slots), batch: b}, nil
+}
+
+func (e *modelEngine) slots() int  { return e.n }
+func (e *modelEngine) maxLen() int { return e.max }
+func (e *modelEngine) vocab() int  { return e.m.Config.VocabSize }
+
+// session returns slot's session, making it on first use.
+func (e *modelEngine) session(slot int) (*qwen3.Session, error) {
+	if s := e.sessions[slot]; s != nil {
+		return s, nil
+	}
+	s, err := e.m.NewSession(e.max)
+	if err != nil {
+		return nil, err
+	}
+	e.sessions[slot] = s
+	return s, nil
+}
+
+func (e *modelEngine) cached(slot int) []int {
+	if s := e.sessions[slot]; s != nil {
+		return s.Tokens()
+	}
+	return nil
+}
+
+func (e *modelEngine) truncate(slot, n int) {
+	if s := e.sessions[slot]; s != nil {
+		s.Truncate(n)
+	}
+}
+
+func (e *modelEngine) prefill(ctx context.Context, slot int, ids []int) ([]float32, error) {
+	s, err := e.session(slot)
+	if err != nil {
+		return nil, err
+	}
+	return s.Prefill(ctx, ids)
+}
+
+func (e *modelEngine) step(slots, ids []int) ([][]float32, error) {
+	e.args = e.args[:0]
+	for _, i := range slots {
+		s, err := e.session(i)
+		if err != nil {
+			return nil, err
+		}
+		e.args = append(e.args, s)
+	}
+	return e.batch.Step(e.args, ids)
+}
+
+func (e *modelEngine) picker(s sampling.Settings) (picker, error) {
+	return newTokenPicker(e.vocab(), s)
+}
+
+// The model's facts the server needs, read in one place: package qwen3's API is changing
+// (issue 35), and only this file should have to follow it.
+
+func modelTokenizer(m *qwen3.Model) *tokenizer.Tokenizer { return m.Tokenizer }
+func modelStops(m *qwen3.Model) []int                    { return m.Defaults.Stop }
+func modelContext(m *qwen3.Model) int                    { return m.Config.MaxPositionEmbeddings }
+
+// modelSettings resolves a request's sampling against the checkpoint's recommendation.
+func modelSettings(m *qwen3.Model, r *request, seed uint64) (sampling.Settings, error) {
+	return m.Settings(qwen3.Sampling{Temperature: r.temperature, TopK: r.topK, TopP: r.topP, MinP: r.minP, Seed: seed})
+}

@@ -1,0 +1,487 @@
+package serve
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+
+	tokenizer "github.com/qwen3go/qwen3go/chapters/02_tokenizer"
+	"github.com/qwen3go/qwen3go/qwen3"
+	"github.com/qwen3go/qwen3go/reference"
+)
+
+// The server on the course's tiny model, through clients nobody here wrote: the official
+// OpenAI Go SDK (github.com/openai/openai-go), and raw HTTP for what an SDK never sends. The
+// reference for every reply is the engine's own generation loop (qwen3.Model.Generate) on the
+// same prompt and settings: the server must give the same text, token for token.
+
+var tiny struct {
+	once sync.Once
+	m    *qwen3.Model
+	err  error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if tiny.m != nil {
+		tiny.m.Close()
+	}
+	os.Exit(code)
+}
+
+// tinyModel loads the built-in tiny checkpoint once for the package's tests.
+func tinyModel(t testing.TB) *qwen3.Model {
+	t.Helper()
+	tiny.once.Do(func() { tiny.m, tiny.err = qwen3.LoadGGUFBytes("tiny-qwen3.gguf", reference.TinyGGUFBytes()) })
+	if tiny.err != nil {
+		t.Fatal(tiny.err)
+	}
+	return tiny.m
+}
+
+const tinyName = "tiny-qwen3"
+
+// startServer serves the tiny model on a loopback port until the test ends.
+func startServer(t testing.TB, cfg Config) (*Server, string) {
+	t.Helper()
+	if cfg.Model == "" {
+		cfg.Model = tinyName
+	}
+	s, err := New(tinyModel(t), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go s.Serve(ln)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		s.Shutdown(ctx)
+	})
+	return s, "http://" + ln.Addr().String() + "/v1"
+}
+
+func sdk(base string, opts ...option.RequestOption) openai.Client {
+	return openai.NewClient(append([]option.RequestOption{option.WithBaseURL(base), option.WithAPIKey("unused"), option.WithMaxRetries(0)}, opts...)...)
+}
+
+// engineText is what the engine's own loop generates for prompt (plain text) with greedy
+// settings, or with temperature t and seed when t > 0.
+func engineText(t *testing.T, prompt string, maxTokens int, temperature float64, seed uint64) string {
+	t.Helper()
+	opts := qwen3.Options{MaxNewTokens: maxTokens, Sampling: qwen3.Sampling{Temperature: &temperature, Seed: seed}}
+	text, _, err := tinyModel(t).Generate(context.Background(), prompt, opts, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return text
+}
+
+// chatPrompt is the chat template's text for one user message, as the server renders it.
+func chatPrompt(t *testing.T, thinking bool, msgs ...tokenizer.Message) string {
+	t.Helper()
+	text, err := tokenizer.ApplyChatTemplate(msgs, tokenizer.ChatOptions{AddGenerationPrompt: true, EnableThinking: tokenizer.Bool(thinking)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return text
+}
+
+// The done-when test of the serving issue: the official SDK streams a chat completion.
+func TestSDKStreamsChat(t *testing.T) {
+	_, base := startServer(t, Config{})
+	client := sdk(base)
+	stream := client.Chat.Completions.NewStreaming(context.Background(), openai.ChatCompletionNewParams{
+		Model:         tinyName,
+		Messages:      []openai.ChatCompletionMessageParamUnion{openai.UserMessage("func main() {")},
+		MaxTokens:     openai.Int(24),
+		Temperature:   openai.Float(0),
+		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
+	})
+	var text strings.Builder
+	var chunks, finishes int
+	var usage openai.CompletionUsage
+	var id string
+	for stream.Next() {
+		c := stream.Current()
+		chunks++
+		if id == "" {
+			id = c.ID
+		} else if c.ID != id {
+			t.Errorf("chunk %d has id %q, the first had %q", chunks, c.ID, id)
+		}
+		if c.Model != tinyName || c.Object != "chat.completion.chunk" {
+			t.Errorf("chunk model %q object %q", c.Model, c.Object)
+		}
+		for _, ch := range c.Choices {
+			text.WriteString(ch.Delta.Content)
+			if ch.FinishReason != "" {
+				finishes++
+				if ch.FinishReason != "length" {
+					t.Errorf("finish_reason %q, want length (24 tokens asked, greedy)", ch.FinishReason)
+				}
+			}
+		}
+		if c.JSON.Usage.Valid() && c.Usage.TotalTokens > 0 {
+			usage = c.Usage
+		}
+	}
+	if err := stream.Err(); err != nil {
+		t.Fatal(err)
+	}
+	want := engineText(t, chatPrompt(t, false, tokenizer.Message{Role: "user", Content: "func main() {"}), 24, 0, 0) // Config.Thinking is off
+	if text.String() != want {
+		t.Errorf("streamed text %q\nthe engine's Generate gives %q", text.String(), want)
+	}
+	prompt := len(tinyModel(t).Tokenizer.Encode(chatPrompt(t, false, tokenizer.Message{Role: "user", Content: "func main() {"})))
+	if usage.PromptTokens != int64(prompt) || usage.CompletionTokens != 24 || usage.TotalTokens != int64(prompt)+24 {
+		t.Errorf("usage %d prompt + %d completion = %d, want %d + 24", usage.PromptTokens, usage.CompletionTokens, usage.TotalTokens, prompt)
+	}
+	if finishes != 1 || chunks < 10 {
+		t.Errorf("%d chunks, %d with a finish_reason: want one piece per token or so, and one finish", chunks, finishes)
+	}
+}
+
+func TestSDKChatNotStreamed(t *testing.T) {
+	_, base := startServer(t, Config{})
+	client := sdk(base)
+	msgs := []openai.ChatCompletionMessageParamUnion{openai.SystemMessage("Answer in Go."), openai.UserMessage("type T struct {")}
+	resp, err := client.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{
+		Model: tinyName, Messages: msgs, MaxCompletionTokens: openai.Int(16), Temperature: openai.Float(0),
+	}, option.WithJSONSet("chat_template_kwargs", map[string]any{"enable_thinking": false}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := engineText(t, chatPrompt(t, false, tokenizer.Message{Role: "system", Content: "Answer in Go."},
+		tokenizer.Message{Role: "user", Content: "type T struct {"}), 16, 0, 0)
+	if len(resp.Choices) != 1 || resp.Choices[0].Message.Content != want || resp.Choices[0].FinishReason != "length" {
+		t.Fatalf("choices %+v\nwant content %q, finish length", resp.Choices, want)
+	}
+	if resp.Object != "chat.completion" || !strings.HasPrefix(resp.ID, "chatcmpl-") || resp.Usage.CompletionTokens != 16 {
+		t.Errorf("object %q id %q usage %+v", resp.Object, resp.ID, resp.Usage)
+	}
+}
+
+func TestSDKCompletions(t *testing.T) {
+	_, base := startServer(t, Config{})
+	client := sdk(base)
+	params := openai.CompletionNewParams{
+		Model:     tinyName,
+		Prompt:    openai.CompletionNewParamsPromptUnion{OfString: openai.String("func (b *Buffer) Len() int {")},
+		MaxTokens: openai.Int(20), Temperature: openai.Float(0),
+	}
+	want := engineText(t, "func (b *Buffer) Len() int {", 20, 0, 0)
+	resp, err := client.Completions.New(context.Background(), params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Choices[0].Text != want || resp.Choices[0].FinishReason != "length" || resp.Object != "text_completion" {
+		t.Errorf("completion %+v, want text %q", resp.Choices, want)
+	}
+	stream := client.Completions.NewStreaming(context.Background(), params)
+	var text strings.Builder
+	for stream.Next() {
+		for _, c := range stream.Current().Choices {
+			text.WriteString(c.Text)
+		}
+	}
+	if err := stream.Err(); err != nil || text.String() != want {
+		t.Errorf("streamed %q (%v), want %q", text.String(), err, want)
+	}
+}
+
+// A request's seed makes its sampled text reproducible, and the text is the one the engine's
+// own loop draws with the same settings and seed (the checkpoint's top-k 20 and top-p 0.95).
+func TestSDKSeed(t *testing.T) {
+	_, base := startServer(t, Config{})
+	client := sdk(base)
+	get := func(seed int64) string {
+		resp, err := client.Completions.New(context.Background(), openai.CompletionNewParams{
+			Model: tinyName, Prompt: openai.CompletionNewParamsPromptUnion{OfString: openai.String("package main")},
+			MaxTokens: openai.Int(30), Temperature: openai.Float(1), Seed: openai.Int(seed),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp.Choices[0].Text
+	}
+	a, b := get(7), get(7)
+	if a != b {
+		t.Errorf("seed 7 twice: %q and %q", a, b)
+	}
+	if want := engineText(t, "package main", 30, 1, 7); a != want {
+		t.Errorf("seed 7: %q\nthe engine's Generate with seed 7: %q", a, want)
+	}
+}
+
+func TestSDKStop(t *testing.T) {
+	_, base := startServer(t, Config{})
+	client := sdk(base)
+	full := engineText(t, "func main() {", 40, 0, 0) // " return error {\n\tif err != nil {..."
+	stop := "err"
+	i := strings.Index(full, stop)
+	if i < 0 {
+		t.Fatalf("the reference %q has no %q", full, stop)
+	}
+	resp, err := client.Completions.New(context.Background(), openai.CompletionNewParams{
+		Model: tinyName, Prompt: openai.CompletionNewParamsPromptUnion{OfString: openai.String("func main() {")},
+		MaxTokens: openai.Int(40), Temperature: openai.Float(0),
+		Stop: openai.CompletionNewParamsStopUnion{OfStringArray: []string{"zzz", stop}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := resp.Choices[0]; c.Text != full[:i] || c.FinishReason != "stop" {
+		t.Errorf("text %q finish %q, want %q stop (the reply up to the first %q)", c.Text, c.FinishReason, full[:i], stop)
+	}
+}
+
+// A client that cancels mid-stream frees its slot: the server counts it cancelled and runs no
+// more steps for it.
+func TestSDKCancelFreesSlot(t *testing.T) {
+	s, base := startServer(t, Config{Slots: 2})
+	client := sdk(base)
+	ctx, cancel := context.WithCancel(context.Background())
+	stream := client.Chat.Completions.NewStreaming(ctx, openai.ChatCompletionNewParams{
+		Model: tinyName, Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("import (")},
+		MaxTokens: openai.Int(3000),
+	})
+	for n := 0; n < 4 && stream.Next(); n++ {
+	}
+	cancel()
+	stream.Close()
+	if stream.Next() {
+		t.Error("the stream goes on after its context was cancelled")
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for s.Stats().Busy != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the slot is still busy 10 s after the client left: %+v", s.Stats())
+		}
+		time.Sleep(time.Millisecond)
+	}
+	st := s.Stats()
+	if st.Cancelled != 1 || st.Completed != 0 {
+		t.Errorf("stats %+v: want 1 cancelled", st)
+	}
+	if st.GeneratedTokens >= 3000 {
+		t.Errorf("%d tokens generated for a client that left after 4 chunks", st.GeneratedTokens)
+	}
+	t.Logf("the client left after 4 chunks; the server generated %d tokens in all (%d steps)", st.GeneratedTokens, st.Steps)
+}
+
+// OpenAI's error shapes, as the SDK reads them: status, type, param, code, and Retry-After.
+func TestSDKErrors(t *testing.T) {
+	s, base := startServer(t, Config{Slots: 1, Queue: -1, Context: 64, APIKey: "sesame"})
+	ok := sdk(base, option.WithAPIKey("sesame"))
+	user := []openai.ChatCompletionMessageParamUnion{openai.UserMessage("x")}
+	check := func(what string, err error, status int, param, code string) *openai.Error {
+		t.Helper()
+		var apiErr *openai.Error
+		if !errors.As(err, &apiErr) {
+			t.Fatalf("%s: %v, want an *openai.Error", what, err)
+		}
+		if apiErr.StatusCode != status || apiErr.Param != param || apiErr.Code != code || apiErr.Message == "" {
+			t.Errorf("%s: status %d param %q code %q message %q; want %d %q %q", what, apiErr.StatusCode, apiErr.Param, apiErr.Code, apiErr.Message, status, param, code)
+		}
+		return apiErr
+	}
+	wrong := sdk(base, option.WithAPIKey("wrong"))
+	_, err := wrong.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{Model: tinyName, Messages: user})
+	check("a wrong API key", err, 401, "", "invalid_api_key")
+	_, err = ok.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{Model: tinyName, Messages: user, Temperature: openai.Float(3)})
+	check("temperature 3", err, 400, "temperature", "invalid_value")
+	_, err = ok.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{Model: "gpt-4o", Messages: user})
+	check("another model", err, 404, "model", "model_not_found")
+	_, err = ok.Completions.New(context.Background(), openai.CompletionNewParams{Model: tinyName,
+		Prompt: openai.CompletionNewParamsPromptUnion{OfString: openai.String(strings.Repeat("func main() { ", 40))}})
+	check("a prompt longer than the context", err, 400, "prompt", "context_length_exceeded")
+	_, err = ok.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{Model: tinyName, Messages: user, N: openai.Int(2)})
+	check("n 2", err, 400, "n", "unsupported_parameter")
+	// The one slot busy and no queue: 429 with Retry-After.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	busy := ok.Completions.NewStreaming(ctx, openai.CompletionNewParams{Model: tinyName,
+		Prompt: openai.CompletionNewParamsPromptUnion{OfString: openai.String("package")}, MaxTokens: openai.Int(60)})
+	busy.Next()
+	_, err = ok.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{Model: tinyName, Messages: user})
+	if e := check("every slot busy, no queue", err, 429, "", "queue_full"); e != nil && e.Response.Header.Get("Retry-After") != "1" {
+		t.Errorf("429 without Retry-After: 1 (%q)", e.Response.Header.Get("Retry-After"))
+	}
+	models, err := ok.Models.List(context.Background())
+	if err != nil || len(models.Data) != 1 || models.Data[0].ID != tinyName {
+		t.Errorf("models %+v, %v", models, err)
+	}
+	cancel()
+	_ = s
+}
+
+// What an SDK never sends: bodies over the limit, malformed JSON, wrong methods and routes.
+func TestHTTPErrors(t *testing.T) {
+	_, base := startServer(t, Config{MaxBodyBytes: 1000})
+	root := strings.TrimSuffix(base, "/v1")
+	for _, c := range []struct {
+		method, path, body string
+		status             int
+		want               string
+	}{
+		{"POST", "/v1/chat/completions", `{"messages": [{"role": "user", "content": "` + strings.Repeat("a", 2000) + `"}]}`, 413, `"code":"request_too_large"`},
+		{"POST", "/v1/chat/completions", `{"messages": [{"role": "user"`, 400, `"code":"invalid_json"`},
+		{"POST", "/v1/completions", `{"prompt": "x", "max_tokens": "many"}`, 400, `"param":"max_tokens"`},
+		{"GET", "/v1/chat/completions", ``, 405, `use POST`},
+		{"POST", "/v1/models", ``, 405, `use GET`},
+		{"GET", "/v1/embeddings", ``, 404, `no route`},
+		{"GET", "/v1/models/other", ``, 404, `"code":"model_not_found"`},
+		{"GET", "/v1/models/" + tinyName, ``, 200, `"object":"model"`},
+		{"GET", "/health", ``, 200, `"status":"ok"`},
+	} {
+		req, _ := http.NewRequest(c.method, root+c.path, strings.NewReader(c.body))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != c.status || !strings.Contains(string(b), c.want) || resp.Header.Get("Content-Type") != "application/json" {
+			t.Errorf("%s %s: %d %s %s, want %d with %s", c.method, c.path, resp.StatusCode, resp.Header.Get("Content-Type"), b, c.status, c.want)
+		}
+		if c.status >= 400 && !strings.HasPrefix(string(b), `{"error":{"message":`) {
+			t.Errorf("%s %s: %s is not OpenAI's error shape", c.method, c.path, b)
+		}
+	}
+	// A body sent in chunks, with no Content-Length, over the limit.
+	pr, pw := io.Pipe()
+	go func() {
+		pw.Write([]byte(`{"prompt": "`))
+		for range 20 {
+			pw.Write([]byte(strings.Repeat("b", 100)))
+		}
+		pw.Close()
+	}()
+	resp, err := http.Post(base+"/completions", "application/json", pr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 413 {
+		t.Errorf("a chunked body over the limit: %d, want 413", resp.StatusCode)
+	}
+}
+
+// Shutdown lets a running stream finish while new requests get 503.
+func TestShutdownIsGraceful(t *testing.T) {
+	s, base := startServer(t, Config{})
+	client := sdk(base)
+	stream := client.Completions.NewStreaming(context.Background(), openai.CompletionNewParams{Model: tinyName,
+		Prompt: openai.CompletionNewParamsPromptUnion{OfString: openai.String("func")}, MaxTokens: openai.Int(200), Temperature: openai.Float(0)})
+	stream.Next()
+	done := make(chan error, 1)
+	go func() { done <- s.Shutdown(context.Background()) }()
+	for !s.closing.Load() {
+		time.Sleep(time.Millisecond)
+	}
+	rec := httptest.NewRecorder()
+	s.Handler().ServeHTTP(rec, httptest.NewRequest("POST", "/v1/completions", strings.NewReader(`{"prompt": "x"}`)))
+	if rec.Code != 503 || rec.Header().Get("Retry-After") == "" || !strings.Contains(rec.Body.String(), "shutting_down") {
+		t.Errorf("a request during shutdown: %d %q %s, want 503 with Retry-After", rec.Code, rec.Header().Get("Retry-After"), rec.Body)
+	}
+	var text strings.Builder
+	for stream.Next() {
+		for _, c := range stream.Current().Choices {
+			text.WriteString(c.Text)
+		}
+	}
+	if err := stream.Err(); err != nil {
+		t.Errorf("the stream running at shutdown: %v", err)
+	}
+	if want := engineText(t, "func", 200, 0, 0); !strings.HasSuffix(want, text.String()) || len(text.String()) < len(want)/2 {
+		t.Errorf("the stream running at shutdown gave %q, want the rest of %q", text.String(), want)
+	}
+	if err := <-done; err != nil {
+		t.Errorf("Shutdown: %v", err)
+	}
+}
+
+// A client that stops reading is dropped after WriteTimeout and its slot freed; a client that
+// never finishes its headers is dropped after ReadHeaderTimeout.
+func TestSlowClientsDropped(t *testing.T) {
+	s, err := New(tinyModel(t), Config{Model: tinyName, Context: 4096, WriteTimeout: 200 * time.Millisecond, ReadHeaderTimeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go s.Serve(smallBuffers{ln})
+	defer s.Close()
+	never := neverReads(t, ln.Addr().String(), `{"prompt": "func", "max_tokens": 4000, "stream": true}`)
+	defer never.Close()
+	deadline := time.Now().Add(60 * time.Second)
+	for st := s.Stats(); st.Cancelled == 0 || st.Busy != 0; st = s.Stats() {
+		if time.Now().After(deadline) {
+			t.Fatalf("a client that reads nothing still holds its slot after 60 s: %+v", st)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if st := s.Stats(); st.GeneratedTokens >= 4000 {
+		t.Errorf("the server made all %d tokens for a client that read none", st.GeneratedTokens)
+	}
+	// Half a request's headers, then silence.
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprintf(c, "POST /v1/completions HTTP/1.1\r\nHost: x\r\n")
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, err := c.Read(make([]byte, 1)); err == nil || errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Errorf("a client stuck in its headers: %v, want the server to close the connection", err)
+	}
+}
+
+// smallBuffers shrinks the send buffer of the server's connections, as a slow network would, so
+// that a client that reads nothing blocks the server's writes after a few kilobytes rather
+// than after the megabytes a loopback connection buffers.
+type smallBuffers struct{ net.Listener }
+
+func (l smallBuffers) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if tc, ok := c.(*net.TCPConn); ok {
+		tc.SetWriteBuffer(4096)
+	}
+	return c, err
+}
+
+// neverReads sends a request and reads nothing after the status line.
+func neverReads(t testing.TB, addr, body string) net.Conn {
+	t.Helper()
+	d := net.Dialer{Control: nil}
+	c, err := d.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.(*net.TCPConn).SetReadBuffer(4096)
+	fmt.Fprintf(c, "POST /v1/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
+	r := bufio.NewReaderSize(c, 16)
+	if line, err := r.ReadString('\n'); err != nil || !strings.Contains(line, "200") {
+		t.Fatalf("the never-reading client's request: %q %v", line, err)
+	}
+	return c
+}
