@@ -17,6 +17,13 @@
 # BATCH=1,2,4,8 measures batched generation instead: B prompts of BATCH_PROMPT (128) tokens, then
 # DECODE tokens of each decoded together, aggregate tok/s, beside llama.cpp's llama-batched-bench
 # (JSON default: notebooks/data/bench_batched.json).
+# SERVE=1,4,8,16,32 measures serving instead: `qwen3 serve` beside llama.cpp's llama-server on one
+# file (WEIGHTS, default q8_0), both with continuous batching, SERVE_SLOTS slots (default: the most
+# clients) of SERVE_CTX (512) tokens, a float16 KV cache, and the same load generator at each number
+# of concurrent clients: streamed completions of prompts of SERVE_PROMPT words (100, about 130 tokens)
+# and DECODE new tokens each, SERVE_REQUESTS (2) per client, REPS times, interleaved; aggregate tok/s,
+# time to first token and inter-token latency p50/p99 (scripts/bench/serving; JSON default
+# notebooks/data/bench_serving.json). About 15 minutes on 2 cores with the defaults.
 # A full run takes about 45 minutes on 2 cores. Close other programs first: the machine must be quiet.
 #
 # On macOS (Apple Silicon) it runs as it is, with the system's bash 3.2, Go, Xcode's command line
@@ -29,6 +36,7 @@ cd "$ROOT"
 DIR="${1:-${QWEN3_SYNTH:-/tmp/qwen3-synth}}"
 PYTHON="${PYTHON:-$( [[ -x .venv/bin/python ]] && echo .venv/bin/python || echo python3)}"
 WEIGHTS="${WEIGHTS:-f32,bf16,q8_0,q4_k_m,q4_0,q6_k}"
+[[ -n "${SERVE:-}" ]] && WEIGHTS="${WEIGHTS/#f32,bf16,q8_0,q4_k_m,q4_0,q6_k/q8_0}" # serving: one file
 # Each weight type asked for needs its file, or (Q4_K_M, Q4_0, Q6_K) the F32 one to make it from.
 for w in ${WEIGHTS//,/ }; do
 	f="$DIR/qwen3-0.6b-$w.gguf"
@@ -68,6 +76,21 @@ for q in Q4_K_M Q4_0 Q6_K; do
 	"$llama/llama-quantize" "$DIR/qwen3-0.6b-f32.gguf" "$out.part" "$q" "$ncpu" >"$out.log" 2>&1 \
 		&& mv "$out.part" "$out" || echo "bench.sh: llama-quantize $q failed (see $out.log)" >&2
 done
+
+# Serving: the two servers under the same load generator, then done.
+if [[ -n "${SERVE:-}" ]]; then
+	go build -o .cache/qwen3 ./qwen3/cmd/qwen3
+	go build -o .cache/bench-serving ./scripts/bench/serving
+	w="${WEIGHTS%%,*}"
+	args=(-model "$DIR/qwen3-0.6b-$w.gguf" -qwen3 .cache/qwen3 -clients "$SERVE" -ctx "${SERVE_CTX:-512}"
+		-prompt-words "${SERVE_PROMPT:-100}" -max-tokens "${DECODE:-64}" -requests "${SERVE_REQUESTS:-2}" -reps "${REPS:-3}"
+		-threads "${THREADS:-$ncpu}")
+	[[ -n "${SERVE_SLOTS:-}" ]] && args+=(-slots "$SERVE_SLOTS")
+	[[ -n "$llama" ]] && args+=(-llama "$llama")
+	[[ -n "${JSON-notebooks/data/bench_serving.json}" ]] && args+=(-json "${JSON-notebooks/data/bench_serving.json}")
+	[[ "${VERBOSE:-0}" == 1 ]] && args+=(-v)
+	exec .cache/bench-serving "${args[@]}"
+fi
 
 torch=()
 if [[ "${TORCH:-0}" == 1 ]]; then

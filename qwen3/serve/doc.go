@@ -1,7 +1,7 @@
 // Package serve serves a qwen3.Model over OpenAI's HTTP API, with continuous batching: the
 // server behind `qwen3 serve`, importable by a Go program that wants to embed it.
 //
-//	m, err := qwen3.Load("Qwen3-0.6B-Q8_0.gguf")
+//	m, err := qwen3.Load(ctx, "Qwen3-0.6B-Q8_0.gguf")
 //	s, err := serve.New(m, serve.Config{Model: "qwen3-0.6b", Slots: 8})
 //	ln, err := net.Listen("tcp", "127.0.0.1:8080")
 //	go s.Serve(ln)                 // until s.Shutdown(ctx)

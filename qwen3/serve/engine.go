@@ -32,6 +32,8 @@ type engine interface {
 	step(slots, ids []int) ([][]float32, error)
 	// picker returns a token chooser for one reply's settings.
 	picker(s sampling.Settings) (picker, error)
+	// close releases the caches; the engine is not used afterwards.
+	close() error
 }
 
 // picker chooses the next token from a reply's logits.
@@ -39,80 +41,94 @@ type picker interface {
 	pick(logits []float32) (int, error)
 }
 
-// modelEngine runs a qwen3.Model: a Session per slot (created when the slot is first used and
-// kept: its cache is the prefix cache) and one Batch for the decoding steps.
+// modelEngine runs a qwen3.Model: a Cache per slot (made when the slot is first used and kept
+// until Close: it is the prefix cache) and one Batch for the decoding steps.
 //
 // What the engine does not offer yet, and this adapter makes up for or lives without (see
 // doc.go's last section): an exported picker over float32 logits (pick.go copies the engine's);
 // a forward pass that mixes one slot's prompt chunk with the other slots' decoding tokens (the
 // scheduler runs them as two passes, so a chunk's weights are read twice).
 type modelEngine struct {
-	m        *qwen3.Model
-	n, max   int
-	sessions []*qwen3.Session
-	batch    *qwen3.Batch
-	args     []*qwen3.Session // step's argument, reused
+	m      *qwen3.Model
+	n, max int
+	caches []*qwen3.Cache
+	batch  *qwen3.Batch
+	args   []*qwen3.Cache // step's argument, reused
 }
 
 func newModelEngine(m *qwen3.Model, slots, maxLen int) (*modelEngine, error) {
-	if limit := m.Config.MaxPositionEmbeddings; maxLen < 1 || maxLen > limit {
+	if limit := modelContext(m); maxLen < 1 || maxLen > limit {
 		return nil, fmt.Errorf("serve: a slot's context of %d tokens is outside 1..%d (the model's)", maxLen, limit)
 	}
 	b, err := m.NewBatch(slots)
 	if err != nil {
 		return nil, fmt.Errorf("serve: %d slots: %w", slots, err)
 	}
-	return &modelEngine{m: m, n: slots, max: maxLen, sessions: make([]*qwen3.Session, slots), batch: b}, nil
+	return &modelEngine{m: m, n: slots, max: maxLen, caches: make([]*qwen3.Cache, slots), batch: b}, nil
 }
 
 func (e *modelEngine) slots() int  { return e.n }
 func (e *modelEngine) maxLen() int { return e.max }
-func (e *modelEngine) vocab() int  { return e.m.Config.VocabSize }
+func (e *modelEngine) vocab() int  { return e.m.Config().VocabSize }
 
-// session returns slot's session, making it on first use.
-func (e *modelEngine) session(slot int) (*qwen3.Session, error) {
-	if s := e.sessions[slot]; s != nil {
-		return s, nil
+// cache returns slot's cache, making it on first use.
+func (e *modelEngine) cache(slot int) (*qwen3.Cache, error) {
+	if c := e.caches[slot]; c != nil {
+		return c, nil
 	}
-	s, err := e.m.NewSession(e.max)
+	c, err := e.m.NewCache(e.max)
 	if err != nil {
 		return nil, err
 	}
-	e.sessions[slot] = s
-	return s, nil
+	e.caches[slot] = c
+	return c, nil
 }
 
 func (e *modelEngine) cached(slot int) []int {
-	if s := e.sessions[slot]; s != nil {
-		return s.Tokens()
+	if c := e.caches[slot]; c != nil {
+		return c.Tokens()
 	}
 	return nil
 }
 
 func (e *modelEngine) truncate(slot, n int) {
-	if s := e.sessions[slot]; s != nil {
-		s.Truncate(n)
+	if c := e.caches[slot]; c != nil {
+		c.Truncate(min(n, c.Len())) // n <= Len(): the scheduler keeps a prefix of what is cached
 	}
 }
 
 func (e *modelEngine) prefill(ctx context.Context, slot int, ids []int) ([]float32, error) {
-	s, err := e.session(slot)
+	c, err := e.cache(slot)
 	if err != nil {
 		return nil, err
 	}
-	return s.Prefill(ctx, ids)
+	return c.Prefill(ctx, ids)
 }
 
 func (e *modelEngine) step(slots, ids []int) ([][]float32, error) {
 	e.args = e.args[:0]
 	for _, i := range slots {
-		s, err := e.session(i)
+		c, err := e.cache(i)
 		if err != nil {
 			return nil, err
 		}
-		e.args = append(e.args, s)
+		e.args = append(e.args, c)
 	}
 	return e.batch.Step(e.args, ids)
+}
+
+// close returns the caches' memory.
+func (e *modelEngine) close() error {
+	var first error
+	for i, c := range e.caches {
+		if c != nil {
+			if err := c.Close(); err != nil && first == nil {
+				first = err
+			}
+			e.caches[i] = nil
+		}
+	}
+	return first
 }
 
 func (e *modelEngine) picker(s sampling.Settings) (picker, error) {
@@ -122,9 +138,9 @@ func (e *modelEngine) picker(s sampling.Settings) (picker, error) {
 // The model's facts the server needs, read in one place: package qwen3's API is changing
 // (issue 35), and only this file should have to follow it.
 
-func modelTokenizer(m *qwen3.Model) *tokenizer.Tokenizer { return m.Tokenizer }
-func modelStops(m *qwen3.Model) []int                    { return m.Defaults.Stop }
-func modelContext(m *qwen3.Model) int                    { return m.Config.MaxPositionEmbeddings }
+func modelTokenizer(m *qwen3.Model) *tokenizer.Tokenizer { return m.Tokenizer() }
+func modelStops(m *qwen3.Model) []int                    { return m.Defaults().Stop }
+func modelContext(m *qwen3.Model) int                    { return m.Config().MaxPositionEmbeddings }
 
 // modelSettings resolves a request's sampling against the checkpoint's recommendation.
 func modelSettings(m *qwen3.Model, r *request, seed uint64) (sampling.Settings, error) {

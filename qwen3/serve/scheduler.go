@@ -85,10 +85,11 @@ func (j *job) emit(text string) {
 	j.signal()
 }
 
-// end closes the reply: finish says why it ended, or err why it failed.
-func (j *job) end(finish string, err error) {
+// end closes the reply after completion tokens: finish says why it ended, or err why it failed.
+func (j *job) end(finish string, err error, completion int) {
 	j.mu.Lock()
 	j.done, j.finish, j.err = true, finish, err
+	j.usage.CompletionTokens = completion
 	j.usage.TotalTokens = j.usage.PromptTokens + j.usage.CompletionTokens
 	j.mu.Unlock()
 	j.signal()
@@ -246,6 +247,7 @@ func (s *scheduler) abort() {
 
 func (s *scheduler) run() {
 	defer close(s.done)
+	defer s.eng.close() // the loop owns the engine: its caches go when it ends
 	for {
 		select {
 		case <-s.kill:
@@ -307,7 +309,7 @@ func (s *scheduler) admit() {
 		for _, j := range s.waiting {
 			if err := j.ctx.Err(); err != nil {
 				s.stats.cancelled.Add(1)
-				j.end("", err)
+				j.end("", err, 0)
 				continue
 			}
 			sl, shared := s.freeSlot(j.prompt)
@@ -358,8 +360,10 @@ func (s *scheduler) start(sl *slot, j *job, shared int) {
 	s.clock++
 	s.eng.truncate(sl.i, shared)
 	*sl = slot{i: sl.i, job: j, pending: j.prompt[shared:], admitted: s.clock, used: sl.used}
+	j.mu.Lock()
 	j.usage.PromptTokens = len(j.prompt)
 	j.usage.Details.CachedTokens = shared
+	j.mu.Unlock()
 	s.stats.promptTokens.Add(int64(len(j.prompt)))
 	s.stats.cachedTokens.Add(int64(shared))
 	p, err := s.eng.picker(j.settings)
@@ -382,13 +386,13 @@ func (s *scheduler) retire(sl *slot, finish string, err error) {
 	default:
 		s.stats.completed.Add(1)
 	}
-	j.usage.CompletionTokens = sl.out
+	out := sl.out
 	s.clock++
 	*sl = slot{i: sl.i, used: s.clock}
 	s.mu.Lock()
 	s.busy--
 	s.mu.Unlock()
-	j.end(finish, err) // last: the handler may read the stats once it has seen the end
+	j.end(finish, err, out) // last: the handler may read the stats once it has seen the end
 }
 
 // reap retires the requests whose client has gone: their slots are free before the next step.
@@ -412,7 +416,7 @@ func (s *scheduler) endAll(err error) {
 	s.mu.Lock()
 	for _, j := range s.waiting {
 		s.stats.failed.Add(1)
-		j.end("", err)
+		j.end("", err, 0)
 	}
 	s.waiting = nil
 	s.mu.Unlock()

@@ -45,7 +45,9 @@ func TestMain(m *testing.M) {
 // tinyModel loads the built-in tiny checkpoint once for the package's tests.
 func tinyModel(t testing.TB) *qwen3.Model {
 	t.Helper()
-	tiny.once.Do(func() { tiny.m, tiny.err = qwen3.LoadGGUFBytes("tiny-qwen3.gguf", reference.TinyGGUFBytes()) })
+	tiny.once.Do(func() {
+		tiny.m, tiny.err = qwen3.LoadGGUFBytes(context.Background(), "tiny-qwen3.gguf", reference.TinyGGUFBytes())
+	})
 	if tiny.err != nil {
 		t.Fatal(tiny.err)
 	}
@@ -85,7 +87,7 @@ func sdk(base string, opts ...option.RequestOption) openai.Client {
 // settings, or with temperature t and seed when t > 0.
 func engineText(t *testing.T, prompt string, maxTokens int, temperature float64, seed uint64) string {
 	t.Helper()
-	opts := qwen3.Options{MaxNewTokens: maxTokens, Sampling: qwen3.Sampling{Temperature: &temperature, Seed: seed}}
+	opts := qwen3.ReplyOptions{MaxNewTokens: maxTokens, Sampling: qwen3.Sampling{Temperature: &temperature, Seed: seed}}
 	text, _, err := tinyModel(t).Generate(context.Background(), prompt, opts, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -149,7 +151,7 @@ func TestSDKStreamsChat(t *testing.T) {
 	if text.String() != want {
 		t.Errorf("streamed text %q\nthe engine's Generate gives %q", text.String(), want)
 	}
-	prompt := len(tinyModel(t).Tokenizer.Encode(chatPrompt(t, false, tokenizer.Message{Role: "user", Content: "func main() {"})))
+	prompt := len(tinyModel(t).Tokenizer().Encode(chatPrompt(t, false, tokenizer.Message{Role: "user", Content: "func main() {"})))
 	if usage.PromptTokens != int64(prompt) || usage.CompletionTokens != 24 || usage.TotalTokens != int64(prompt)+24 {
 		t.Errorf("usage %d prompt + %d completion = %d, want %d + 24", usage.PromptTokens, usage.CompletionTokens, usage.TotalTokens, prompt)
 	}

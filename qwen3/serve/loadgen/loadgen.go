@@ -86,7 +86,9 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	}
 	hc := cfg.Client
 	if hc == nil {
-		hc = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: cfg.Clients, MaxConnsPerHost: 0, DisableCompression: true}}
+		// A connection per request: a kept-alive one that the server closes while idle would fail a POST,
+		// which the transport does not retry (llama-server closes idle connections after seconds).
+		hc = &http.Client{Transport: &http.Transport{DisableKeepAlives: true, DisableCompression: true}}
 		defer hc.CloseIdleConnections()
 	}
 	if cfg.Duration > 0 {
