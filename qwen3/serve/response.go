@@ -3,7 +3,6 @@ package serve
 import (
 	"encoding/json"
 	"net/http"
-	"time"
 )
 
 // The replies' JSON, as OpenAI's API reference gives it: a chat completion
@@ -37,19 +36,17 @@ type completion struct {
 // fingerprint is the system_fingerprint of every reply: the server's code, not a build.
 const fingerprint = "qwen3go"
 
-// replyWriter writes one reply: whole, or as server-sent events, each write under a deadline so
-// that a client that stops reading is dropped instead of holding its handler forever.
+// replyWriter writes one reply: whole, or as server-sent events. Each write has a deadline (the
+// server's logWriter sets it), so that a client that stops reading is dropped instead of holding
+// its handler forever.
 type replyWriter struct {
 	w            http.ResponseWriter
 	rc           *http.ResponseController
-	timeout      time.Duration
 	id, model    string
 	created      int64
 	chat         bool
 	includeUsage bool
 }
-
-func (rw *replyWriter) deadline() { rw.rc.SetWriteDeadline(time.Now().Add(rw.timeout)) }
 
 func (rw *replyWriter) object(stream bool) string {
 	switch {
@@ -110,7 +107,6 @@ func (rw *replyWriter) event(v any) error {
 	}
 	buf := make([]byte, 0, len(b)+8)
 	buf = append(append(append(buf, "data: "...), b...), "\n\n"...)
-	rw.deadline()
 	if _, err := rw.w.Write(buf); err != nil {
 		return err
 	}
@@ -119,7 +115,6 @@ func (rw *replyWriter) event(v any) error {
 
 // done writes the stream's last event, "data: [DONE]".
 func (rw *replyWriter) done() error {
-	rw.deadline()
 	if _, err := rw.w.Write([]byte("data: [DONE]\n\n")); err != nil {
 		return err
 	}
@@ -127,7 +122,6 @@ func (rw *replyWriter) done() error {
 }
 
 func (rw *replyWriter) flush() error {
-	rw.deadline()
 	return rw.rc.Flush()
 }
 

@@ -193,7 +193,7 @@ func (s *Server) Handle(pattern string, h http.Handler) { s.mux.Handle(pattern, 
 // check. Serve uses it; a program with a server of its own can mount it.
 func (s *Server) Handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		lw := &logWriter{ResponseWriter: w}
+		lw := &logWriter{ResponseWriter: w, rc: http.NewResponseController(w), timeout: s.cfg.WriteTimeout}
 		defer s.log(r, lw, time.Now())
 		if s.cfg.APIKey != "" && r.URL.Path != "/health" && !s.authorized(r) {
 			writeError(lw, &Error{Status: http.StatusUnauthorized, Type: typeAuth, Code: codeInvalidKey,
@@ -215,9 +215,13 @@ func (s *Server) Serve(ln net.Listener) error {
 	hs := &http.Server{
 		Handler:           s.Handler(),
 		ReadHeaderTimeout: s.cfg.ReadHeaderTimeout,
-		IdleTimeout:       s.cfg.IdleTimeout,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(s.cfg.Log.Handler(), slog.LevelDebug),
+		// The deadline of the writes the server makes itself (an error before the handler runs,
+		// the end of a reply after it returns), set as each request's headers are read; the
+		// handlers' writes move it on (logWriter), so it bounds a stalled client, not a reply.
+		WriteTimeout:   s.cfg.WriteTimeout,
+		IdleTimeout:    s.cfg.IdleTimeout,
+		MaxHeaderBytes: 64 << 10,
+		ErrorLog:       slog.NewLogLogger(s.cfg.Log.Handler(), slog.LevelDebug),
 	}
 	s.mu.Lock()
 	if s.closing.Load() {
@@ -341,7 +345,7 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, chat bool) {
 		writeError(w, e)
 		return
 	}
-	rw := &replyWriter{w: w, rc: http.NewResponseController(w), timeout: s.cfg.WriteTimeout,
+	rw := &replyWriter{w: w, rc: http.NewResponseController(w),
 		id: j.id, model: s.cfg.Model, created: time.Now().Unix(), chat: chat, includeUsage: req.includeUsage}
 	var status int
 	if req.stream {
@@ -441,7 +445,6 @@ func (s *Server) wait(ctx context.Context, rw *replyWriter, j *job) int {
 			return e.Status
 		}
 		u, _ := j.result()
-		rw.deadline()
 		if err := rw.whole(text.String(), finish, &u); err != nil {
 			return 499
 		}
@@ -549,9 +552,14 @@ func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
 		Message: fmt.Sprintf("no route %s %s (POST /v1/chat/completions, POST /v1/completions, GET /v1/models)", r.Method, r.URL.Path)})
 }
 
-// logWriter records how a request was answered, for its line in the log.
+// logWriter is every handler's ResponseWriter: it gives each write WriteTimeout from now (a reply
+// may wait long in the queue before its first write, and a stream runs for minutes; a client that
+// reads nothing for WriteTimeout is dropped), and it records how the request was answered, for
+// its line in the log.
 type logWriter struct {
 	http.ResponseWriter
+	rc      *http.ResponseController
+	timeout time.Duration
 	status  int    // the status written
 	outcome int    // what the handler says happened, when it differs (499: the client went away)
 	usage   *Usage // a completion's tokens
@@ -561,6 +569,7 @@ func (l *logWriter) WriteHeader(code int) {
 	if l.status == 0 {
 		l.status = code
 	}
+	l.rc.SetWriteDeadline(time.Now().Add(l.timeout))
 	l.ResponseWriter.WriteHeader(code)
 }
 
@@ -568,6 +577,7 @@ func (l *logWriter) Write(b []byte) (int, error) {
 	if l.status == 0 {
 		l.status = http.StatusOK
 	}
+	l.rc.SetWriteDeadline(time.Now().Add(l.timeout))
 	return l.ResponseWriter.Write(b)
 }
 
