@@ -146,9 +146,9 @@
 // reduction order with the batch size give other text for the same request depending on what else
 // the server is doing: He and Thinking Machines Lab ("Defeating Nondeterminism in LLM Inference",
 // 2025) report 80 different completions in 1,000 runs of one prompt at temperature 0 on
-// Qwen3-235B-A22B in vLLM, and one with batch-invariant kernels. Chapter 10's batches and the qwen3 engine's
-// compute each sequence's row exactly as they would alone (TestBatchedEqualsAlone, and
-// qwen3.Batch's test), so there the batch size does not change the text.
+// Qwen3-235B-A22B in vLLM, and one with batch-invariant kernels. Chapter 10's batches and the
+// qwen3 engine's compute each sequence's row exactly as they would alone (TestBatchedEqualsAlone,
+// and qwen3.Batch's test), so there the batch size does not change the text.
 //
 // # Where a prompt ends
 //

@@ -11,12 +11,12 @@ import (
 // BenchmarkStep measures one decode step for B sequences of the tiny model (8-token prompts):
 // "batched" is one Cache.Step for all B, "alone" is B separate chapter 08 cache steps. It reports
 // the time per generated token (ns/token). In float64 the tiny model's cost is its LM head (151,936
-// x 32, 39 MB), which the batched step reads once for all B rows. Run with
+// x 64, 78 MB), which the batched step reads once for all B rows. Run with
 //
 //	go test ./chapters/10_batching/ -run '^$' -bench Step -benchtime 64x -count 3 | tee notebooks/data/batching_bench.txt
 //
-// (notebooks/10_batching.ipynb draws that file). On the 2-core AMD EPYC build machine, shared (load
-// average 2 to 3), the medians per token were 6.9 ms batched and 7.1 ms alone at B=1, 3.1 against
+// (notebooks/10_batching.ipynb draws that file). On the 2-core AMD EPYC build machine on
+// 2026-11-23, shared (load average 2 to 3), the medians per token were 6.9 ms batched and 7.1 ms alone at B=1, 3.1 against
 // 6.2 at B=4 and 2.9 against 7.0 at B=8: 2.4 times the throughput at B=8 (under a load average of 11
 // an earlier run measured 1.5 to 2.5 times). Here float64 arithmetic costs as much as reading the
 // weights, so batching gains less than the B-fold saving in reads.

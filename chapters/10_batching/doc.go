@@ -73,9 +73,9 @@
 // Counting from the column instead shifts every token of a sequence by its padding. RoPE sees only
 // position differences, so the logits barely move (3e-08 relative at most on the golden batch,
 // Example_columnPositions: the float32 rounding of the angle table, chapter 04), far below the
-// 1e-4 golden tolerance: that mistake hides from a logits test. It is still wrong: the positions are not the model's, a padded prompt
-// reaches the end of the context sooner, and far positions carry more rounding. The tests compare
-// the positions themselves with transformers'.
+// 1e-4 golden tolerance: that mistake hides from a logits test. It is still wrong: the positions
+// are not the model's, a padded prompt reaches the end of the context sooner, and far positions
+// carry more rounding. The tests compare the positions themselves with transformers'.
 //
 // # The batched KV cache
 //
@@ -91,10 +91,12 @@
 //
 // The cache holds the padding too: Σ_b (T - n_b) rows per layer that nobody looks at. Engines that
 // serve many requests avoid it with ragged storage: llama.cpp puts all sequences in one KV cache
-// whose cells are tagged with the ids of the sequences that use them (src/llama-kv-cells.h), vLLM
-// pages it (Kwon et al., "Efficient Memory Management for Large Language Model Serving with
-// PagedAttention", 2023); attention then needs no padding mask at all. The padded rectangle is
-// what transformers does, and the clearest place to start.
+// whose cells are tagged with the ids of the sequences that use them (src/llama-kv-cells.h: a
+// bitset of sequence ids per cell), and its attention mask hides the cells of other sequences
+// instead of padding (src/llama-kv-cache.cpp, set_input_kq_mask); vLLM pages it (Kwon et al.,
+// "Efficient Memory Management for Large Language Model Serving with PagedAttention", 2023), each
+// sequence reading only its own blocks. The padded rectangle is what transformers does, and the
+// clearest place to start.
 //
 // # Stopping each sequence on its own
 //
@@ -140,8 +142,9 @@
 //
 // The golden data (reference/golden/10_batching) is transformers' batched greedy generate() on
 // five prompts of 4, 1, 13, 10 and 5 tokens (Example_goldenBatch), left-padded with an attention
-// mask, with two extra stop ids so that sequences stop at different steps; the same prompts generated alone; the mask, the
-// position ids and the logits of every column and step; and the same batch padded on the right.
+// mask, with two extra stop ids so that sequences stop at different steps; the same prompts
+// generated alone; the mask, the position ids and the logits of every column and step; and the
+// same batch padded on the right.
 // The tests check Pad, Positions and Mask against it; every real column's logits and every step's
 // (1e-4, replaying transformers' fed tokens); Generate's ids against transformers' batched and
 // unbatched ids, token for token; the right-padded run against transformers' right-padded run; and
@@ -154,8 +157,9 @@
 // Package qwen3 does the same without a rectangle: qwen3.Batch steps one token of several
 // qwen3.Caches (each one sequence's KV cache) in one forward pass, each token at its own position
 // and attending to its own cache, so there is no padding and no padding mask to get wrong; the
-// weight passes are shared, as Cache.Step shares them here. qwen3.GenerateBatch is Generate above, with prompts
-// prefilled one by one and per-sequence callbacks; its test checks the same golden ids.
+// weight passes are shared, as Cache.Step shares them here. qwen3.GenerateBatch is Generate above,
+// with prompts prefilled one by one and per-sequence callbacks; its test checks the same golden
+// ids.
 //
 // Here and in qwen3.Batch, a sequence's logits in a batch are exactly those it gets alone
 // (TestBatchedEqualsAlone; qwen3.Batch.Step's doc and test: bit for bit), so a sampled sequence

@@ -85,8 +85,9 @@ func ExampleMask() {
 }
 
 // A batched KV cache: three prompts prefilled together, then one step for all of them. Each
-// sequence has its own next position; all have the same width, padding included; and each step
-// reads the weights of the tiny model's 3 layers once for all three sequences.
+// sequence has its own next position; all have the same width, padding included; and each call
+// reads the weights of the tiny model's 6 layers once for all three sequences (6 weight passes per
+// call).
 func ExampleCache() {
 	m, err := forward.Load(reference.TinyGGUF())
 	if err != nil {
