@@ -270,6 +270,9 @@ func FuzzLoadGGUFBytes(f *testing.F) {
 		var m *Model
 		var err error
 		if e := reference.CheckAllocBound(len(b), engineAllocPerByte, func() {
+			if m != nil { // measured again: the model of the last measure is not needed
+				m.Close()
+			}
 			m, err = LoadGGUFBytes(t.Context(), "fuzz.gguf", b, WithThreads(1))
 		}); e != nil {
 			t.Fatal(e)
@@ -457,6 +460,108 @@ func FuzzPicker(f *testing.F) {
 		want, wantErr := ref.Sample(wide)
 		if (gotErr != nil) != (wantErr != nil) || gotErr == nil && got != want {
 			t.Fatalf("settings %+v, logits %v: the picker gives %d, %v; chapter 09 gives %d, %v", s, logits, got, gotErr, want, wantErr)
+		}
+	})
+}
+
+// FuzzBatchStep gives Batch.Step arbitrary caches and ids: four caches of 4 to 8 tokens of the
+// small model, partly filled, in any order, with repeats, nil, a closed cache, ids outside the
+// vocabulary, full caches, and more or fewer ids than caches. A step that can run gives, bit for
+// bit, the logits Cache.Step gives on a twin of each cache; any other is an error that leaves
+// every cache as it was.
+func FuzzBatchStep(f *testing.F) {
+	f.Add([]byte{3, 4, 2, 7, 0, 8, 8, 5, 1, 3, 0, 10, 1, 20, 2, 30, 9, 2, 3, 40, 3, 50, 9})
+	f.Add([]byte{1, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 5, 0, 6, 1})
+	f.Add([]byte{0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 4, 7, 1, 5, 6, 2})
+	m := smallModel(f)
+	vocab := m.sizes.Vocab
+	f.Fuzz(func(t *testing.T, data []byte) {
+		next := func() int {
+			if len(data) == 0 {
+				return 0
+			}
+			b := int(data[0])
+			data = data[1:]
+			return b
+		}
+		batch, err := m.NewBatch(1 + next()%4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var caches, twins []*Cache
+		for range 4 {
+			maxLen, filled := 4+next()%5, next()
+			ids := []int{257, 258, 116, 104, 101, 32, 260, 97}[:filled%(maxLen+1)]
+			for _, list := range []*[]*Cache{&caches, &twins} {
+				c, err := m.NewCache(maxLen)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer c.Close()
+				if len(ids) > 0 {
+					if _, err := c.Prefill(t.Context(), ids); err != nil {
+						t.Fatal(err)
+					}
+				}
+				*list = append(*list, c)
+			}
+		}
+		closed, err := m.NewCache(4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		closed.Close()
+		for step := 0; step < 16 && len(data) > 0; step++ {
+			n := next() % 6
+			var in []*Cache
+			var which, ids []int
+			valid, seen := n >= 1 && n <= batch.Size(), map[int]bool{}
+			for range n {
+				k, id := next()%6, int(int8(next()))*3+130
+				switch k {
+				case 4:
+					in, valid = append(in, nil), false
+				case 5:
+					in, valid = append(in, closed), false
+				default:
+					in = append(in, caches[k])
+					valid = valid && !seen[k] && caches[k].Len() < caches[k].MaxLen()
+					seen[k] = true
+				}
+				which, ids = append(which, k), append(ids, id)
+				valid = valid && id >= 0 && id < vocab
+			}
+			if next()%8 == 0 {
+				ids, valid = append(ids, 1), false
+			}
+			before := make([][]int, 4)
+			for k, c := range caches {
+				before[k] = slices.Clone(c.Tokens())
+			}
+			rows, err := batch.Step(in, ids)
+			if !valid {
+				if err == nil || !strings.HasPrefix(err.Error(), "qwen3: batch step: ") {
+					t.Fatalf("step %d: caches %v, ids %v: %v, want an error", step, which, ids, err)
+				}
+				for k, c := range caches {
+					if !slices.Equal(c.Tokens(), before[k]) {
+						t.Fatalf("step %d: the failed step (%v) changed cache %d: %v, was %v", step, err, k, c.Tokens(), before[k])
+					}
+				}
+				continue
+			}
+			if err != nil {
+				t.Fatalf("step %d: caches %v, ids %v: %v", step, which, ids, err)
+			}
+			for i, k := range which {
+				want, err := twins[k].Step(ids[i])
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(rows[i], want) {
+					t.Fatalf("step %d: cache %d, id %d: the batch's logits differ from Step's", step, k, ids[i])
+				}
+			}
 		}
 	})
 }
