@@ -79,9 +79,6 @@ func (t DType) qKind() (kernels.QKind, bool) {
 	return 0, false
 }
 
-// elemBytes is the size of one value of a float type (a KV cache's element).
-func (t DType) elemBytes() int { return dtypes[t].bytes / dtypes[t].block }
-
 // rowBytes is the size of one row of cols weights (cols a whole number of blocks).
 func (t DType) rowBytes(cols int) int { return cols / dtypes[t].block * dtypes[t].bytes }
 
