@@ -144,8 +144,9 @@
 // streamed from memory per token at the file's size (BF16 half of F32, Q8_0 about a quarter,
 // Q4_K under a sixth), and decode speed on a CPU is bounded by exactly that stream. The
 // quantized types multiply integers (VPMADDWD) instead of widening each weight to float; the int16
-// inputs are 128 times finer than llama.cpp's int8 ones, and the engine's tests give these types
-// their own tolerance against chapter 07.
+// inputs are 32767/127, about 258 times, finer than llama.cpp's int8 ones (its step is amax/127:
+// quantize_row_q8_0_ref in ggml/src/ggml-quants.c; ours amax/32767, actMax in quant.go), and the
+// engine's tests give these types their own tolerance against chapter 07.
 //
 // Decoding several sequences together (qwen3.Batch) multiplies the same rows with several inputs:
 //
@@ -178,7 +179,8 @@
 // NarrowF16), widening each key or value as it loads it. The block-quantized types take TileQ
 // instead (tileq.go): their rows decoded once per chunk to int16 with float scales (QPack), the
 // chunk's inputs rounded to int16 blocks like decoding's, integer multiply-adds in the tile
-// (about 1.4 times the float tile's multiply-adds per ns on this machine); so prompts of these
+// (about 1.7 times the float tile's multiply-adds per ns on this machine: 223-231 against 132-134
+// in notebooks/data/kernels_bench.txt; 1.4 times with the AVX2 kernels); so prompts of these
 // types, too, see inputs rounded to int16. Prefetch asks for the next block of rows while a block
 // is multiplied, so that packing does not wait on memory; TilePart and TileQPart do a chunk's
 // last, short tile (8 tokens where an AVX-512 form has them); AddRows and CopyRows put a block's
@@ -189,7 +191,8 @@
 // 16-lane registers), the attention tiles (attn_avx512_amd64.s: the AVX2 tiles' bits, and
 // AttnTile32's twelve sums per k step), the packing of prompts' weights (pack_avx512_amd64.s:
 // QPack.Pack and PackBF16 decode 16 rows into registers and transpose them there, no staging, the
-// portable path's bits) and, where the CPU has AVX-512 VNNI (Intel since Ice Lake, AMD since Zen 4),
+// portable path's bits) and, where the CPU has AVX-512 VNNI (Intel since Cascade Lake and Ice Lake,
+// whose GCC -march targets enable AVX512VNNI; AMD since Zen 4, as AMD's AOCL user guide lists it),
 // TileQ (tileq_avx512vnni_amd64.s: VPDPWSSD, 32 int16 products and their sum in one instruction; the same
 // integer sums and float flushes as the AVX2 kernel, so the same bits, and 2.3 times its
 // multiply-adds per ns in cache on the AVX-512 AMD EPYC of 2026-11-27: 226 against 99, where the
