@@ -1,6 +1,7 @@
 package qwen3_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/qwen3go/qwen3go/qwen3"
 	"github.com/qwen3go/qwen3go/reference"
 )
 
@@ -86,6 +88,37 @@ func TestREADMESnippets(t *testing.T) {
 func TestREADMEWords(t *testing.T) {
 	if n := len(strings.Fields(readREADME(t, "README.md"))); n > maxREADMEWords {
 		t.Errorf("README.md has %d words, the budget is %d: move detail to qwen3/README.md or reference/README.md and link to it", n, maxREADMEWords)
+	}
+}
+
+// TestREADMEFirstRun: the text block after the top README's first command is what that command
+// prints, `qwen3 run -temperature 0 -max-tokens 40 'func main() {'` on the built-in checkpoint:
+// the prompt, then the greedy continuation (the block may stop before the 40 tokens do). A new
+// tiny checkpoint that writes other text fails here until the README shows what it writes.
+func TestREADMEFirstRun(t *testing.T) {
+	readme := readREADME(t, "README.md")
+	const prompt = "func main() {"
+	cmd := "go run ./qwen3/cmd/qwen3 run -temperature 0 -max-tokens 40 '" + prompt + "'"
+	at := strings.Index(readme, cmd)
+	if at < 0 {
+		t.Fatalf("README.md no longer shows %s: update this test with it", cmd)
+	}
+	block := regexp.MustCompile("(?s)```text\n(.*?)```").FindStringSubmatch(readme[at:])
+	if block == nil {
+		t.Fatalf("README.md: no ```text block after %s", cmd)
+	}
+	m, err := qwen3.Load(context.Background(), reference.TinyGGUF())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	text, _, err := m.Generate(context.Background(), prompt,
+		qwen3.ReplyOptions{Sampling: qwen3.Sampling{Temperature: new(0.0)}, MaxNewTokens: 40}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := prompt + text; !strings.HasPrefix(got, block[1]) {
+		t.Errorf("README.md shows after its first command:\n%s\nthe command prints:\n%s", block[1], got)
 	}
 }
 
