@@ -4,7 +4,7 @@
 The real weights cannot be downloaded on the course's build machines, but load paths, memory use and speed must be
 measured at the real size. This script writes, to a directory outside git (default: $QWEN3_SYNTH or /tmp/qwen3-synth):
 
-    qwen3-0.6b-f32.gguf    all 2-D tensors F32   (~3.0 GB)
+    qwen3-0.6b-f32.gguf    all 2-D tensors F32   (~2.4 GB)
     qwen3-0.6b-bf16.gguf   all 2-D tensors BF16  (~1.2 GB)
     qwen3-0.6b-q8_0.gguf   all 2-D tensors Q8_0  (~0.64 GB), like the official Qwen3-0.6B-Q8_0.gguf
     hf/                    config.json, generation_config.json, model.safetensors (BF16, 311 tensors, lm_head stored too),
