@@ -41,8 +41,8 @@
 //
 // Zero means "the default" everywhere, and a default is the checkpoint's or "off": no
 // LoadOption loads with a goroutine per core the Go runtime may use (runtime.GOMAXPROCS, which
-// follows a container's CPU limit), a float32 KV cache and int16 inputs for the block-quantized
-// matrices; WithThreads(0) is that same default. The zero ReplyOptions samples with the
+// on Linux follows a container's CPU limit since Go 1.25), a float32 KV cache and int16 inputs for
+// the block-quantized matrices; WithThreads(0) is that same default. The zero ReplyOptions samples with the
 // checkpoint's recommended settings (generation_config.json or the GGUF's general.sampling.*
 // keys) and seed 0, up to DefaultMaxNewTokens new tokens, in a context of min(DefaultMaxContext,
 // the model's) tokens; a field of Sampling that is set replaces one recommended setting
