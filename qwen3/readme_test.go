@@ -4,6 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -119,6 +123,52 @@ func TestREADMEFirstRun(t *testing.T) {
 	}
 	if got := prompt + text; !strings.HasPrefix(got, block[1]) {
 		t.Errorf("README.md shows after its first command:\n%s\nthe command prints:\n%s", block[1], got)
+	}
+}
+
+// TestREADMEFuzzTargets: qwen3/README.md's list of fuzz targets names every Fuzz function of the
+// module's tests (found by parsing each _test.go file, so a fuzz target written inside a test's
+// string is not one), each in backquotes, so that a new target cannot be left out of it.
+func TestREADMEFuzzTargets(t *testing.T) {
+	root := moduleRoot()
+	readme := readREADME(t, "qwen3/README.md")
+	fset := token.NewFileSet()
+	found := 0
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); path != root && (strings.HasPrefix(name, ".") || name == "workspace" || name == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		for _, decl := range f.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok || fn.Recv != nil || !strings.HasPrefix(fn.Name.Name, "Fuzz") {
+				continue
+			}
+			found++
+			if !strings.Contains(readme, "`"+fn.Name.Name+"`") {
+				rel, _ := filepath.Rel(root, path)
+				t.Errorf("%s: %s is not in qwen3/README.md's list of fuzz targets (Tests and tolerances)", filepath.ToSlash(rel), fn.Name.Name)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if found == 0 {
+		t.Fatal("no fuzz targets found in the module's tests")
 	}
 }
 
