@@ -16,7 +16,7 @@
 //
 // # The pieces
 //
-// Load's settings are LoadOptions (WithThreads, WithKVCache, ...); one reply's are ReplyOptions
+// Load's settings are LoadOption values (WithThreads, WithKVCache, ...); one reply's are ReplyOptions
 // (sampling, token budget, stop tokens, context length); a conversation's are ChatOptions (the
 // system prompt, thinking, and the ReplyOptions of its turns). Generate, GenerateBatch and Chat
 // are built on two lower-level types that a program scheduling sequences itself (a server's

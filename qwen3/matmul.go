@@ -173,7 +173,7 @@ func (e *engine) downTiles(worker, lo, hi int) {
 
 // --- decoding: dot products -----------------------------------------------------------------
 
-// A chunk of decoding is one token (Session.Step) or one token of each sequence of a Batch: each
+// A chunk of decoding is one token (Cache.Step) or one token of each sequence of a Batch: each
 // output row is a dot product of a weight row, read straight from the file's bytes, with each
 // token's input. The pass streams the matrix once; memory bandwidth bounds it for one token. For
 // several tokens the batched kernels (matrix.dotRowsN) decode each block of weights once and
