@@ -143,6 +143,15 @@ func headsHint(x, w, got, want []float64, headDim, width int) string {
 		return normHint(x, w, got, want, headDim)
 	}
 	for off := 0; off+headDim <= len(x); off += headDim {
+		if floats.Norm(got[off:off+headDim], 2) == 0 && floats.Norm(want[off:off+headDim], 2) != 0 {
+			which := ""
+			if off%width == width-headDim {
+				which = ", the last head of the row: does the loop over the heads stop a block early?"
+			}
+			return fmt.Sprintf("head %d of row %d is all zeros%s\nwrite every head_dim block of every row", off%width/headDim, off/width, which)
+		}
+	}
+	for off := 0; off+headDim <= len(x); off += headDim {
 		if RMS(x[off:off+headDim]) < 1e-2 {
 			continue // eps matters here, normHint tells
 		}
@@ -209,6 +218,12 @@ var rowMistakes = []struct {
 		func(x, w []float64, eps float64) []float64 { return scaleRow(x, w, 1/(ms(x, 0)+eps), 0) }},
 	{"x / sqrt(sum(x²) + eps)", "divide by the root of the MEAN of the squares (the sum over n), not of their sum",
 		func(x, w []float64, eps float64) []float64 { return scaleRow(x, w, 1/math.Sqrt(ss(x, 0)+eps), 0) }},
+	{"x / (mean(x²) + eps), the square root left out", "divide by the ROOT of the mean of the squares: x / sqrt(mean(x²) + eps)",
+		func(x, w []float64, eps float64) []float64 { return scaleRow(x, w, 1/(ms(x, 0)*ms(x, 0)+eps), 0) }},
+	{"x / (sqrt(sum(x²) + eps) / n), the root taken before dividing by n", "divide by n inside the root: sqrt(sum(x²)/n + eps), not sqrt(sum(x²))/n",
+		func(x, w []float64, eps float64) []float64 {
+			return scaleRow(x, w, float64(len(x))/math.Sqrt(ss(x, 0)+eps), 0)
+		}},
 	{"x / sqrt(sum(x²)/(n-1) + eps)", "the mean of the squares divides by n, not n-1: this is not a sample variance",
 		func(x, w []float64, eps float64) []float64 {
 			return scaleRow(x, w, 1/math.Sqrt(ss(x, 0)/float64(len(x)-1)+eps), 0)
