@@ -74,6 +74,9 @@ func TestDraw(t *testing.T) {
 		if got := Draw(p, c.u); got != c.want {
 			why := ""
 			switch {
+			case c.u == 0.2 && got == 0 && Draw(p, 0.2000000015) == 0:
+				// float32(0.2) = 0.20000000298: a sum kept in float32 passes u = 0.2000000015 too.
+				why = "the cumulative sum is above 0.2 at c_0: it is kept in float32 (float32(0.2) = 0.20000000298); sum in float64;\n"
 			case c.u == 0.2 && got == 0:
 				why = "u = 0.2 lies exactly on c_0: u = c_i belongs to the next token (u < c_i, not u <= c_i);\n"
 			case c.u == 0 && got == 2, c.u == 0.2 && got == 3:

@@ -52,10 +52,38 @@ func TestFiltersHandComputed(t *testing.T) {
 	sameWarp(t, "TopK 0 (off)", TopK(z, 0), z)
 	sameWarp(t, "TopK 9 (> vocab)", TopK(z, 9), z)
 	// softmax(z) = [0.2341, 0.0317, 0.0861, 0.0117, 0.6364]
-	sameWarp(t, "TopP 0.8", TopP(z, 0.8), []float64{2, inf, inf, inf, 3})
-	sameWarp(t, "TopP 0.9", TopP(z, 0.9), []float64{2, inf, 1, inf, 3})
+	for _, c := range []struct {
+		p    float64
+		want []float64
+	}{{0.8, []float64{2, inf, inf, inf, 3}}, {0.9, []float64{2, inf, 1, inf, 3}}} {
+		if got := TopP(z, c.p); !warpEqual(got, c.want) {
+			t.Fatalf("TopP %g: got %v, want %v:\n%s", c.p, got, c.want, topPWalk(z, c.p))
+		}
+	}
 	sameWarp(t, "TopP tiny", TopP(z, 1e-9), []float64{inf, inf, inf, inf, 3})
 	sameWarp(t, "TopP 1 (off)", TopP(z, 1), z)
+}
+
+// topPWalk writes out, for a failure message, the walk TopP should take on z: the ids in
+// ascending order of logit, their probabilities and the cumulative sums, and where 1-p cuts.
+func topPWalk(z []float64, p float64) string {
+	ids := make([]int, len(z))
+	for i := range ids {
+		ids[i] = i
+	}
+	slices.SortStableFunc(ids, func(a, b int) int { return -cmpDesc(z[a], z[b]) })
+	probs := make([]float64, len(z))
+	for r, id := range ids {
+		probs[r] = z[id]
+	}
+	probs = Softmax(probs)
+	s := fmt.Sprintf("softmax(z) = %.4f; ascending, id: probability, cumulative sum:\n ", Softmax(z))
+	cum := 0.0
+	for r, id := range ids {
+		cum += probs[r]
+		s += fmt.Sprintf(" %d: %.4f, %.4f;", id, probs[r], cum)
+	}
+	return s + fmt.Sprintf("\ndrop each token whose cumulative sum is <= 1-p = %.2g, and keep the last (most likely) one", 1-p)
 }
 
 // checkMinP runs MinP on hand-computed cases and, when it is wrong, fails t naming the classic
@@ -66,30 +94,41 @@ func checkMinP(t *testing.T) {
 	z := []float64{2, 0, 1, -1, 3}
 	// softmax(z) = [0.2341 0.0317 0.0861 0.0117 0.6364]; min-p 0.1: floor 0.1*0.6364 = 0.0636,
 	// keeps 0.2341, 0.0861, 0.6364.
-	want := []float64{2, inf, 1, inf, 3}
-	got := MinP(z, 0.1)
-	if !warpEqual(got, want) {
-		keep := func(floor func(p []float64) float64) []float64 {
-			p := Softmax(z)
+	// min-p 0.2: floor 0.1273, keeps 0.2341 and 0.6364 (a floor half as high would keep 0.0861 too).
+	for _, c := range []struct {
+		minP float64
+		want []float64
+	}{{0.1, []float64{2, inf, 1, inf, 3}}, {0.2, []float64{2, inf, inf, inf, 3}}} {
+		got := MinP(z, c.minP)
+		if warpEqual(got, c.want) {
+			continue
+		}
+		// keep filters z with a floor computed from some scores (the probabilities, or the logits). On
+		// this z, a floor on the logits passes min-p 0.1 and gives at 0.2 what a floor relative to
+		// the first token gives; that one already fails at 0.1, so the logits are named first.
+		keep := func(scores []float64, floor float64) []float64 {
 			out := slices.Clone(z)
-			for i := range p {
-				if p[i] < floor(p) {
+			for i := range scores {
+				if scores[i] < floor {
 					out[i] = inf
 				}
 			}
 			return out
 		}
+		p := Softmax(z)
 		why := "keep token i when probs[i] >= min_p * max(probs)"
 		switch {
-		case warpEqual(got, keep(func([]float64) float64 { return 0.1 })):
-			why = "a threshold taken as absolute (probs[i] < 0.1): min-p's floor is relative to the top token, min_p * max(probs) = 0.0636"
-		case warpEqual(got, keep(func(p []float64) float64 { return 0.1 * p[0] })):
-			why = "the floor is 0.1 times the first token's probability: it is 0.1 times the most likely token's, max(probs)"
+		case warpEqual(got, keep(p, c.minP)):
+			why = fmt.Sprintf("a threshold taken as absolute (probs[i] < %g): min-p's floor is relative to the top token, min_p * max(probs) = %.4f",
+				c.minP, c.minP*slices.Max(p))
+		case warpEqual(got, keep(z, c.minP*slices.Max(z))):
+			why = fmt.Sprintf("that compares the logits with min_p * max(logits) = %.3g: min-p compares probabilities, probs = softmax(z), given as probs",
+				c.minP*slices.Max(z))
+		case warpEqual(got, keep(p, c.minP*p[0])):
+			why = fmt.Sprintf("the floor is %g times the first token's probability: it is %g times the most likely token's, max(probs)", c.minP, c.minP)
 		}
-		t.Fatalf("MinP(%v, 0.1) = %v, want %v (probabilities 0.2341 0.0317 0.0861 0.0117 0.6364): %s", z, got, want, why)
+		t.Fatalf("MinP(%v, %g) = %v, want %v (probabilities 0.2341 0.0317 0.0861 0.0117 0.6364): %s", z, c.minP, got, c.want, why)
 	}
-	// min-p 0.2: floor 0.1273, keeps 0.2341 and 0.6364 (a floor half as high would keep 0.0861 too).
-	sameWarp(t, "MinP 0.2", MinP(z, 0.2), []float64{2, inf, inf, inf, 3})
 	sameWarp(t, "MinP 1", MinP(z, 1), []float64{inf, inf, inf, inf, 3})
 	sameWarp(t, "MinP 0 (off)", MinP(z, 0), z)
 	// The floor is strict, as in transformers (probs < min_p * top are removed): tokens tied
@@ -138,6 +177,8 @@ func checkWarp(t *testing.T) {
 	}{
 		// Temperature alone divides the logits.
 		{z, Settings{Temperature: 0.5, TopP: 1}, []float64{4, 0, 2, -2, 6}, "T = 0.5 divides each logit by 0.5"},
+		// Temperature 0 is greedy: Temperature(z, 0) keeps the argmax alone.
+		{z, Settings{Temperature: 0, TopP: 1}, []float64{inf, inf, inf, inf, 3}, "T = 0 is greedy: only the argmax stays"},
 		// softmax(z/0.5) = [0.1170 0.0021 0.0158 0.0003 0.8646]: top-p 0.9 keeps 2 tokens (top-p
 		// before temperature would keep 3).
 		{z, Settings{Temperature: 0.5, TopP: 0.9}, []float64{4, inf, inf, inf, 6}, "temperature first, then top-p on z/T"},
@@ -194,6 +235,8 @@ func checkWarp(t *testing.T) {
 		switch pw := chain(c.z, probsPow, topK, topP, minP); {
 		case warpEqual(got, chain(c.z, temp, topK, topP, minP)):
 			why = "the order is right, but a filter Warp calls gives other values than the ones this test expects: run the filters' own tests (TestTiesLikeTransformers, TestMinP)"
+		case s.Temperature == 0 && warpEqual(got, chain(c.z, topK, topP, minP)):
+			why = "temperature 0 was skipped: T = 0 means greedy, and Temperature(z, 0) keeps only the argmax; skip the filter only at its neutral T = 1"
 		case tempOn && warpEqual(got, pw):
 			sum := 0.0
 			for _, v := range pw {
@@ -245,6 +288,12 @@ func countKept(z []float64) int {
 
 func TestSoftmax(t *testing.T) {
 	hint := func(p []float64) string {
+		// exp(max - z_i) instead of exp(z_i - max): the larger logit gets the smaller probability,
+		// and a -Inf logit gives exp(+Inf).
+		if q := Softmax([]float64{0, math.Log(3)}); math.Abs(q[0]-0.75) < 1e-9 && math.Abs(q[1]-0.25) < 1e-9 {
+			return "Softmax([0 ln3]) = [0.75 0.25]: the larger logit got the smaller probability; that is exp(max - z_i), softmax(-z):\n" +
+				"take exp(z_i - max)"
+		}
 		sum := 0.0
 		for _, v := range p {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -325,7 +374,7 @@ func TestWarpProperties(t *testing.T) {
 			t.Fatalf("row %d: Warp modified its input", i)
 		}
 		if g := Distribution(z, Greedy()); g[top] != 1 {
-			t.Fatalf("row %d: greedy distribution %v at the argmax, want 1", i, g[top])
+			t.Fatalf("row %d: greedy distribution %v at the argmax, want 1: Settings Greedy() has temperature 0, and Temperature(z, 0) keeps only the argmax", i, g[top])
 		}
 	}
 }
