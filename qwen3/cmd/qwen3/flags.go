@@ -41,7 +41,7 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.IntVar(&c.topK, "top-k", 0, "keep the k most likely tokens; 0 is off (default: the model's)")
 	fs.Float64Var(&c.topP, "top-p", 0, "nucleus: keep the most likely tokens up to this mass, in (0,1]; 1 is off (default: the model's)")
 	fs.Float64Var(&c.minP, "min-p", 0, "drop tokens less likely than min-p times the top one, in [0,1]; 0 is off (default: the model's)")
-	fs.Uint64Var(&c.seed, "seed", 0, "random seed: the same seed gives the same text")
+	fs.Uint64Var(&c.seed, "seed", 0, "random seed: the same seed, model, prompt and settings give the same text (any thread count; another -kv-cache type may not: notebook 11)")
 	fs.IntVar(&c.maxTokens, "max-tokens", qwen3.DefaultMaxNewTokens, "most new tokens per reply (the library's default too)")
 	fs.BoolVar(&c.think, "think", true, "let Qwen3 think (<think>...</think>) before answering (chat turns only); on by default, as in\n"+
 		"Qwen3's chat template, while the library's qwen3.ChatOptions leaves it off unless Thinking is set")
