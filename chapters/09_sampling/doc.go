@@ -37,8 +37,8 @@
 //     kept when the mass ranked above it is < p. When the cut falls inside a group of tied
 //     logits, this package's stable sort removes the lower ids first; transformers calls
 //     torch.sort without stable=True, which leaves tied logits in index order only in short rows
-//     (up to 16 values with torch 2.15 on a CPU, measured 2026-11-27), so on a real vocabulary
-//     which tied tokens it drops is not defined.
+//     (up to 16 values with torch 2.15 on a 2-vCPU AMD EPYC, measured 2026-11-27), so on a real
+//     vocabulary which tied tokens it drops is not defined.
 //   - Min-p: drop tokens with p_i < min_p · max_j p_j: a floor that rises with the model's
 //     confidence.
 //
