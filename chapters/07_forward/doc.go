@@ -148,8 +148,9 @@
 //	tr, err := m.ForwardTrace(tok.Encode("The capital of France is"))
 //	p := tr.Attn[2][1] // layer 2, head 1: p.At(r, c) is how much token r reads token c
 //
-// Notebooks 05 and 07 draw them for the tiny model, layers x heads with the tokens on both axes,
-// and notebook 11 does the same for Qwen3-0.6B when QWEN3_MODEL is set. Xiao et al. ("Efficient
+// Notebook 05 draws them for the tiny model, layers x heads with the tokens on both axes (notebook
+// 07 turns them into one score per head and pattern), and notebook 11 draws the best head of
+// each pattern, for Qwen3-0.6B when QWEN3_MODEL is set. Xiao et al. ("Efficient
 // Streaming Language Models with Attention Sinks", 2023, §3) found that trained language models
 // put a large share of their attention on the first tokens whatever they say (an "attention
 // sink"); which patterns a given model's heads have is a measurement on text it did not train on,
