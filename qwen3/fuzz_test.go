@@ -315,6 +315,7 @@ func FuzzGenerationConfig(f *testing.F) {
 	}
 	f.Add([]byte(`{"eos_token_id": [151645, 151643], "temperature": 0.7, "top_k": 20, "top_p": 0.8, "min_p": 0}`))
 	f.Add([]byte(`{"eos_token_id": 5, "top_p": 7}`))
+	f.Add([]byte(`{"temperature": 0.7,`))
 	m := smallModel(f)
 	path := filepath.Join(f.TempDir(), "generation_config.json")
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -428,6 +429,7 @@ func FuzzPicker(f *testing.F) {
 	f.Add([]byte{1, 0, 2, 0, 2, 0, 0, 0}, 0.7, 2, 0.9, 0.0, uint64(1))
 	f.Add([]byte{0, 0x80, 9, 0, 9, 0, 9, 0}, 0.0, 0, 1.0, 0.0, uint64(2))
 	f.Add([]byte{1, 0x7f, 3, 0, 0xff, 0x7f}, 1.0, 1, 0.5, 0.1, uint64(3))
+	f.Add([]byte{1, 0, 0xfe, 0x7f}, 0.0, 0, 1.0, 0.0, uint64(4)) // greedy, a NaN
 	f.Fuzz(func(t *testing.T, raw []byte, temp float64, topK int, topP, minP float64, seed uint64) {
 		var logits []float32
 		for i := 0; i+2 <= len(raw) && len(logits) < 512; i += 2 {
