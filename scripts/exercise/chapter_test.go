@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"go/parser"
 	"go/token"
 	"os"
@@ -174,4 +176,81 @@ func TestREADMECountsExercises(t *testing.T) {
 	if got := regexp.MustCompile(`\d+ exercises, about [\d.]+\s+hours`).FindString(string(readme)); strings.Join(strings.Fields(got), " ") != want {
 		t.Errorf("README.md says %q, exercise list says %q: update the README", got, want)
 	}
+}
+
+// TestNotebooksListExercises: each chapter's notebook ends with "Your turn", which names the
+// chapter's exercises with the difficulty and time that `exercise list` gives them. A new
+// exercise (or a new time) must reach the notebook too: a learner reading it would otherwise
+// stub five functions believing there are three.
+func TestNotebooksListExercises(t *testing.T) {
+	mod, err := findModule()
+	if err != nil {
+		t.Fatal(err)
+	}
+	chs, err := listChapters(mod.Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ch := range chs {
+		files, err := chapterFences(ch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fences := orderedFences(ch, files)
+		if len(fences) == 0 {
+			continue
+		}
+		path := filepath.Join(mod.Root, "notebooks", ch.Name+".ipynb")
+		turn, err := yourTurn(path)
+		if err != nil {
+			t.Errorf("%s: %v", ch.Name, err)
+			continue
+		}
+		for _, fe := range fences {
+			i := strings.Index(turn, "`"+fe.Name+"`")
+			if i < 0 {
+				t.Errorf("notebooks/%s.ipynb: \"Your turn\" does not name the exercise `%s` (%s)", ch.Name, fe.Name, fe.Difficulty())
+				continue
+			}
+			line := turn[i:]
+			if j := strings.IndexByte(line, '\n'); j >= 0 {
+				line = line[:j]
+			}
+			if !strings.Contains(line, fe.Difficulty()) {
+				t.Errorf("notebooks/%s.ipynb: \"Your turn\" gives `%s` another difficulty or time than %q:\n\t%s", ch.Name, fe.Name, fe.Difficulty(), line)
+			}
+		}
+	}
+}
+
+// yourTurn returns the markdown cell of a notebook that starts with "## Your turn".
+func yourTurn(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	var nb struct {
+		Cells []struct {
+			Type   string          `json:"cell_type"`
+			Source json.RawMessage `json:"source"`
+		} `json:"cells"`
+	}
+	if err := json.Unmarshal(b, &nb); err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	for _, c := range nb.Cells {
+		var lines []string
+		if json.Unmarshal(c.Source, &lines) != nil {
+			var s string
+			if err := json.Unmarshal(c.Source, &s); err != nil {
+				return "", fmt.Errorf("%s: a cell's source: %w", path, err)
+			}
+			lines = []string{s}
+		}
+		src := strings.Join(lines, "")
+		if c.Type == "markdown" && strings.HasPrefix(src, "## Your turn") {
+			return src, nil
+		}
+	}
+	return "", fmt.Errorf("%s has no markdown cell starting with \"## Your turn\"", path)
 }
