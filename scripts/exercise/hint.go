@@ -91,7 +91,7 @@ func hint(stdout io.Writer, mod module, chs []chapter, opts hintOptions) error {
 	}
 	for i, h := range fe.Hints[:use.Hints] {
 		level := ""
-		if i < len(hintLevels) {
+		if i < len(hintLevels) && !strings.HasPrefix(h, "The shape") { // most third hints begin "The shape:" already
 			level = ", " + hintLevels[i]
 		}
 		fmt.Fprintf(stdout, "\nHint %d of %d%s:\n", i+1, len(fe.Hints), level)
