@@ -54,8 +54,8 @@ func chatCmd(args []string, e *env) error {
 	if c.model == "" {
 		fmt.Fprintln(e.stderr, builtinChatNote)
 	}
-	fmt.Fprintf(e.stderr, "chatting with %s (%s, %d layers, %v weights, %d-token context); thinking %v. /help lists the commands; Ctrl-C stops a reply, Ctrl-D or /bye leaves.\n",
-		filepath.Base(c.path), m.Source(), m.Config().NumHiddenLayers, m.WeightType(), c.ctxTokens, c.think)
+	fmt.Fprintf(e.stderr, "chatting with %s (%s, %d layers, %v weights, %d-token context); thinking %s. /help lists the commands; Ctrl-C stops a reply, Ctrl-D or /bye leaves.\n",
+		filepath.Base(c.path), m.Source(), m.Config().NumHiddenLayers, m.WeightType(), c.ctxTokens, onOff(c.think))
 	return s.loop(in)
 }
 
@@ -164,7 +164,7 @@ drain:
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintln(e.stderr, "[stopped]")
 	case err != nil:
-		fmt.Fprintln(e.stderr, "error:", strings.TrimPrefix(s.c.contextHint(err, s.m.Config().MaxPositionEmbeddings).Error(), "qwen3: "))
+		fmt.Fprintln(e.stderr, "error:", strings.TrimPrefix(s.c.contextHint(err, s.m.Config().MaxPositionEmbeddings, 0).Error(), "qwen3: "))
 		return nil
 	}
 	if n := s.chat.Dropped() - dropped; n > 0 {

@@ -53,16 +53,16 @@ func TestChatPiped(t *testing.T) {
 		"/set top-k 1.5: not a whole number",               // /set, bad values
 		"/set top-p 0: invalid sampling settings: top_p 0", //
 		"/set nonsense: no such setting",                   //
-		"max-tokens 3, thinking true",                      // /show
+		"max-tokens 3, thinking on",                        // /show
 		"greedy (temperature 0): temperature 0, top-k 20, top-p 0.95, min-p 0, seed 3",
-		"thinking false",                        // /nothink
+		"thinking off",                          // /nothink
 		"system prompt: You are a pirate.",      // /system
 		"3 new tokens at",                       // /stats after the """ block (max-tokens 3)
 		"new conversation (same system prompt)", // /clear
 		"context: ",                             // /show after /clear
 		"no messages yet",                       //
 		"unknown command /frobnicate",           // an unknown command is an error
-		"thinking true",                         // /think
+		"thinking on",                           // /think
 	} {
 		if !strings.Contains(r.err, want) {
 			t.Errorf("stderr lacks %q", want)

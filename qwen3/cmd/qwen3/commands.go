@@ -61,7 +61,7 @@ func (s *chatSession) command(entry string) (quit bool, err error) {
 		s.show()
 	case "/think", "/nothink":
 		s.chat.Thinking = name == "/think"
-		fmt.Fprintf(out, "thinking %v\n", s.chat.Thinking)
+		fmt.Fprintf(out, "thinking %s\n", onOff(s.chat.Thinking))
 	case "/stats":
 		if s.chat.Last() == (qwen3.Stats{}) {
 			fmt.Fprintln(out, "no reply yet")
@@ -155,7 +155,7 @@ func (s *chatSession) show() {
 	}
 	fmt.Fprintf(out, "%s: temperature %g, top-k %d, top-p %g, min-p %g, seed %d (the model recommends %s)\n",
 		mode, r.Temperature, r.TopK, r.TopP, r.MinP, r.Seed, recommended(s.m))
-	fmt.Fprintf(out, "max-tokens %d, thinking %v\n", s.chat.Reply.MaxNewTokens, s.chat.Thinking)
+	fmt.Fprintf(out, "max-tokens %d, thinking %s\n", s.chat.Reply.MaxNewTokens, onOff(s.chat.Thinking))
 	if sys := s.chat.System(); sys != "" {
 		fmt.Fprintf(out, "system prompt: %s\n", short(sys, 200))
 	} else {
@@ -184,4 +184,12 @@ func (s *chatSession) conversation() int {
 func recommended(m *qwen3.Model) string {
 	d := m.DefaultSettings(0)
 	return fmt.Sprintf("temperature %g, top-k %d, top-p %g, min-p %g", d.Temperature, d.TopK, d.TopP, d.MinP)
+}
+
+// onOff says a switch the way /think and /nothink name it.
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
 }

@@ -72,7 +72,8 @@ func (c *common) parse(fs *flag.FlagSet, args []string, synopsis string, stdout 
 			fs.PrintDefaults()
 			return nil, flag.ErrHelp
 		} else if err != nil {
-			return nil, usagef("%v (see 'qwen3 %s -h')", err, c.name)
+			// A value the library rejects says "qwen3: ..." itself; main adds "qwen3: " once.
+			return nil, usagef("%s (see 'qwen3 %s -h')", strings.Replace(err.Error(), ": qwen3: ", ": ", 1), c.name)
 		}
 		if fs.NArg() == 0 {
 			break
@@ -225,11 +226,16 @@ func (c *common) options(meter *prefillMeter) qwen3.ReplyOptions {
 }
 
 // contextHint turns a full-context error into one that says which flag to change.
-func (c *common) contextHint(err error, maxContext int) error {
-	if errors.Is(err, qwen3.ErrContextFull) {
-		return fmt.Errorf("%w; raise -ctx (now %d, at most %d for this model)", err, c.ctxTokens, maxContext)
+// promptTokens is the prompt's length when known (0 otherwise): a prompt longer than the model's
+// whole context must be shortened, since no -ctx holds it.
+func (c *common) contextHint(err error, maxContext, promptTokens int) error {
+	switch {
+	case !errors.Is(err, qwen3.ErrContextFull):
+		return err
+	case promptTokens > maxContext:
+		return fmt.Errorf("%w; this model reads at most %d tokens, whatever -ctx says: shorten the prompt", err, maxContext)
 	}
-	return err
+	return fmt.Errorf("%w; raise -ctx (now %d, at most %d for this model)", err, c.ctxTokens, maxContext)
 }
 
 func formatStats(st qwen3.Stats) string {

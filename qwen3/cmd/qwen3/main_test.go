@@ -121,6 +121,11 @@ func TestRunContextEnd(t *testing.T) {
 	if r.code != 1 || r.out != "" || !strings.Contains(r.e.Error(), "the prompt is 5 tokens, the context holds 4; raise -ctx") {
 		t.Errorf("a prompt over the context: exit %d, %v, output %q", r.code, r.e, r.out)
 	}
+	// Over the model's own context (40,960 tokens for the tiny model) no -ctx helps: shorten it.
+	r = runArgs(t, "", "run", strings.Repeat(" word", 41000))
+	if r.code != 1 || r.out != "" || r.e == nil || !strings.Contains(r.e.Error(), "this model reads at most 40960 tokens, whatever -ctx says: shorten the prompt") {
+		t.Errorf("a prompt over the model's context: exit %d, %v, output %q", r.code, r.e, r.out)
+	}
 }
 
 // interruptingWriter sends a Ctrl-C the first time what was written contains trigger.
@@ -234,7 +239,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"chat", "-ctx", "0"}, 2, "-ctx 0"},
 		{[]string{"run", "-threads", "-1", "x"}, 2, "-threads -1: must be in 0.."},
 		{[]string{"run", "-threads", "100000", "x"}, 2, "-threads 100000"},
-		{[]string{"run", "-kv-cache", "q8_0", "x"}, 2, `invalid value "q8_0" for flag -kv-cache: qwen3: KV cache type "q8_0": the engine keeps its cache in f32 or f16`},
+		{[]string{"run", "-kv-cache", "q8_0", "x"}, 2, `invalid value "q8_0" for flag -kv-cache: KV cache type "q8_0": the engine keeps its cache in f32 or f16`},
 		{[]string{"run", "-think=false", "x"}, 2, "-think applies to chat turns: add -chat"},
 		{[]string{"run", "-system", "Be brief.", "x"}, 2, "-system applies to chat turns: add -chat"},
 		{[]string{"chat", "hello"}, 2, "chat takes no arguments"},

@@ -91,7 +91,11 @@ func runCmd(args []string, e *env) error {
 	cancelled := errors.Is(err, context.Canceled)
 	if err != nil && !cancelled {
 		if st.NewTokens == 0 {
-			return c.contextHint(err, m.Config().MaxPositionEmbeddings)
+			n := 0
+			if errors.Is(err, qwen3.ErrContextFull) {
+				n = len(m.Tokenizer().Encode(text))
+			}
+			return c.contextHint(err, m.Config().MaxPositionEmbeddings, n)
 		}
 		fmt.Fprintln(e.stdout)
 		return err
