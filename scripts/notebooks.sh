@@ -483,7 +483,9 @@ open_jupyter() {
 	esac
 
 	log "starting jupyter $front ($version) on notebooks/ at port $port: ${args[*]}"
-	jupyter "$front" --notebook-dir="$ROOT/notebooks" "${args[@]}" &
+	# PYDEVD_DISABLE_FILE_VALIDATION: Debian's ipykernel imports debugpy, which otherwise prints four
+	# lines of "Debugger warning: ... frozen modules" into the server's log on the first kernel list.
+	PYDEVD_DISABLE_FILE_VALIDATION=1 jupyter "$front" --notebook-dir="$ROOT/notebooks" "${args[@]}" &
 	local pid=$! rc=0 names="" t
 	# A script's background job ignores Ctrl-C, so Ctrl-C (SIGINT) reaches this shell alone: it stops
 	# the server with SIGTERM, which Jupyter takes as "shut down now" (kernels included).
