@@ -128,6 +128,16 @@ func TestForwardByHand(t *testing.T) {
 					hint = w.what
 				}
 			}
+			// h[i][j] = silu(g[i][j]) * u[j][i]: row and column of u swapped (x is 2x1 and the
+			// intermediate width 2, so u is square and the swap does not panic here).
+			xs, gw, uw, dw := []float64{1, -2}, []float64{1, 2}, []float64{3, -1}, []float64{0.5, 4}
+			swapped := 0.0
+			for j := range 2 {
+				swapped += dw[j] * silu(xs[r]*gw[j]) * xs[j] * uw[r]
+			}
+			if math.Abs(got.At(r, 0)-swapped) <= 1e-12 {
+				hint = "that multiplies silu(g[i][j]) by u[j][i], the up product's row and column swapped: h[i][j] = silu(g[i][j]) * u[i][j]"
+			}
 			t.Fatalf("hidden 1, intermediate 2, x = %g: got %.17g, want %.17g:\n%s", xv, got.At(r, 0), want, hint)
 		}
 	}
