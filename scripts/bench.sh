@@ -23,7 +23,7 @@
 # of concurrent clients: streamed completions of prompts of SERVE_PROMPT words (100, about 130 tokens)
 # and DECODE new tokens each, SERVE_REQUESTS (2) per client, REPS times, interleaved; aggregate tok/s,
 # time to first token and inter-token latency p50/p99 (scripts/bench/serving; JSON default
-# notebooks/data/bench_serving.json). About 15 minutes on 2 cores with the defaults.
+# notebooks/data/bench_serving.json). The servers and the clients share the machine: run it quiet.
 # A full run takes about 45 minutes on 2 cores. Close other programs first: the machine must be quiet.
 #
 # On macOS (Apple Silicon) it runs as it is, with the system's bash 3.2, Go, Xcode's command line
