@@ -166,6 +166,7 @@ func (m *Model) GenerateBatch(ctx context.Context, prompts []string, opts ReplyO
 		if replies[i], err = m.newReply(opts, sink); err != nil {
 			return nil, nil, err
 		}
+		replies[i].seq = i
 		if failed != nil {
 			end(i, FinishError, nil)
 			continue

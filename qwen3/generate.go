@@ -42,6 +42,11 @@ type ReplyOptions struct {
 	// 128 tokens, with the tokens done and the total: a long prompt takes a while. It runs on
 	// the generating goroutine, so it should return quickly.
 	Progress func(done, total int)
+	// OnStep, when not nil, is called at every decode step with what the sampler saw and drew
+	// (Step): the logits, the distribution the token was drawn from, the token, and whether it
+	// ends the reply. It runs on the generating goroutine before the token's text is streamed,
+	// so it should return quickly; when it is nil the loop copies nothing.
+	OnStep func(Step)
 }
 
 // Sampling says how a reply picks its tokens, as changes to the settings the checkpoint
@@ -326,6 +331,12 @@ type reply struct {
 	st      Stats
 	start   time.Time
 	refill  time.Duration // time spent re-prefilling after the context filled
+
+	// OnStep's (step.go): nothing of it runs when onStep is nil.
+	onStep func(Step)
+	seq    int       // the sequence's index in GenerateBatch
+	cache  *Cache    // the cache the reply runs in, for Step.Position
+	mark   time.Time // when the previous step's OnStep returned, or the prefill ended
 }
 
 func (m *Model) newReply(opts ReplyOptions, emit func(id int) error) (*reply, error) {
@@ -348,7 +359,7 @@ func (m *Model) newReply(opts ReplyOptions, emit func(id int) error) (*reply, er
 	if stop == nil {
 		stop = m.defaults.Stop
 	}
-	return &reply{picker: newPicker(m.sizes.Vocab, sampler), stop: stop, budget: budget, emit: emit, start: time.Now()}, nil
+	return &reply{picker: newPicker(m.sizes.Vocab, sampler), stop: stop, budget: budget, emit: emit, start: time.Now(), onStep: opts.OnStep}, nil
 }
 
 // prefill runs ids after what c holds, counting the tokens done and the time even when it is
@@ -358,6 +369,7 @@ func (r *reply) prefill(ctx context.Context, c *Cache, ids []int, progress func(
 	logits, err := c.prefill(ctx, ids, progress)
 	r.st.Prefill += time.Since(start)
 	r.st.PromptTokens += c.Len() - before
+	r.cache, r.mark = c, time.Now()
 	return logits, err
 }
 
@@ -368,7 +380,11 @@ func (r *reply) next(logits []float32) (id int, more bool, err error) {
 	if err != nil {
 		return 0, false, fmt.Errorf("new token %d: %w", len(r.out), err)
 	}
-	if slices.Contains(r.stop, id) {
+	stop := slices.Contains(r.stop, id)
+	if r.onStep != nil {
+		r.observe(logits, id, stop)
+	}
+	if stop {
 		r.st.Finish = FinishStop
 		return id, false, nil
 	}
