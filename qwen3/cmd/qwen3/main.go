@@ -3,6 +3,8 @@
 //	qwen3 run 'func main() {'                            complete a prompt (the built-in tiny model unless -model)
 //	echo "What is 2+2?" | qwen3 run -chat -think=false   the prompt from standard input, as one chat turn
 //	qwen3 chat -model Qwen3-0.6B-Q8_0.gguf               talk: line editing, history, /help; Ctrl-C stops a reply
+//	qwen3 run -trace steps.jsonl 'func main() {'         also write each decode step as a line of JSON (package qwen3/viz)
+//	qwen3 viz                                            a page in the browser that shows every decode step as it happens
 //	qwen3 inspect FILE|DIR                               what a GGUF file, a safetensors file or an HF directory holds
 //	qwen3 serve -slots 8                                 an OpenAI-compatible server on 127.0.0.1:8080 (package qwen3/serve)
 //
@@ -85,11 +87,12 @@ const usage = `qwen3 runs Qwen3 models: the built-in tiny reference checkpoint, 
 usage:
   qwen3 run     [flags] [TEXT]     complete TEXT (or -prompt TEXT, or standard input); -chat answers it as a chat turn
   qwen3 chat    [flags]            interactive chat: line editing, history, """ for several lines, /help
+  qwen3 viz     [flags]            a page that shows every decode step: candidates, nucleus, tail, the token drawn
   qwen3 inspect FILE|DIR           what a GGUF file, a safetensors file or an HF directory holds
   qwen3 serve   [flags]            serve the model over OpenAI's HTTP API, with continuous batching
   qwen3 version                    print the version and build information
 
-Run 'qwen3 run -h' or 'qwen3 chat -h' for the flags.`
+Run 'qwen3 run -h', 'qwen3 chat -h' or 'qwen3 viz -h' for the flags.`
 
 func run(args []string, e *env) error {
 	// A QWEN3_KERNELS that names no level leaves the kernels at the best the CPU has; the kernels
@@ -107,6 +110,8 @@ func run(args []string, e *env) error {
 		return chatCmd(rest, e)
 	case "serve":
 		return serveCmd(rest, e)
+	case "viz":
+		return vizCmd(rest, e)
 	case "inspect":
 		if len(rest) == 1 && isHelp(rest[0]) {
 			fmt.Fprintln(e.stdout, "usage: qwen3 inspect FILE|DIR\n\nPrints a GGUF file's header, metadata and tensor table; a safetensors file's header and tensors; or a Hugging Face directory's config, tensors, tokenizer and generation defaults.")
@@ -120,7 +125,7 @@ func run(args []string, e *env) error {
 		fmt.Fprintln(e.stdout, version())
 		return nil
 	case "help":
-		if len(rest) == 1 && (rest[0] == "run" || rest[0] == "chat" || rest[0] == "inspect" || rest[0] == "serve") {
+		if len(rest) == 1 && (rest[0] == "run" || rest[0] == "chat" || rest[0] == "inspect" || rest[0] == "serve" || rest[0] == "viz") {
 			return run([]string{rest[0], "-h"}, e)
 		}
 		fmt.Fprintln(e.stdout, usage)

@@ -1,14 +1,17 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/qwen3go/qwen3go/qwen3"
+	"github.com/qwen3go/qwen3go/qwen3/viz"
 )
 
 // maxStdinPrompt bounds a prompt read from standard input: far more text than any context holds
@@ -21,6 +24,8 @@ func runCmd(args []string, e *env) error {
 	c.register(fs)
 	prompt := fs.String("prompt", "", "the text to continue; - reads standard input (default: the arguments, or standard input when it is not a terminal)")
 	asChat := fs.Bool("chat", false, "answer the prompt as one user turn of Qwen3's chat template (with -think and -system)")
+	tracePath := fs.String("trace", "", "write each decode step to `FILE` as a line of JSON: the top candidates' probabilities before and\n"+
+		"after each warper, the nucleus, the tail and the token drawn (package qwen3/viz documents the fields)")
 	args, err := c.parse(fs, args, "qwen3 run [flags] [TEXT]\n\nCompletes TEXT: the arguments, -prompt TEXT, or standard input (-prompt -, or when it is not a terminal).", e.stdout)
 	if errors.Is(err, flag.ErrHelp) {
 		return nil
@@ -37,6 +42,14 @@ func runCmd(args []string, e *env) error {
 	text, err := promptText(*prompt, c.set["prompt"], args, e)
 	if err != nil {
 		return err
+	}
+	var traceFile *os.File
+	if *tracePath != "" {
+		// Created before the model loads, so that a path that cannot be written fails at once.
+		if traceFile, err = os.Create(*tracePath); err != nil {
+			return fmt.Errorf("-trace: %w", err)
+		}
+		defer traceFile.Close()
 	}
 	m, err := c.load(e)
 	if err != nil {
@@ -57,6 +70,13 @@ func runCmd(args []string, e *env) error {
 	}()
 	meter := &prefillMeter{e: e}
 	opts := c.options(meter)
+	var trace *viz.Trace
+	var traceBuf *bufio.Writer
+	if traceFile != nil {
+		traceBuf = bufio.NewWriter(traceFile)
+		trace = viz.NewTrace(traceBuf, m.Tokenizer(), 0)
+		opts.OnStep = trace.Step
+	}
 	// The prompt is echoed with the first piece of text, so that an error (a prompt longer than
 	// the context) leaves stdout empty.
 	echoed := *asChat
@@ -88,6 +108,22 @@ func runCmd(args []string, e *env) error {
 		_, st, err = m.Generate(ctx, text, opts, print)
 	}
 	meter.clear()
+	if trace != nil {
+		// What was traced is kept, also after a Ctrl-C or an error.
+		terr := trace.Err()
+		if terr == nil {
+			terr = traceBuf.Flush()
+		}
+		if terr == nil {
+			terr = traceFile.Close()
+		}
+		if terr != nil {
+			fmt.Fprintf(e.stderr, "qwen3: -trace %s: %v\n", *tracePath, terr)
+			if err == nil {
+				err = fmt.Errorf("-trace %s: %w", *tracePath, terr)
+			}
+		}
+	}
 	cancelled := errors.Is(err, context.Canceled)
 	if err != nil && !cancelled {
 		if st.NewTokens == 0 {
