@@ -1,6 +1,6 @@
 // Package viz shows the engine sampling, one decode step at a time: a page served by `qwen3 viz`
-// (Handler), and the same events as JSON lines from `qwen3 run -trace FILE` (Trace) for
-// notebooks and scripts (ReadTrace).
+// and by `qwen3 serve` at /viz/ (Handler), and the same events as JSON lines from `qwen3 run
+// -trace FILE` (Trace) for notebooks and scripts (ReadTrace).
 //
 // # What a step shows
 //

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/qwen3go/qwen3go/qwen3/serve"
+	"github.com/qwen3go/qwen3go/qwen3/viz"
 )
 
 const serveSynopsis = `qwen3 serve [flags]
@@ -26,6 +27,7 @@ GET /v1/models) with continuous batching: up to -slots requests decoded together
 KV cache of -ctx tokens. Point any OpenAI client at http://HOST:PORT/v1. It listens on
 127.0.0.1 (this machine only) unless -host says otherwise; -api-key guards it. SIGTERM or Ctrl-C
 stops it gracefully: the running replies finish (for up to -grace), new requests get 503.
+At /viz/ a page shows every decode step of the replies it runs itself (as qwen3 viz does).
 
   qwen3 serve -model Qwen3-0.6B-Q8_0.gguf -slots 8
   curl http://127.0.0.1:8080/v1/chat/completions -H 'Content-Type: application/json' \
@@ -94,12 +96,19 @@ func serveCmd(args []string, e *env) error {
 	if err != nil {
 		return err
 	}
+	// The page of qwen3 viz (package qwen3/viz) at /viz/: it runs its own replies beside the API's.
+	vo, err := c.vizOptions(m)
+	if err != nil {
+		return err
+	}
+	s.Handle("/viz/", http.StripPrefix("/viz", viz.Handler(m, vo)))
 	cfg := s.Config()
 	mode := "continuous batching"
 	if cfg.Static {
 		mode = "static batching"
 	}
 	fmt.Fprintf(e.stderr, "serving %s on http://%s/v1 (%s; %d slots of %d tokens; %s)\n", id, ln.Addr(), c.path, cfg.Slots, cfg.Context, mode)
+	fmt.Fprintf(e.stderr, "every decode step, in a browser: http://%s/viz/\n", ln.Addr())
 	if cfg.APIKey == "" && !isLoopback(*host) {
 		fmt.Fprintln(e.stderr, "warning: listening beyond this machine without -api-key: anyone who can reach it can use it")
 	}

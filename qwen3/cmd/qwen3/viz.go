@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/qwen3go/qwen3go/qwen3"
 	"github.com/qwen3go/qwen3go/qwen3/viz"
 )
 
@@ -60,19 +61,9 @@ func vizCmd(args []string, e *env) error {
 		return err
 	}
 	defer m.Close()
-	first, err := m.Settings(c.sampling())
+	o, err := c.vizOptions(m)
 	if err != nil {
 		return err
-	}
-	o := viz.Options{Name: c.path, Thinking: c.think, Settings: &first, MaxContext: c.ctxTokens}
-	if c.set["max-tokens"] {
-		o.MaxTokens = c.maxTokens
-	}
-	if c.model == "" {
-		o.Complete = true
-		o.Note = "The built-in tiny model (6 layers, trained on Go's standard library) completes Go code: type the start " +
-			"of a Go file, e.g. func main() {. It was never trained on the chat template; for a chat, run qwen3 viz -model " +
-			"with the real Qwen3-0.6B."
 	}
 	srv := &http.Server{Handler: viz.Handler(m, o), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	fmt.Fprintf(e.stderr, "qwen3 viz: open http://%s/ in a browser (Ctrl-C stops)\n", ln.Addr())
@@ -85,4 +76,25 @@ func vizCmd(args []string, e *env) error {
 		fmt.Fprintln(e.stderr, "qwen3 viz: stopped")
 		return srv.Close()
 	}
+}
+
+// vizOptions are the page's options from the flags: its first settings, the model's name and
+// context, and for the built-in tiny model completion mode with a note on what it writes. qwen3
+// serve mounts the same page at /viz/.
+func (c *common) vizOptions(m *qwen3.Model) (viz.Options, error) {
+	first, err := m.Settings(c.sampling())
+	if err != nil {
+		return viz.Options{}, err
+	}
+	o := viz.Options{Name: c.path, Thinking: c.think, Settings: &first, MaxContext: c.ctxTokens}
+	if c.set["max-tokens"] {
+		o.MaxTokens = c.maxTokens
+	}
+	if c.model == "" {
+		o.Complete = true
+		o.Note = "The built-in tiny model (6 layers, trained on Go's standard library) completes Go code: type the start " +
+			"of a Go file, e.g. func main() {. It was never trained on the chat template; for a chat, run qwen3 viz -model " +
+			"with the real Qwen3-0.6B."
+	}
+	return o, nil
 }

@@ -148,3 +148,42 @@ func get(t *testing.T, url string) string {
 	}
 	return string(b)
 }
+
+var serveAddr = regexp.MustCompile(`every decode step, in a browser: (http://127\.0\.0\.1:\d+/viz/)`)
+
+// TestServeMountsViz: qwen3 serve serves the page of qwen3 viz at /viz/, beside the API.
+func TestServeMountsViz(t *testing.T) {
+	ch := make(chan os.Signal, 1)
+	errOut := &interruptingWriter{trigger: "\x00", ch: make(chan os.Signal, 1)} // a locked buffer: no write holds a NUL
+	e := &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: errOut, interrupts: ch}
+	done := make(chan error, 1)
+	go func() { done <- run([]string{"serve", "-port", "0", "-quiet"}, e) }()
+	var base string
+	for deadline := time.Now().Add(time.Minute); base == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if m := serveAddr.FindStringSubmatch(errOut.String()); m != nil {
+			base = m[1]
+		}
+	}
+	if base == "" {
+		t.Fatalf("no page address printed: %q", errOut.String())
+	}
+	if page := get(t, base); !strings.Contains(page, "Watch the model think") {
+		t.Fatalf("GET /viz/: %.200q", page)
+	}
+	res, err := http.Post(base+"api/generate", "application/json",
+		strings.NewReader(`{"mode":"complete","prompt":"func (","settings":{"temperature":0,"top_k":0,"top_p":1,"min_p":0,"seed":0},"max_tokens":2}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if got := strings.Count(string(body), "event: step\n"); got != 2 {
+		t.Errorf("%d step events from /viz/api/generate: %q", got, body)
+	}
+	ch <- os.Interrupt
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("qwen3 serve did not stop on Ctrl-C")
+	}
+}
