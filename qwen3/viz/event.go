@@ -106,6 +106,22 @@ const (
 	CutGreedy = "greedy" // temperature 0 keeps the argmax alone
 )
 
+// cutBy says which warper cut a token (kept: none), one byte a token of the vocabulary.
+type cutBy uint8
+
+const (
+	kept cutBy = iota
+	byTopK
+	byTopP
+	byMinP
+	byGreedy
+)
+
+// String is the warper's name in Candidate.Cut.
+func (c cutBy) String() string {
+	return [...]string{"", CutTopK, CutTopP, CutMinP, CutGreedy}[c]
+}
+
 // NewEvent summarises a decode step of the engine for the page and the trace: the top
 // candidates by logit (top of them, DefaultTop when top <= 0) and the drawn token, with chapter
 // 09's probabilities (see Event). tok gives the tokens' text. It reads s's slices during the
@@ -162,13 +178,13 @@ func NewEvent(s qwen3.Step, tok *tokenizer.Tokenizer, top int) (Event, error) {
 	// Which warper cut each token: chapter 09's Warp with the warpers up to top-k, then up to
 	// top-p, on the sampler's own input (top-k's survivors, or the whole vocabulary); what min-p
 	// cut is what the engine's distribution gives 0 among the rest.
-	cut := make([]string, v) // "" kept, or the warper that cut the token
+	cut := make([]cutBy, v) // kept, or the warper that cut the token
 	pk := make([]float64, v)
 	if set.IsGreedy() {
 		for i := range cut {
-			cut[i] = CutGreedy
+			cut[i] = byGreedy
 		}
-		cut[s.ID] = ""
+		cut[s.ID] = kept
 		pk[s.ID] = 1
 		e.CutTopK = v - 1
 	} else {
@@ -180,7 +196,7 @@ func NewEvent(s qwen3.Step, tok *tokenizer.Tokenizer, top int) (Event, error) {
 				input[k] = z[id]
 			}
 			for i := range cut {
-				cut[i] = CutTopK // the engine handed the sampler only top-k's survivors
+				cut[i] = byTopK // the engine handed the sampler only top-k's survivors
 			}
 		}
 		upToK, upToP := set, set
@@ -199,23 +215,23 @@ func NewEvent(s qwen3.Step, tok *tokenizer.Tokenizer, top int) (Event, error) {
 			}
 			switch {
 			case math.IsInf(a[k], -1):
-				cut[id] = CutTopK
+				cut[id] = byTopK
 			case math.IsInf(b[k], -1):
-				cut[id] = CutTopP
+				cut[id] = byTopP
 			case q[id] == 0:
-				cut[id] = CutMinP
+				cut[id] = byMinP
 			default:
-				cut[id] = ""
+				cut[id] = kept
 			}
 			pk[id] = pa[k]
 		}
 		for id := range v {
 			switch cut[id] {
-			case CutTopK:
+			case byTopK:
 				e.CutTopK++
-			case CutTopP:
+			case byTopP:
 				e.CutTopP++
-			case CutMinP:
+			case byMinP:
 				e.CutMinP++
 			}
 		}
@@ -223,11 +239,11 @@ func NewEvent(s qwen3.Step, tok *tokenizer.Tokenizer, top int) (Event, error) {
 
 	// The nucleus and the tail, checked against the distribution drawn from.
 	for id := range v {
-		kept := q[id] > 0
-		if kept != (cut[id] == "") {
+		in := q[id] > 0
+		if in != (cut[id] == kept) {
 			return Event{}, fmt.Errorf("viz: step %d: token %d has probability %g in the distribution drawn from, but the warpers replayed say %q", s.Index, id, q[id], cut[id])
 		}
-		if kept {
+		if in {
 			e.Kept++
 			e.KeptMass += p[id]
 			e.KeptMassT += pt[id]
@@ -257,7 +273,7 @@ func NewEvent(s qwen3.Step, tok *tokenizer.Tokenizer, top int) (Event, error) {
 		}
 		e.Candidates = append(e.Candidates, Candidate{
 			ID: id, Token: TokenText(tok, id), Rank: r, Logit: z[id],
-			P: p[id], PT: pt[id], PK: pk[id], Q: q[id], Cut: cut[id], Drawn: id == s.ID,
+			P: p[id], PT: pt[id], PK: pk[id], Q: q[id], Cut: cut[id].String(), Drawn: id == s.ID,
 		})
 	}
 	for id := range v {
