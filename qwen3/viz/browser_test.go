@@ -46,13 +46,30 @@ func chromium(t *testing.T) string {
 // network (this machine's closed network refuses many of the connections it would open).
 func browser(t *testing.T, width, height int) context.Context {
 	t.Helper()
+	path := chromium(t)
+	// A fresh profile. Chromium's child processes can still write in it for a moment after the
+	// browser stops, when t.TempDir's removal would fail the test: remove it with retries, after
+	// the browser's cancel (cleanups run last registered first).
+	profile, err := os.MkdirTemp("", "qwen3-viz-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for range 100 {
+			if os.RemoveAll(profile) == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Logf("could not remove the browser's profile %s", profile)
+	})
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromium(t)),
+		chromedp.ExecPath(path),
 		chromedp.NoSandbox,
 		chromedp.DisableGPU,
 		chromedp.Flag("disable-quic", true),
 		chromedp.Flag("disable-component-update", true),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(profile),
 		chromedp.WindowSize(width, height),
 	)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
