@@ -86,10 +86,7 @@ func (c *common) vizOptions(m *qwen3.Model) (viz.Options, error) {
 	if err != nil {
 		return viz.Options{}, err
 	}
-	o := viz.Options{Name: c.path, Thinking: c.think, Settings: &first, MaxContext: c.ctxTokens}
-	if c.set["max-tokens"] {
-		o.MaxTokens = c.maxTokens
-	}
+	o := viz.Options{Name: c.path, Thinking: c.think, Settings: &first, MaxTokens: c.maxTokens, MaxContext: c.ctxTokens}
 	if c.model == "" {
 		o.Complete = true
 		o.Note = "The built-in tiny model (6 layers, trained on Go's standard library) completes Go code: type the start " +
