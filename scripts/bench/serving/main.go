@@ -17,6 +17,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -24,6 +25,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -85,6 +87,10 @@ type server struct {
 }
 
 func run(c config, out string) error {
+	// Ctrl-C or SIGTERM ends the run, the servers with it (a server left behind would hold its
+	// port and its memory, and spin on a shared machine).
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer cancel()
 	dir, err := os.MkdirTemp("", "serving-bench")
 	if err != nil {
 		return err
@@ -96,7 +102,8 @@ func run(c config, out string) error {
 			s.stop()
 		}
 	}()
-	ours, err := start(c, dir, "qwen3", func(port int) []string {
+
+	ours, err := start(ctx, c, dir, "qwen3", func(port int) []string {
 		return []string{c.qwen3, "serve", "-model", c.model, "-port", strconv.Itoa(port), "-slots", strconv.Itoa(c.slots),
 			"-ctx", strconv.Itoa(c.ctx), "-threads", strconv.Itoa(c.threads), "-kv-cache", "f16", "-quiet"}
 	})
@@ -105,7 +112,7 @@ func run(c config, out string) error {
 	}
 	servers = append(servers, ours)
 	if c.llamaDir != "" {
-		peer, err := start(c, dir, "llama.cpp", func(port int) []string {
+		peer, err := start(ctx, c, dir, "llama.cpp", func(port int) []string {
 			return []string{filepath.Join(c.llamaDir, "llama-server"), "-m", c.model, "--host", "127.0.0.1", "--port", strconv.Itoa(port),
 				"-np", strconv.Itoa(c.slots), "-c", strconv.Itoa(c.slots * c.ctx), "-t", strconv.Itoa(c.threads), "-cb", "--no-webui"}
 		})
@@ -131,12 +138,15 @@ func run(c config, out string) error {
 				slices.Reverse(order)
 			}
 			for _, s := range order {
-				res, err := loadgen.Run(context.Background(), loadgen.Config{
+				res, err := loadgen.Run(ctx, loadgen.Config{
 					BaseURL: s.base, Clients: n, Requests: max(8, n*c.perClient),
 					Request: func(client, i int) loadgen.Body { return c.request(rep, n, client, i) },
 				})
 				if err != nil {
 					return err
+				}
+				if ctx.Err() != nil {
+					return errors.New("interrupted")
 				}
 				sum := res.Summarize()
 				prompt := 0
@@ -206,7 +216,7 @@ func (c config) request(rep, level, client, i int) loadgen.Body {
 }
 
 // start runs a server on a free port and waits until it answers GET /health.
-func start(c config, dir, name string, args func(port int) []string) (*server, error) {
+func start(ctx context.Context, c config, dir, name string, args func(port int) []string) (*server, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
@@ -244,9 +254,9 @@ func start(c config, dir, name string, args func(port int) []string) (*server, e
 			return nil, fmt.Errorf("%s exited before serving (%v): %s", name, err, tail(string(b)))
 		default:
 		}
-		if time.Now().After(deadline) {
+		if time.Now().After(deadline) || ctx.Err() != nil {
 			s.stop()
-			return nil, fmt.Errorf("%s did not answer /health within 5 minutes", name)
+			return nil, fmt.Errorf("%s did not answer /health within 5 minutes, or the run was interrupted", name)
 		}
 	}
 }
