@@ -3,6 +3,7 @@ package qwen3
 import (
 	"fmt"
 	"math"
+	"unsafe"
 
 	"github.com/qwen3go/qwen3go/qwen3/internal/kernels"
 )
@@ -103,6 +104,28 @@ func (e *engine) storeKVHead(t, g int, kh []uint16) {
 	copy(o.values[e.li][vAt:vAt+d], v)
 }
 
+// headKV is key/value head g's keys and values in layer li of cache o: keys and values for a
+// float32 cache, keysH and valuesH for a float16 one (the other pair nil).
+func headKV(o *Cache, li, g, d int) (keys, values []float32, keysH, valuesH []uint16) {
+	kStride, vStride := keyBlocks(o.maxLen)*d*kernels.AttnLanes, o.maxLen*d
+	if o.keysH != nil {
+		return nil, nil, o.keysH[li][g*kStride : (g+1)*kStride], o.valuesH[li][g*vStride : (g+1)*vStride]
+	}
+	return o.keys[li][g*kStride : (g+1)*kStride], o.values[li][g*vStride : (g+1)*vStride], nil, nil
+}
+
+// kvBytes is n values from off of a head's keys or values (the pair of the cache's type; the
+// other is nil), as bytes, for kernels.Prefetch.
+func kvBytes(f []float32, h []uint16, off, n int) []byte {
+	if n <= 0 {
+		return nil
+	}
+	if h != nil {
+		return unsafe.Slice((*byte)(unsafe.Pointer(&h[off])), 2*n)
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&f[off])), 4*n)
+}
+
 // attentionItems returns the rows per tile (2 when decoding one token of a head pair, else 6),
 // the tiles per item and the number of items per key/value head for a chunk of n tokens. In a
 // Batch's step every token has its own cache, so the items are those of one token, per token.
@@ -151,9 +174,8 @@ func (e *engine) attend(worker, lo, hi int) {
 			e.storeKVHead(t, g, e.khs[worker])
 		}
 		o := e.owner[first/group] // every row of the item reads this cache
-		kStride, vStride := keyBlocks(o.maxLen)*d*L, o.maxLen*d
-		var limit [attnMax]int // keys visible to each row: pos+t+1 (0 for padding rows)
-		maxKeys, used := 0, 0  // used: tiles holding at least one real row
+		var limit [attnMax]int    // keys visible to each row: pos+t+1 (0 for padding rows)
+		maxKeys, used := 0, 0     // used: tiles holding at least one real row
 		for r := 0; r < rows*tiles; r++ {
 			q := sc.q[r*d : (r+1)*d]
 			sc.m[r], sc.l[r] = float32(math.Inf(-1)), 0
@@ -170,27 +192,42 @@ func (e *engine) attend(worker, lo, hi int) {
 			maxKeys = max(maxKeys, limit[r])
 			used = r/rows + 1
 		}
-		// this head's keys and values, in the cache's type (the other pair stays nil)
-		var keys, values []float32
-		var keysH, valuesH []uint16
-		if o.keysH != nil {
-			keysH, valuesH = o.keysH[e.li][g*kStride:(g+1)*kStride], o.valuesH[e.li][g*vStride:(g+1)*vStride]
-		} else {
-			keys, values = o.keys[e.li][g*kStride:(g+1)*kStride], o.values[e.li][g*vStride:(g+1)*vStride]
-		}
+		keys, values, keysH, valuesH := headKV(o, e.li, g, d) // in the cache's type (the other pair is nil)
+		// Decoding reads each key and value once per item, from memory, and this processor's
+		// prefetchers stop at every 4 KB page (16 float16 keys): the two-row tiles of one step ask
+		// for the next step's keys and values as they compute (kernels.AttnTile32's pf), the
+		// scores' calls for its keys, the value sums' for its values, a share each; the last step
+		// asks for the first of the worker's next item.
+		var kNext, vNext []byte
 		for k0 := 0; k0 < maxKeys; k0 += attnKeys {
 			kn := min(attnKeys, maxKeys-k0)
+			if rows == 2 {
+				nn := min(attnKeys, maxKeys-k0-kn) // the next step's keys
+				kNext, vNext = kvBytes(keys, keysH, (k0+kn)*d, keyBlocks(nn)*d*L), kvBytes(values, valuesH, (k0+kn)*d, nn*d)
+				if nn == 0 && it+1 < hi {
+					t, g := (it+1)/c.KVHeads, (it+1)%c.KVHeads // decoding: an item per token and head
+					if !e.batch {
+						t = 0
+					}
+					nk, nv, nkH, nvH := headKV(e.owner[t], e.li, g, d)
+					nn = min(attnKeys, e.posOf[t]+1)
+					kNext, vNext = kvBytes(nk, nkH, 0, keyBlocks(nn)*d*L), kvBytes(nv, nvH, 0, nn*d)
+				}
+			}
+			calls := (kn + 2*L - 1) / (2 * L)
 			for b := 0; b < kn; { // scores of 32 keys (two blocks: AttnTile32), or of the last 16, for every row
 				at, two := (k0+b)/L*d*L, b+L < kn
+				i := b / (2 * L)
+				pf := kNext[i*len(kNext)/calls : (i+1)*len(kNext)/calls]
 				for tl := 0; tl < used; tl++ {
 					q, out := sc.q[tl*rows*d:], sc.s[tl*rows*attnKeys+b:]
 					switch {
 					case keysH != nil && two:
-						kernels.AttnTile32F16(rows, keysH[at:], d*L, L, q, d, d, out, attnKeys, false)
+						kernels.AttnTile32F16(rows, keysH[at:], d*L, L, q, d, d, out, attnKeys, false, pf)
 					case keysH != nil:
 						kernels.AttnTileF16(rows, keysH[at:], L, q, d, d, out, attnKeys, false)
 					case two:
-						kernels.AttnTile32(rows, keys[at:], d*L, L, q, d, d, out, attnKeys, false)
+						kernels.AttnTile32(rows, keys[at:], d*L, L, q, d, d, out, attnKeys, false, pf)
 					default:
 						kernels.AttnTile(rows, keys[at:], L, q, d, d, out, attnKeys, false)
 					}
@@ -221,15 +258,16 @@ func (e *engine) attend(worker, lo, hi int) {
 			}
 			for d0 := 0; d0 < d; { // o += weights · values, 32 dimensions at a time (the last 16 alone)
 				two := d0+2*L <= d
+				pf := vNext[d0*len(vNext)/d : min(d0+2*L, d)*len(vNext)/d]
 				for tl := 0; tl < used; tl++ {
 					w, out := sc.s[tl*rows*attnKeys:], sc.o[tl*rows*d+d0:]
 					switch {
 					case valuesH != nil && two:
-						kernels.AttnTile32F16(rows, valuesH[k0*d+d0:], L, d, w, attnKeys, kn, out, d, true)
+						kernels.AttnTile32F16(rows, valuesH[k0*d+d0:], L, d, w, attnKeys, kn, out, d, true, pf)
 					case valuesH != nil:
 						kernels.AttnTileF16(rows, valuesH[k0*d+d0:], d, w, attnKeys, kn, out, d, true)
 					case two:
-						kernels.AttnTile32(rows, values[k0*d+d0:], L, d, w, attnKeys, kn, out, d, true)
+						kernels.AttnTile32(rows, values[k0*d+d0:], L, d, w, attnKeys, kn, out, d, true, pf)
 					default:
 						kernels.AttnTile(rows, values[k0*d+d0:], d, w, attnKeys, kn, out, d, true)
 					}

@@ -15,7 +15,10 @@ import (
 // memory once makes B tokens. The batched kernels (kernels.Dot*RowsN) go further: they decode
 // each block of weights once, into registers, and multiply it with eight, four or two tokens'
 // inputs, so the arithmetic per token shrinks too (decoding the 4- and 6-bit types is half of a
-// dot product's work). Attention stays per sequence: each token attends to its own cache at its
+// dot product's work). Past a dozen tokens the arithmetic binds, and the dots' float work per
+// block (eight lanes per token, kept so that a batch gives Step's bits) with it: from
+// batchTileMin tokens the quantized matrices take kernels.TileQN, a tile with the tokens in its
+// lanes that flushes a block once per row and token, as a prompt's tile does. Attention stays per sequence: each token attends to its own cache at its
 // own position, so nothing needs padding or a padding mask (chapter 10 pads because its cache is
 // one rectangle; here every sequence keeps its own).
 
@@ -49,11 +52,15 @@ func (b *Batch) Size() int { return b.size }
 // Step runs ids[i] after the cached tokens of caches[i], for every i at once, and returns the
 // logits that predict each cache's next token: logits[i] for caches[i], owned by the batch and
 // valid until its next Step. Each cache must have room for one more token and may appear only
-// once; the caches may hold different numbers of tokens. The caches
-// and logits are exactly, bit for bit, those of Cache.Step(ids[i]) on each cache: the batched
-// kernels round each token's input to int16 as Step does and do, lane by lane, Step's float
-// operations in Step's order; only the decoding of the weights is shared. An error leaves every
-// cache as it was.
+// once; the caches may hold different numbers of tokens. For up to 11 caches the caches and logits
+// are exactly, bit for bit, those of Cache.Step(ids[i]) on each cache: the batched kernels round
+// each token's input to int16 as Step does and do, lane by lane, Step's float operations in
+// Step's order; only the decoding of the weights is shared. From 12 caches on, where the CPU has
+// AVX-512 VNNI, the block-quantized matrices go through a tile with the tokens in its lanes
+// (kernels.TileQN), which sums the same exact integer products but rounds in other places (as a
+// prompt's tiles do): each cache's logits are then within Step's tolerance of chapter 07, not
+// Step's bits, and the same whichever other caches share the step. An error leaves every cache as
+// it was.
 func (b *Batch) Step(caches []*Cache, ids []int) ([][]float32, error) {
 	logits, err := b.step(caches, ids)
 	if err != nil {

@@ -30,6 +30,12 @@ import (
 //	    x      += hb·Downᵀ
 //	logits = rmsnorm(x_last, norm)·Headᵀ                the LM head for the last position only
 
+// batchTileMin is the smallest Batch step whose quantized matrices go through kernels.TileQN
+// (tokens in lanes, a block's sum flushed once per row and token) instead of the batched dots,
+// which keep the one-token kernels' eight lanes per block and so Step's bits: below it the dots
+// are faster (a group of 16 lanes would be mostly empty).
+const batchTileMin = 12
+
 // maxChunk is the most prompt tokens processed together: each weight row is decoded and packed
 // once per chunk (matmul.go), so longer chunks amortize that better, at the cost of buffers.
 const maxChunk = 128
@@ -66,6 +72,10 @@ type engine struct {
 	// and for the dot kernels (decoding, and a Batch's tokens); nil when no matrix is quantized.
 	xbChunk, attChunk, hbChunk *kernels.Act
 	finalAct                   *kernels.Act // the last position's final-norm row (the LM head's input)
+	// A Batch's step of batchTileMin tokens or more: the same Acts laid out for kernels.TileQN
+	// (nil otherwise, and when no matrix is quantized).
+	xbN, attN, hbN, finalsN *kernels.ActN
+	tileN                   struct{ xb, att, hb, finals *kernels.ActN } // the buffers behind them
 
 	// the chunk being processed: n tokens, in layer li (l)
 	n, li  int
@@ -126,6 +136,8 @@ func newEngine(m *Model) *engine {
 		e.xbChunk, e.attChunk = kernels.NewAct(padded*c.Hidden), kernels.NewAct(padded*c.qDim())
 		e.hbChunk = kernels.NewAct(padded * c.Intermediate)
 		e.finalsAct = kernels.NewAct(maxChunk * c.Hidden)
+		e.tileN.xb, e.tileN.att = kernels.NewActN(maxChunk, c.Hidden), kernels.NewActN(maxChunk, c.qDim())
+		e.tileN.hb, e.tileN.finals = kernels.NewActN(maxChunk, c.Intermediate), kernels.NewActN(maxChunk, c.Hidden)
 	}
 	widest := max(c.Hidden, c.Intermediate, c.qDim())
 	for range m.pool.workers() {
@@ -215,7 +227,11 @@ func (e *engine) forward(ids []int, wantLogits bool) {
 		e.m.embed.Row(id, e.x[t*H:(t+1)*H])
 	}
 	e.ropeAngles()
-	tiles := e.n >= minTileTokens && !e.batch    // a prompt chunk: tiles; decoding: dot products
+	tiles := e.n >= minTileTokens && !e.batch // a prompt chunk: tiles; decoding: dot products
+	e.xbN, e.attN, e.hbN, e.finalsN = nil, nil, nil, nil
+	if e.batch && e.n >= batchTileMin && e.tileN.xb != nil {
+		e.xbN, e.attN, e.hbN, e.finalsN = e.tileN.xb, e.tileN.att, e.tileN.hb, e.tileN.finals
+	}
 	e.prepared = !tiles && (e.n == 1 || e.batch) // see the attention block below
 	if _, _, perHead := e.attentionItems(); perHead != 1 {
 		e.prepared = false // an item per key/value head and token only
@@ -251,7 +267,7 @@ func (e *engine) forward(ids []int, wantLogits bool) {
 		for t := 0; t < e.n; t++ {
 			rmsnorm(e.xb[t*H:(t+1)*H], e.x[t*H:(t+1)*H], e.l.attnNorm, c.Eps)
 		}
-		e.quantizeChunk(e.xbChunk, e.xb, H)
+		e.quantizeChunk(e.xbChunk, e.xbN, e.xb, H)
 		e.at(passQKV, e.l.q)
 		p.run(c.qDim()+2*c.kvDim(), 32, e.qkvBody)
 		// One item per token and key/value head (one token, or a Batch's step): each item
@@ -264,7 +280,7 @@ func (e *engine) forward(ids []int, wantLogits bool) {
 		}
 		e.at(passAttention, nil)
 		p.run(e.attentionItemCount(), 1, e.attnBody)
-		e.quantizeChunk(e.attChunk, e.att, c.qDim())
+		e.quantizeChunk(e.attChunk, e.attN, e.att, c.qDim())
 		e.at(passO, e.l.o)
 		p.run(H, 16, e.oBody)
 		// MLP block
@@ -272,10 +288,10 @@ func (e *engine) forward(ids []int, wantLogits bool) {
 		for t := 0; t < e.n; t++ {
 			rmsnorm(e.xb[t*H:(t+1)*H], e.x[t*H:(t+1)*H], e.l.ffnNorm, c.Eps)
 		}
-		e.quantizeChunk(e.xbChunk, e.xb, H)
+		e.quantizeChunk(e.xbChunk, e.xbN, e.xb, H)
 		e.at(passGateUp, e.l.gate)
 		p.run(c.Intermediate, 32, e.gateUpBody)
-		e.quantizeChunk(e.hbChunk, e.hb, c.Intermediate)
+		e.quantizeChunk(e.hbChunk, e.hbN, e.hb, c.Intermediate)
 		e.at(passDown, e.l.down)
 		p.run(H, 16, e.downBody)
 	}
@@ -286,7 +302,7 @@ func (e *engine) forward(ids []int, wantLogits bool) {
 			for t := 0; t < e.n; t++ {
 				rmsnorm(e.finals[t*H:(t+1)*H], e.x[t*H:(t+1)*H], e.m.norm, c.Eps)
 			}
-			e.quantizeChunk(e.finalsAct, e.finals, H)
+			e.quantizeChunk(e.finalsAct, e.finalsN, e.finals, H)
 			p.run(c.Vocab, 256, e.headBatchBody)
 		} else {
 			rmsnorm(e.final, e.x[(e.n-1)*H:e.n*H], e.m.norm, c.Eps)
@@ -348,7 +364,7 @@ func (e *engine) headRows(_, lo, hi int) { e.m.head.dotRows(lo, e.logits[lo:hi],
 // headBatchRows computes logits [lo, hi) for every token of a Batch's step in one kernel call:
 // each block of the head's rows is read from memory once and multiplied with every token's row.
 func (e *engine) headBatchRows(_, lo, hi int) {
-	e.m.head.dotRowsN(lo, hi-lo, e.batchLogits[lo:], e.c.Vocab, e.finals, e.c.Hidden, e.finalsAct, e.n)
+	e.m.head.dotRowsN(lo, hi-lo, e.batchLogits[lo:], e.c.Vocab, e.finals, e.c.Hidden, e.finalsAct, e.finalsN, e.n)
 }
 
 // rmsnorm writes x / sqrt(mean(x²) + eps) · w into dst (dst may be x). The sum of squares is

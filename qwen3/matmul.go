@@ -44,10 +44,14 @@ func newTileScratch(widest int) tileScratch {
 }
 
 // quantizeChunk rounds the chunk's inputs of a matrix pass (width values per token) into a, for
-// the quantized matrices; it does nothing when the model has none (a is nil).
-func (e *engine) quantizeChunk(a *kernels.Act, x []float32, width int) {
+// the quantized matrices, and lays them out in xn for kernels.TileQN when xn is not nil (a
+// Batch's step of batchTileMin tokens or more); it does nothing when the model has none (a is nil).
+func (e *engine) quantizeChunk(a *kernels.Act, xn *kernels.ActN, x []float32, width int) {
 	if a != nil {
 		a.Quantize(x[:e.n*width])
+	}
+	if xn != nil {
+		xn.Set(a, e.n, width)
 	}
 }
 
@@ -192,7 +196,7 @@ func (e *engine) qkvRows(_, lo, hi int) {
 			w, out, width, first, end = e.l.k, e.k, kvd, qd, qd+kvd
 		}
 		end = min(end, hi)
-		w.dotRowsN(r-first, end-r, out[r-first:], width, e.xb, H, e.xbChunk, e.n)
+		w.dotRowsN(r-first, end-r, out[r-first:], width, e.xb, H, e.xbChunk, e.xbN, e.n)
 		r = end
 	}
 }
@@ -200,12 +204,12 @@ func (e *engine) qkvRows(_, lo, hi int) {
 // addRows computes rows [lo, hi) of w times each token's input (width values per token) and adds
 // them to the residual stream: the output and down projections. The products go through the
 // worker's scratch, kernels.TileRows rows for every token at a time.
-func (e *engine) addRows(worker int, w *matrix, lo, hi int, in []float32, width int, a *kernels.Act) {
+func (e *engine) addRows(worker int, w *matrix, lo, hi int, in []float32, width int, a *kernels.Act, xn *kernels.ActN) {
 	const R = kernels.TileRows
 	H, y := e.c.Hidden, e.scratch[worker].out
 	for r0 := lo; r0 < hi; r0 += R {
 		rows := min(hi-r0, R)
-		w.dotRowsN(r0, rows, y, R, in, width, a, e.n)
+		w.dotRowsN(r0, rows, y, R, in, width, a, xn, e.n)
 		for t := 0; t < e.n; t++ {
 			x := e.x[t*H+r0 : t*H+r0+rows]
 			for i, v := range y[t*R : t*R+rows] {
@@ -217,12 +221,12 @@ func (e *engine) addRows(worker int, w *matrix, lo, hi int, in []float32, width 
 
 // oRows computes rows [lo, hi) of the output projection and adds them to the residual stream.
 func (e *engine) oRows(worker, lo, hi int) {
-	e.addRows(worker, e.l.o, lo, hi, e.att, e.c.qDim(), e.attChunk)
+	e.addRows(worker, e.l.o, lo, hi, e.att, e.c.qDim(), e.attChunk, e.attN)
 }
 
 // downRows computes rows [lo, hi) of the down projection and adds them to the residual stream.
 func (e *engine) downRows(worker, lo, hi int) {
-	e.addRows(worker, e.l.down, lo, hi, e.hb, e.c.Intermediate, e.hbChunk)
+	e.addRows(worker, e.l.down, lo, hi, e.hb, e.c.Intermediate, e.hbChunk, e.hbN)
 }
 
 // gateUpRows computes rows [lo, hi) of silu(gate)·up for every token.
@@ -242,8 +246,8 @@ func (e *engine) gateUpRows(worker, lo, hi int) {
 	}
 	for r0 := lo; r0 < hi; r0 += R {
 		rows := min(hi-r0, R)
-		e.l.gate.dotRowsN(r0, rows, g, R, e.xb, H, e.xbChunk, e.n)
-		e.l.up.dotRowsN(r0, rows, u, R, e.xb, H, e.xbChunk, e.n)
+		e.l.gate.dotRowsN(r0, rows, g, R, e.xb, H, e.xbChunk, e.xbN, e.n)
+		e.l.up.dotRowsN(r0, rows, u, R, e.xb, H, e.xbChunk, e.xbN, e.n)
 		for t := 0; t < e.n; t++ {
 			kernels.SiLUMul(e.hb[t*I+r0:t*I+r0+rows], g[t*R:t*R+rows], u[t*R:t*R+rows])
 		}

@@ -184,7 +184,14 @@ func (m *matrix) dotRows(r0 int, out, x []float32, a *kernels.Act) {
 // the batch Act a (tokens rows of Cols values, rounded by one Quantize call; nil when the model
 // keeps exact activations, and then each token takes exactRows). The batched kernels decode each
 // block of weights once for all the tokens; each result is bit for bit dotRows's.
-func (m *matrix) dotRowsN(r0, rows int, out []float32, outStride int, x []float32, xStride int, a *kernels.Act, tokens int) {
+func (m *matrix) dotRowsN(r0, rows int, out []float32, outStride int, x []float32, xStride int, a *kernels.Act, xn *kernels.ActN, tokens int) {
+	if xn != nil { // a Batch's step of batchTileMin tokens or more: the batched tile
+		if kind, ok := m.Type.qKind(); ok && kernels.TileQNFast(kind) {
+			rb := m.Type.rowBytes(m.Cols)
+			kernels.TileQN(kind, out, outStride, rows, m.raw[r0*rb:(r0+rows)*rb], rb, xn)
+			return
+		}
+	}
 	if tokens == 1 {
 		m.dotRows(r0, out[:rows], x, a)
 		return

@@ -3,6 +3,7 @@ package kernels
 import (
 	"fmt"
 	"math"
+	"unsafe"
 
 	gguf "github.com/qwen3go/qwen3go/chapters/01_gguf"
 )
@@ -48,7 +49,14 @@ func AttnTile(rows int, pack []float32, packStride int, x []float32, xStride, k 
 // computed as AttnTile computes it, so the results are the two AttnTiles' bits; the AVX-512 form
 // loads each input once for both halves, and its twelve sums per k step keep the FMA units busy
 // where one tile's six wait on each other.
-func AttnTile32(rows int, pack []float32, second, packStride int, x []float32, xStride, k int, out []float32, outStride int, acc bool) {
+//
+// pf (nil for none) is memory the caller reads next: the two-row AVX-512 forms ask for it while
+// they compute, two 64-byte lines every two k steps, spread over the call, up to 64·k bytes.
+// Decoding reads each key and value once, from memory, and this processor's prefetchers stop at
+// every 4 KB page (16 float16 keys): the tiles of one step ask for the next step's keys and values
+// (qwen3's attend), an ordered stream of requests where a burst of them would stall.
+// Prefetching never changes a result.
+func AttnTile32(rows int, pack []float32, second, packStride int, x []float32, xStride, k int, out []float32, outStride int, acc bool, pf []byte) {
 	if rows != 2 && rows != AttnRows || k < 0 || second < 0 || k > 0 && len(pack) < second+(k-1)*packStride+AttnLanes ||
 		len(x) < (rows-1)*xStride+k || len(out) < (rows-1)*outStride+2*AttnLanes {
 		panic(fmt.Sprintf("kernels: AttnTile32 of %d rows, k %d: %d packed (second %d, stride %d), %d inputs (stride %d), %d outputs (stride %d)",
@@ -57,7 +65,8 @@ func AttnTile32(rows int, pack []float32, second, packStride int, x []float32, x
 	if k > 0 {
 		if kern, ok := attnTile32Ops[attnVariant(rows)].get(); ok {
 			pp, px, po := noEscape3(&pack[0], &x[0], &out[0])
-			kern(pp, second, px, xStride, k, po, packStride, outStride, b2i(acc))
+			p, step := prefetchArgs(pf, k, unsafe.Pointer(pp))
+			kern(pp, second, px, xStride, k, po, packStride, outStride, b2i(acc), p, step)
 			return
 		}
 	}
@@ -66,7 +75,7 @@ func AttnTile32(rows int, pack []float32, second, packStride int, x []float32, x
 }
 
 // AttnTile32F16 is AttnTile32 over a float16 KV cache: two AttnTileF16s side by side.
-func AttnTile32F16(rows int, pack []uint16, second, packStride int, x []float32, xStride, k int, out []float32, outStride int, acc bool) {
+func AttnTile32F16(rows int, pack []uint16, second, packStride int, x []float32, xStride, k int, out []float32, outStride int, acc bool, pf []byte) {
 	if rows != 2 && rows != AttnRows || k < 0 || second < 0 || k > 0 && len(pack) < second+(k-1)*packStride+AttnLanes ||
 		len(x) < (rows-1)*xStride+k || len(out) < (rows-1)*outStride+2*AttnLanes {
 		panic(fmt.Sprintf("kernels: AttnTile32F16 of %d rows, k %d: %d packed (second %d, stride %d), %d inputs (stride %d), %d outputs (stride %d)",
@@ -75,12 +84,24 @@ func AttnTile32F16(rows int, pack []uint16, second, packStride int, x []float32,
 	if k > 0 {
 		if kern, ok := attnTile32F16Ops[attnVariant(rows)].get(); ok {
 			pp, px, po := noEscape3(&pack[0], &x[0], &out[0])
-			kern(pp, second, px, xStride, k, po, packStride, outStride, b2i(acc))
+			p, step := prefetchArgs(pf, k, unsafe.Pointer(pp))
+			kern(pp, second, px, xStride, k, po, packStride, outStride, b2i(acc), p, step)
 			return
 		}
 	}
 	AttnTileF16(rows, pack, packStride, x, xStride, k, out, outStride, acc)
 	AttnTileF16(rows, pack[min(second, len(pack)):], packStride, x, xStride, k, out[AttnLanes:], outStride, acc)
+}
+
+// prefetchArgs is where a tile's prefetches start and how far they move every two k steps
+// (bytes, a multiple of 128, at most 128: two lines), for pf over k steps; without pf the tile
+// asks for its own first line again and again, which costs nothing.
+func prefetchArgs(pf []byte, k int, pack unsafe.Pointer) (*byte, int) {
+	if len(pf) == 0 || k < 2 {
+		return noEscape((*byte)(pack)), 0
+	}
+	step := min(128, (len(pf)/(k/2)+127)&^127)
+	return noEscape(unsafe.SliceData(pf)), step
 }
 
 // attnTileGeneric is AttnTile in plain Go, blocked for registers as tileGeneric is: eight sums,

@@ -16,13 +16,13 @@ func tile16x6F16AVX512(pack *uint16, x *float32, xstride, k int, out *float32, p
 func tile16x2F16AVX512(pack *uint16, x *float32, xstride, k int, out *float32, packStride, outStride, acc int)
 
 //go:noescape
-func tile32x6AVX512(pack *float32, second int, x *float32, xstride, k int, out *float32, packStride, outStride, acc int)
+func tile32x6AVX512(pack *float32, second int, x *float32, xstride, k int, out *float32, packStride, outStride, acc int, pf *byte, pfStep int)
 
 //go:noescape
-func tile32x2AVX512(pack *float32, second int, x *float32, xstride, k int, out *float32, packStride, outStride, acc int)
+func tile32x2AVX512(pack *float32, second int, x *float32, xstride, k int, out *float32, packStride, outStride, acc int, pf *byte, pfStep int)
 
 //go:noescape
-func tile32x6F16AVX512(pack *uint16, second int, x *float32, xstride, k int, out *float32, packStride, outStride, acc int)
+func tile32x6F16AVX512(pack *uint16, second int, x *float32, xstride, k int, out *float32, packStride, outStride, acc int, pf *byte, pfStep int)
 
 //go:noescape
-func tile32x2F16AVX512(pack *uint16, second int, x *float32, xstride, k int, out *float32, packStride, outStride, acc int)
+func tile32x2F16AVX512(pack *uint16, second int, x *float32, xstride, k int, out *float32, packStride, outStride, acc int, pf *byte, pfStep int)

@@ -218,8 +218,12 @@ tput: \
 	RET
 
 // TILE2W(LOAD, shift) is two TILE2 side by side: lanes 0-15 of rows 0 and 1 in Z0, Z1 (even k
-// steps) and Z2, Z3 (odd), lanes 16-31 in Z4, Z5 and Z6, Z7.
+// steps) and Z2, Z3 (odd), lanes 16-31 in Z4, Z5 and Z6, Z7. Every two k steps it asks for two
+// lines of pf (R12), then moves pfStep (R13) on: decoding's stream of requests for the next keys
+// or values (AttnTile32).
 #define TILE2W(LOAD, shift) \
+	MOVQ   pf+72(FP), R12 \
+	MOVQ   pfStep+80(FP), R13 \
 	MOVQ   second+8(FP), BX \
 	SHLQ   $shift, BX \
 	VXORPS Z0, Z0, Z0 \
@@ -250,6 +254,9 @@ tloop: \
 	VFMADD231PS Z10, Z15, Z3 \
 	VFMADD231PS Z11, Z14, Z6 \
 	VFMADD231PS Z11, Z15, Z7 \
+	PREFETCHT0  (R12) \
+	PREFETCHT0  64(R12) \
+	ADDQ        R13, R12 \
 	LEAQ        (SI)(R10*2), SI \
 	LEAQ        (R9)(R10*2), R9 \
 	ADDQ        $8, DI \
@@ -319,22 +326,22 @@ TEXT ·tile16x2F16AVX512(SB), NOSPLIT, $0-64
 	ARGS(1)
 	TILE2(LOADF16)
 
-// func tile32x6AVX512(pack *float32, second int, x *float32, xstride int, k int, out *float32, packStride, outStride, acc int)
-TEXT ·tile32x6AVX512(SB), NOSPLIT, $0-72
+// func tile32x6AVX512(pack *float32, second int, x *float32, xstride int, k int, out *float32, packStride, outStride, acc int, pf *byte, pfStep int)
+TEXT ·tile32x6AVX512(SB), NOSPLIT, $0-88
 	ARGSW(2)
 	TILE6W(LOADF32, 2)
 
-// func tile32x2AVX512(pack *float32, second int, x *float32, xstride int, k int, out *float32, packStride, outStride, acc int)
-TEXT ·tile32x2AVX512(SB), NOSPLIT, $0-72
+// func tile32x2AVX512(pack *float32, second int, x *float32, xstride int, k int, out *float32, packStride, outStride, acc int, pf *byte, pfStep int)
+TEXT ·tile32x2AVX512(SB), NOSPLIT, $0-88
 	ARGSW(2)
 	TILE2W(LOADF32, 2)
 
-// func tile32x6F16AVX512(pack *uint16, second int, x *float32, xstride int, k int, out *float32, packStride, outStride, acc int)
-TEXT ·tile32x6F16AVX512(SB), NOSPLIT, $0-72
+// func tile32x6F16AVX512(pack *uint16, second int, x *float32, xstride int, k int, out *float32, packStride, outStride, acc int, pf *byte, pfStep int)
+TEXT ·tile32x6F16AVX512(SB), NOSPLIT, $0-88
 	ARGSW(1)
 	TILE6W(LOADF16, 1)
 
-// func tile32x2F16AVX512(pack *uint16, second int, x *float32, xstride int, k int, out *float32, packStride, outStride, acc int)
-TEXT ·tile32x2F16AVX512(SB), NOSPLIT, $0-72
+// func tile32x2F16AVX512(pack *uint16, second int, x *float32, xstride int, k int, out *float32, packStride, outStride, acc int, pf *byte, pfStep int)
+TEXT ·tile32x2F16AVX512(SB), NOSPLIT, $0-88
 	ARGSW(1)
 	TILE2W(LOADF16, 1)

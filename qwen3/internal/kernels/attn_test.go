@@ -249,10 +249,10 @@ func TestAttnTile32(t *testing.T) {
 						for f := range got {
 							got[f], want[f] = append([]float32(nil), start...), append([]float32(nil), start...)
 						}
-						AttnTile32(rows, pack, second, packStride, x, xStride, k, got[0], outStride, acc)
+						AttnTile32(rows, pack, second, packStride, x, xStride, k, got[0], outStride, acc, nil)
 						AttnTile(rows, pack, packStride, x, xStride, k, want[0], outStride, acc)
 						AttnTile(rows, pack[second:], packStride, x, xStride, k, want[0][AttnLanes:], outStride, acc)
-						AttnTile32F16(rows, half, second, packStride, x, xStride, k, got[1], outStride, acc)
+						AttnTile32F16(rows, half, second, packStride, x, xStride, k, got[1], outStride, acc, nil)
 						AttnTileF16(rows, half, packStride, x, xStride, k, want[1], outStride, acc)
 						AttnTileF16(rows, half[second:], packStride, x, xStride, k, want[1][AttnLanes:], outStride, acc)
 						for f, name := range []string{"AttnTile32", "AttnTile32F16"} {
@@ -284,7 +284,7 @@ func BenchmarkAttnTile32(b *testing.B) {
 			AttnTile(AttnRows, pack, d, x, k, k, out, d, true)
 			AttnTile(AttnRows, pack[16:], d, x, k, k, out[16:], d, true)
 		}},
-		{"one", func() { AttnTile32(AttnRows, pack, 16, d, x, k, k, out, d, true) }},
+		{"one", func() { AttnTile32(AttnRows, pack, 16, d, x, k, k, out, d, true, nil) }},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {

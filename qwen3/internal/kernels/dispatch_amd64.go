@@ -146,6 +146,14 @@ var arch = archForms{
 		{AVX512VNNI: {name: "tileQ32x8VNNI", k: tileQ8MinVNNI}},
 	},
 
+	// tileqn.go: tileqn_avx512vnni_amd64.s
+	tileQN: [4]kernelForms[tileQNKernel]{
+		QQ8_0: {AVX512VNNI: {name: "tileQN{16,32}Q8_0VNNI", k: tileQNQ8_0VNNI, sub: []string{tileQN16, tileQN32}}},
+		QQ4_0: {AVX512VNNI: {name: "tileQN{16,32}Q4_0VNNI", k: tileQNQ4_0VNNI, sub: []string{tileQN16, tileQN32}}},
+		QQ4_K: {AVX512VNNI: {name: "tileQN{16,32}Q4_KVNNI", k: tileQNQ4_KVNNI, sub: []string{tileQN16, tileQN32}}},
+		QQ6_K: {AVX512VNNI: {name: "tileQN{16,32}Q6_KVNNI", k: tileQNQ6_KVNNI, sub: []string{tileQN16, tileQN32}}},
+	},
+
 	// pack.go: pack_avx2_amd64.s, pack_avx512_amd64.s
 	packBF16: laneForms[packBF16Kernel]{AVX512: {name: "packBF16AVX512 x2", k: packBF16AVX512x2, step: 16}},
 	packQ: [4]kernelForms[packQKernel]{

@@ -175,6 +175,7 @@ func (s *sweep) all() {
 	s.batchedQuant()
 	s.tiles()
 	s.tilesQ()
+	s.tilesQN()
 	s.packs()
 	s.conversions()
 	s.attention()
@@ -534,6 +535,54 @@ func (s *sweep) tilesQ() {
 	}
 }
 
+// tilesQN: TileQN for every type, against the plain Go form bit for bit and chapter 01's
+// dequantizers within float32 rounding: a token group part empty (5 tokens), a full one (16), the
+// 32-token kernel with a part-empty group (17) and then a group of one (33), rows of whole groups
+// of 16 and past them (19: three rows left to plain Go), two super-blocks or eight blocks.
+func (s *sweep) tilesQN() {
+	for _, typ := range quantTypes {
+		b, kind := blockOf[typ], qKinds[typ]
+		k := 256
+		if b.size != QKSize {
+			k = 8 * b.size
+		}
+		for _, c := range []struct{ rows, tokens int }{{16, 5}, {19, 16}, {16, 17}, {32, 33}} {
+			name := fmt.Sprintf("TileQN %v %d rows, %d tokens", typ, c.rows, c.tokens)
+			r := rng(name)
+			rowBytes, outStride := k/b.size*b.bytes, c.rows+2
+			w := fill(&s.m, "w", randBlocks(r, typ, c.rows*k/b.size))
+			a := actIn(&s.m, "act", randX(r, c.tokens*k), c.tokens*k)
+			g := (c.tokens + ActNLanes - 1) / ActNLanes
+			xn := &ActN{Q: alloc[int32](&s.m, "actN.Q", g*k/2*ActNLanes), SS: alloc[float32](&s.m, "actN.SS", 2*g*k/ActBlock*ActNLanes)}
+			xn.Set(a, c.tokens, k)
+			out := s.strided("out", c.tokens, c.rows, outStride, func(int) float32 { return sentinelValue })
+			if !s.call(name, func() { TileQN(kind, out, outStride, c.rows, w, rowBytes, xn) }) {
+				s.done()
+				continue
+			}
+			for tok := range c.tokens {
+				for i := range outStride {
+					j := tok*outStride + i
+					if j >= len(out) {
+						break
+					}
+					if i >= c.rows {
+						if math.Float32bits(out[j]) != math.Float32bits(sentinelValue) {
+							s.t.Errorf("%s at %v: token %d wrote %v past its rows", name, s.lvl, tok, out[j])
+						}
+						continue
+					}
+					if want, mag := actRef(s.t, typ, w[i*rowBytes:(i+1)*rowBytes], tokenAct(a, tok, k)); !closeTo(out[j], want, mag, k) {
+						s.t.Errorf("%s at %v: token %d row %d = %v, float64 reference %v", name, s.lvl, tok, i, out[j], want)
+					}
+				}
+			}
+			s.sameAsGeneric(name, out)
+			s.done()
+		}
+	}
+}
+
 // packs: PackBF16 against the widened values.
 func (s *sweep) packs() {
 	for _, k := range []int{7, 16, 40} {
@@ -687,10 +736,11 @@ func (s *sweep) attention() {
 						copy(one[t*outStride:t*outStride+2*AttnLanes], start[t*outStride:])
 					}
 					s.call(tile+"32"+name[8:], func() {
+						pf := alloc[byte](&s.m, "prefetched", 64*k) // what decoding asks for: never read, never changing a result
 						if f == 0 {
-							AttnTile32(rows, pack, second, packStride, x, xStride, k, two, outStride, acc)
+							AttnTile32(rows, pack, second, packStride, x, xStride, k, two, outStride, acc, pf)
 						} else {
-							AttnTile32F16(rows, fill(&s.m, "half32", half), second, packStride, x, xStride, k, two, outStride, acc)
+							AttnTile32F16(rows, fill(&s.m, "half32", half), second, packStride, x, xStride, k, two, outStride, acc, pf)
 						}
 					})
 					if f == 0 {

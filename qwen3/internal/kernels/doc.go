@@ -78,6 +78,10 @@
 //	                    neon        tileq_neon_arm64.s
 //	TileQPart/8         avx512vnni  tileq_avx512vnni_amd64.s   tileq.go TileQ               TestTileQPart
 //	TileQPart/8/Q4_K    avx512vnni  tileq_avx512vnni_amd64.s   tileq.go TileQ               TestTileQPart
+//	TileQN/Q8_0         avx512vnni  tileqn_avx512vnni_amd64.s  tileqn.go tileQNGeneric      TestTileQN TestTileQNMatchesTileQ
+//	TileQN/Q4_0         avx512vnni  tileqn_avx512vnni_amd64.s  tileqn.go tileQNGeneric      TestTileQN TestTileQNMatchesTileQ
+//	TileQN/Q4_K         avx512vnni  tileqn_avx512vnni_amd64.s  tileqn.go tileQNGeneric      TestTileQN TestTileQNMatchesTileQ
+//	TileQN/Q6_K         avx512vnni  tileqn_avx512vnni_amd64.s  tileqn.go tileQNGeneric      TestTileQN TestTileQNMatchesTileQ
 //	PackBF16            avx512      pack_avx512_amd64.s        pack.go PackBF16             TestPackBF16AVX512MatchesAVX2
 //	QPack.Pack/Q8_0     avx512      pack_avx512_amd64.s        pack.go decodeQRow           TestQPackAVX512MatchesGeneric
 //	QPack.Pack/Q4_0     avx512      pack_avx512_amd64.s        pack.go decodeQRow           TestQPackAVX512MatchesGeneric
@@ -171,6 +175,20 @@
 // cache: 55.6 multiply-adds per ns against 95.0; in the engine (2026-11-27, 2 threads, alternated)
 // BF16 batches of 2, 8 and 16 went from 55, 133 and 132 to 93, 207 and 208 tok/s, F32's of 8 and
 // 16 from 102 and 111 to 133-143 and 134-157.
+//
+// Sixteen tokens and more (a Batch step of batchTileMin caches or more in qwen3) take TileQN
+// (tileqn.go) instead: the batched dots keep the one-token kernels' eight float lanes per block so
+// that a batch gives Step's bits, and converting and scaling those lanes is one instruction for
+// every two products, which binds once the weights are shared by enough tokens. TileQN is TileQ
+// turned around, the tokens in the lanes (16 to a register, the inputs laid out once per matrix
+// pass in an ActN) and each row's weight pair broadcast to them; the rows need widening only,
+// block by block (a block ahead, into a second buffer, for Q8_0 and Q4_0; a super-block at a time
+// for Q4_K and Q6_K), no packing, and a block's sum is flushed once per row and token, as TileQ
+// flushes it: the same bits as TileQ in a prompt (TestTileQNMatchesTileQ), within float32
+// rounding of the dots. Multiply-adds per ns of one core's CPU time, in cache (64 rows of 1024
+// values, the AVX-512 EPYC, 2026-11-27, a busy machine), 16 and 32 tokens against the 8-token
+// dot's: Q8_0 182 and 211 against 117, Q4_0 190 and 213 against 103, Q4_K 176 and 195 against 108,
+// Q6_K 165 and 176 against 117.
 //
 // Prompts are arithmetic-bound: Tile multiplies 32 packed weight rows (decoded to float32 by
 // Transpose8, WidenBF16, WidenF16, or PackBF16 for a block of BF16 rows) with 12 tokens, and

@@ -15,8 +15,8 @@ func TestBadShapesPanic(t *testing.T) {
 	p := NewQPack(256)
 	for name, call := range map[string]func(){
 		"AttnTile":      func() { AttnTile(3, f, 16, f, 8, 4, f, 16, false) },
-		"AttnTile32":    func() { AttnTile32(2, f, 40, 16, f, 8, 4, f, 32, false) },
-		"AttnTile32F16": func() { AttnTile32F16(2, u, 40, 16, f, 8, 4, f, 32, false) },
+		"AttnTile32":    func() { AttnTile32(2, f, 40, 16, f, 8, 4, f, 32, false, nil) },
+		"AttnTile32F16": func() { AttnTile32F16(2, u, 40, 16, f, 8, 4, f, 32, false, nil) },
 		"AttnTileF16":   func() { AttnTileF16(6, u[:20], 16, f, 8, 4, f, 16, false) },
 		"NarrowF16":     func() { NarrowF16(u[:3], f[:4]) },
 		"Scale":         func() { Scale(f[:5], f[:4], 2) },

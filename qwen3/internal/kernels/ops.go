@@ -23,6 +23,8 @@ type (
 	tileKernel      func(pack, x []float32, xStride, k int, out *[TileTokens * TileRows]float32)
 	blockRowsKernel func(y *float32, yStride int, x *float32, n int)
 	tileQKernel     func(p *QPack, x []int16, k, nb int, xs, xsum []float32, out *[TileTokens * TileRows]float32)
+	// tileQNKernel: TileQN's rows it can take (from the first), every token of x; returns them.
+	tileQNKernel func(w *byte, rowBytes, rows int, x *ActN, out []float32, outStride int) int
 
 	// packBF16Kernel packs the first n columns (a multiple of the form's step) of 32 rows of k.
 	packBF16Kernel     func(pack []float32, w []uint16, k, n int)
@@ -35,7 +37,7 @@ type (
 	widenKernel      func(dst *float32, src *uint16, n int)
 
 	attnKernel[T float32 | uint16]   func(pack *T, x *float32, xstride, k int, out *float32, packStride, outStride, acc int)
-	attn32Kernel[T float32 | uint16] func(pack *T, second int, x *float32, xstride, k int, out *float32, packStride, outStride, acc int)
+	attn32Kernel[T float32 | uint16] func(pack *T, second int, x *float32, xstride, k int, out *float32, packStride, outStride, acc int, pf *byte, pfStep int)
 	narrowKernel                     func(dst *uint16, src *float32, n int)
 	expSubKernel                     func(x *float32, n int, m float32) float32
 	maxKernel                        func(x *float32, n int) float32
@@ -73,6 +75,7 @@ type archForms struct {
 	copyRows kernelForms[blockRowsKernel]
 	tileQ    [2]kernelForms[tileQKernel]
 	tileQ8   [2]kernelForms[tileQKernel]
+	tileQN   [4]kernelForms[tileQNKernel]
 
 	packBF16     laneForms[packBF16Kernel]
 	packQ        [4]kernelForms[packQKernel]
@@ -139,6 +142,13 @@ var (
 	tileQ8Ops = [2]*kernelOp[tileQKernel]{
 		register(&kernelOp[tileQKernel]{op: "TileQPart/8", forms: arch.tileQ8[0]}),
 		register(&kernelOp[tileQKernel]{op: "TileQPart/8/Q4_K", forms: arch.tileQ8[1]}),
+	}
+
+	tileQNOps = [...]*kernelOp[tileQNKernel]{
+		QQ8_0: register(&kernelOp[tileQNKernel]{op: "TileQN/Q8_0", forms: arch.tileQN[QQ8_0]}),
+		QQ4_0: register(&kernelOp[tileQNKernel]{op: "TileQN/Q4_0", forms: arch.tileQN[QQ4_0]}),
+		QQ4_K: register(&kernelOp[tileQNKernel]{op: "TileQN/Q4_K", forms: arch.tileQN[QQ4_K]}),
+		QQ6_K: register(&kernelOp[tileQNKernel]{op: "TileQN/Q6_K", forms: arch.tileQN[QQ6_K]}),
 	}
 
 	packBF16Op = register(&laneOp[packBF16Kernel]{op: "PackBF16", forms: arch.packBF16})

@@ -1,0 +1,1030 @@
+#include "textflag.h"
+#include "quant_amd64.h"
+
+// TileQN with AVX-512 VNNI: the tokens are the lanes.
+//
+// The 16-token kernel: Z0..Z15 hold the int32 block sums of 16 rows, each for the 16 tokens of a
+// group; per column pair it loads the group's 16 input pairs (64 bytes) once and multiplies them
+// with each row's weight pair, broadcast from the block's widened weights (VPDPWSSD with a
+// {1to16} operand): 16 instructions of 32 products per 17 loads. The 32-token kernel: Z0..Z7 hold
+// rows 0-7 for tokens 0-15 of two groups, Z8..Z15 the same rows for tokens 16-31; per column pair
+// it loads both groups' pairs and broadcasts each row's weight pair into a register once for its
+// two VPDPWSSD: 10 loads per 16 instructions.
+//
+// At the end of a block each row's sums are converted and flushed as TileQ flushes them
+// (c = S·s, o = fma(float(sum), c, o)), the o of the rows waiting in the frame between blocks;
+// after the last block the sums are turned around in registers (TRANSPOSE16, TRANSPOSE32) and
+// each token's rows stored with one instruction. The weights are widened a block ahead: while
+// the column pairs of one block are multiplied, the next block's rows are widened into the other
+// of two buffers (the next group's first block at a group's last), so that a block's first
+// multiply-adds never wait for its weights to come from memory and be widened.
+//
+//	func tileQN16Q8_0VNNI(w *byte, rowBytes, groups int, x *int32, xs *float32, nb int, out *float32, outStride, ntok int)
+//	func tileQN32Q8_0VNNI(w *byte, rowBytes, groups int, x *int32, xs *float32, nb int, out *float32, outStride, ntok int)
+//
+// rows 16·groups (16-token kernel) or 8·groups (32-token kernel) of nb Q8_0 blocks each,
+// rowBytes apart from w; x and xs the (first) token group's pairs and scales in ActN's layout,
+// the second following the first; out[t*outStride+r] for t < ntok (<= 16, or 17..32).
+//
+// Registers: SI the group's first row, R8 rowBytes, DI and R9 the block's input pairs and scales,
+// CX the blocks left, BX the frame's scratch, R10 and R11 the current and the next block's
+// buffer, AX the next block's row being widened (R12 bytes on to the next row: rowBytes, or 0 at
+// the last block of the last group, which widens the scratch's own bytes again), R13 the block
+// in the group's first row, R14 the next group's first row.
+
+// The frame's scratch, from BX (64-byte aligned): QNO the rows' sums o (16 rows x 16 tokens, or 8
+// x 32), and two block buffers QNB0, QNB1, each the rows' weights widened to int16 (QNW: 64 bytes
+// a row) and their scales S (QNS). Frame variables: the groups left, where the
+// group's outputs go and their stride.
+#define QNO 0
+#define QNB0 1024
+#define QNB1 2304
+#define QNW 0
+#define QNS 1024
+
+
+// PAIR16(j): column pair j of the block (weights in R10) for the 16 rows.
+#define PAIR16(j) \
+	VMOVDQU32     64*j(DI), Z16 \
+	VPDPWSSD.BCST 4*j(R10), Z16, Z0 \
+	VPDPWSSD.BCST 64*1+4*j(R10), Z16, Z1 \
+	VPDPWSSD.BCST 64*2+4*j(R10), Z16, Z2 \
+	VPDPWSSD.BCST 64*3+4*j(R10), Z16, Z3 \
+	VPDPWSSD.BCST 64*4+4*j(R10), Z16, Z4 \
+	VPDPWSSD.BCST 64*5+4*j(R10), Z16, Z5 \
+	VPDPWSSD.BCST 64*6+4*j(R10), Z16, Z6 \
+	VPDPWSSD.BCST 64*7+4*j(R10), Z16, Z7 \
+	VPDPWSSD.BCST 64*8+4*j(R10), Z16, Z8 \
+	VPDPWSSD.BCST 64*9+4*j(R10), Z16, Z9 \
+	VPDPWSSD.BCST 64*10+4*j(R10), Z16, Z10 \
+	VPDPWSSD.BCST 64*11+4*j(R10), Z16, Z11 \
+	VPDPWSSD.BCST 64*12+4*j(R10), Z16, Z12 \
+	VPDPWSSD.BCST 64*13+4*j(R10), Z16, Z13 \
+	VPDPWSSD.BCST 64*14+4*j(R10), Z16, Z14 \
+	VPDPWSSD.BCST 64*15+4*j(R10), Z16, Z15
+
+// PAIR32(j): column pair j of the block for the 8 rows and both token groups (the second's pairs
+// DX bytes after the first's).
+#define PAIR32R(j, r, za, zb) \
+	VPBROADCASTD 64*r+4*j(R10), Z18 \
+	VPDPWSSD     Z18, Z16, za \
+	VPDPWSSD     Z18, Z17, zb
+
+#define PAIR32(j) \
+	VMOVDQU32 64*j(DI), Z16 \
+	VMOVDQU32 64*j(DI)(DX*1), Z17 \
+	PAIR32R(j, 0, Z0, Z8) \
+	PAIR32R(j, 1, Z1, Z9) \
+	PAIR32R(j, 2, Z2, Z10) \
+	PAIR32R(j, 3, Z3, Z11) \
+	PAIR32R(j, 4, Z4, Z12) \
+	PAIR32R(j, 5, Z5, Z13) \
+	PAIR32R(j, 6, Z6, Z14) \
+	PAIR32R(j, 7, Z7, Z15)
+
+#define ZERO16 \
+	VPXORD Z0, Z0, Z0 \
+	VPXORD Z1, Z1, Z1 \
+	VPXORD Z2, Z2, Z2 \
+	VPXORD Z3, Z3, Z3 \
+	VPXORD Z4, Z4, Z4 \
+	VPXORD Z5, Z5, Z5 \
+	VPXORD Z6, Z6, Z6 \
+	VPXORD Z7, Z7, Z7 \
+	VPXORD Z8, Z8, Z8 \
+	VPXORD Z9, Z9, Z9 \
+	VPXORD Z10, Z10, Z10 \
+	VPXORD Z11, Z11, Z11 \
+	VPXORD Z12, Z12, Z12 \
+	VPXORD Z13, Z13, Z13 \
+	VPXORD Z14, Z14, Z14 \
+	VPXORD Z15, Z15, Z15
+
+// FLUSH1(r, z): row r's sums z into its o: o = fma(float(z), S_r·s, o), left in z and in QNO.
+// Z17 holds the block's 16 input scales s.
+#define FLUSH1(r, z) \
+	VMULPS.BCST QNS+4*r(R10), Z17, Z18 \
+	VCVTDQ2PS   z, z \
+	VFMADD213PS QNO+64*r(BX), Z18, z \
+	VMOVUPS     z, QNO+64*r(BX)
+
+#define FLUSH16 \
+	VMOVUPS (R9), Z17 \
+	FLUSH1(0, Z0) \
+	FLUSH1(1, Z1) \
+	FLUSH1(2, Z2) \
+	FLUSH1(3, Z3) \
+	FLUSH1(4, Z4) \
+	FLUSH1(5, Z5) \
+	FLUSH1(6, Z6) \
+	FLUSH1(7, Z7) \
+	FLUSH1(8, Z8) \
+	FLUSH1(9, Z9) \
+	FLUSH1(10, Z10) \
+	FLUSH1(11, Z11) \
+	FLUSH1(12, Z12) \
+	FLUSH1(13, Z13) \
+	FLUSH1(14, Z14) \
+	FLUSH1(15, Z15)
+
+// FLUSH2(r, za, zb): row r's sums of both groups into its o (QNO + 128·r), as FLUSH1; Z19 and
+// Z20 hold the two groups' input scales.
+#define FLUSH2(r, za, zb) \
+	VMULPS.BCST QNS+4*r(R10), Z19, Z18 \
+	VCVTDQ2PS   za, za \
+	VFMADD213PS QNO+128*r(BX), Z18, za \
+	VMOVUPS     za, QNO+128*r(BX) \
+	VMULPS.BCST QNS+4*r(R10), Z20, Z18 \
+	VCVTDQ2PS   zb, zb \
+	VFMADD213PS QNO+128*r+64(BX), Z18, zb \
+	VMOVUPS     zb, QNO+128*r+64(BX)
+
+#define FLUSH32 \
+	MOVQ    DX, AX \
+	SHRQ    $3, AX \
+	VMOVUPS (R9), Z19 \
+	VMOVUPS (R9)(AX*1), Z20 \
+	FLUSH2(0, Z0, Z8) \
+	FLUSH2(1, Z1, Z9) \
+	FLUSH2(2, Z2, Z10) \
+	FLUSH2(3, Z3, Z11) \
+	FLUSH2(4, Z4, Z12) \
+	FLUSH2(5, Z5, Z13) \
+	FLUSH2(6, Z6, Z14) \
+	FLUSH2(7, Z7, Z15)
+
+// QN8W(r, buf): row r's block at AX widened into buf's QNW, its d into word r%8 of X21 (rows 0-7)
+// or X22 (rows 8-15); AX moves R12 on.
+#define QN8WD(r, buf, xd) \
+	VPMOVSXBW 2(AX), Z19 \
+	VMOVDQU64 Z19, QNW+64*r(buf) \
+	VPINSRW   $(r&7), (AX), xd, xd \
+	ADDQ      R12, AX
+
+#define QN8W(r, buf) QN8WD(r, buf, X21)
+#define QN8WH(r, buf) QN8WD(r, buf, X22)
+
+// QN8S16(buf), QN8S8(buf): the 16 (8) rows' d (X21, X22) as floats, into buf's QNS.
+#define QN8S16(buf) \
+	VINSERTI32X4 $1, X22, Y21, Y19 \
+	VCVTPH2PS    Y19, Z19 \
+	VMOVUPS      Z19, QNS(buf)
+
+#define QN8S8(buf) \
+	VCVTPH2PS X21, Y19 \
+	VMOVUPS   Y19, QNS(buf)
+
+// The column pairs of a block with the next block's rows widened among them: one row after each
+// pair (16 rows), or after every other pair (8 rows).
+#define PAIRS16Q8 \
+	PAIR16(0) \
+	QN8W(0, R11) \
+	PAIR16(1) \
+	QN8W(1, R11) \
+	PAIR16(2) \
+	QN8W(2, R11) \
+	PAIR16(3) \
+	QN8W(3, R11) \
+	PAIR16(4) \
+	QN8W(4, R11) \
+	PAIR16(5) \
+	QN8W(5, R11) \
+	PAIR16(6) \
+	QN8W(6, R11) \
+	PAIR16(7) \
+	QN8W(7, R11) \
+	PAIR16(8) \
+	QN8WH(8, R11) \
+	PAIR16(9) \
+	QN8WH(9, R11) \
+	PAIR16(10) \
+	QN8WH(10, R11) \
+	PAIR16(11) \
+	QN8WH(11, R11) \
+	PAIR16(12) \
+	QN8WH(12, R11) \
+	PAIR16(13) \
+	QN8WH(13, R11) \
+	PAIR16(14) \
+	QN8WH(14, R11) \
+	PAIR16(15) \
+	QN8WH(15, R11) \
+	QN8S16(R11)
+
+#define PAIRS32Q8 \
+	PAIR32(0) \
+	QN8W(0, R11) \
+	PAIR32(1) \
+	PAIR32(2) \
+	QN8W(1, R11) \
+	PAIR32(3) \
+	PAIR32(4) \
+	QN8W(2, R11) \
+	PAIR32(5) \
+	PAIR32(6) \
+	QN8W(3, R11) \
+	PAIR32(7) \
+	PAIR32(8) \
+	QN8W(4, R11) \
+	PAIR32(9) \
+	PAIR32(10) \
+	QN8W(5, R11) \
+	PAIR32(11) \
+	PAIR32(12) \
+	QN8W(6, R11) \
+	PAIR32(13) \
+	PAIR32(14) \
+	QN8W(7, R11) \
+	PAIR32(15) \
+	QN8S8(R11)
+
+// FIRST16Q8, FIRST8Q8: the first group's first block widened into R10's buffer (AX at it).
+#define FIRST16Q8 \
+	QN8W(0, R10) \
+	QN8W(1, R10) \
+	QN8W(2, R10) \
+	QN8W(3, R10) \
+	QN8W(4, R10) \
+	QN8W(5, R10) \
+	QN8W(6, R10) \
+	QN8W(7, R10) \
+	QN8WH(8, R10) \
+	QN8WH(9, R10) \
+	QN8WH(10, R10) \
+	QN8WH(11, R10) \
+	QN8WH(12, R10) \
+	QN8WH(13, R10) \
+	QN8WH(14, R10) \
+	QN8WH(15, R10) \
+	QN8S16(R10)
+
+#define FIRST8Q8 \
+	QN8W(0, R10) \
+	QN8W(1, R10) \
+	QN8W(2, R10) \
+	QN8W(3, R10) \
+	QN8W(4, R10) \
+	QN8W(5, R10) \
+	QN8W(6, R10) \
+	QN8W(7, R10) \
+	QN8S8(R10)
+
+// TRANSPOSE16 turns the 16 rows' sums in Z0..Z15 (lane t: token t) into the tokens' rows and
+// stores token t's (if t < ntok) at R12 + t·R13: 32-bit and 64-bit interleaves within 128-bit
+// lanes (Z16..Z31, then back into Z0..Z15), then the 128-bit lanes joined (STORE4).
+#define UNPACK32(a, b, lo, hi) \
+	VUNPCKLPS b, a, lo \
+	VUNPCKHPS b, a, hi
+
+#define UNPACK64(a, b, c, d, o0, o1, o2, o3) \
+	VUNPCKLPD c, a, o0 \
+	VUNPCKHPD c, a, o1 \
+	VUNPCKLPD d, b, o2 \
+	VUNPCKHPD d, b, o3
+
+#define JOIN4(b0, b4, b8, b12) \
+	VSHUFF32X4 $0x44, b4, b0, Z16 \
+	VSHUFF32X4 $0xee, b4, b0, Z17 \
+	VSHUFF32X4 $0x44, b12, b8, Z18 \
+	VSHUFF32X4 $0xee, b12, b8, Z19 \
+	VSHUFF32X4 $0x88, Z18, Z16, Z20 \
+	VSHUFF32X4 $0xdd, Z18, Z16, Z21 \
+	VSHUFF32X4 $0x88, Z19, Z17, Z22 \
+	VSHUFF32X4 $0xdd, Z19, Z17, Z23
+
+#define INTERLEAVE16 \
+	UNPACK32(Z0, Z1, Z16, Z17) \
+	UNPACK32(Z2, Z3, Z18, Z19) \
+	UNPACK32(Z4, Z5, Z20, Z21) \
+	UNPACK32(Z6, Z7, Z22, Z23) \
+	UNPACK32(Z8, Z9, Z24, Z25) \
+	UNPACK32(Z10, Z11, Z26, Z27) \
+	UNPACK32(Z12, Z13, Z28, Z29) \
+	UNPACK32(Z14, Z15, Z30, Z31) \
+	UNPACK64(Z16, Z17, Z18, Z19, Z0, Z1, Z2, Z3) \
+	UNPACK64(Z20, Z21, Z22, Z23, Z4, Z5, Z6, Z7) \
+	UNPACK64(Z24, Z25, Z26, Z27, Z8, Z9, Z10, Z11) \
+	UNPACK64(Z28, Z29, Z30, Z31, Z12, Z13, Z14, Z15)
+
+// STORE1(z, t, skip): token t's 16 rows (R12 the outputs of token 0, R13 the stride in bytes).
+#define STORE1(z, t, skip) \
+	CMPQ    ntok+64(FP), $t \
+	JLE     skip \
+	MOVQ    $t, AX \
+	IMULQ   R13, AX \
+	VMOVUPS z, (R12)(AX*1) \
+skip:
+
+#define STORE4(m, s0, s1, s2, s3) \
+	STORE1(Z20, m, s0) \
+	STORE1(Z21, 4+m, s1) \
+	STORE1(Z22, 8+m, s2) \
+	STORE1(Z23, 12+m, s3)
+
+#define TRANSPOSE16 \
+	INTERLEAVE16 \
+	JOIN4(Z0, Z4, Z8, Z12) \
+	STORE4(0, st0, st4, st8, st12) \
+	JOIN4(Z1, Z5, Z9, Z13) \
+	STORE4(1, st1, st5, st9, st13) \
+	JOIN4(Z2, Z6, Z10, Z14) \
+	STORE4(2, st2, st6, st10, st14) \
+	JOIN4(Z3, Z7, Z11, Z15) \
+	STORE4(3, st3, st7, st11, st15)
+
+// STORE2(z, y, t, skip): token t's 8 rows (the low half of z) and token 16+t's (the high half).
+#define STORE2(z, y, t, skip) \
+	MOVQ          ntok+64(FP), DX \
+	CMPQ          DX, $t \
+	JLE           skip \
+	MOVQ          $t, AX \
+	IMULQ         R13, AX \
+	VMOVUPS       y, (R12)(AX*1) \
+	CMPQ          DX, $(16+t) \
+	JLE           skip \
+	MOVQ          $(16+t), AX \
+	IMULQ         R13, AX \
+	VEXTRACTF32X8 $1, z, Y24 \
+	VMOVUPS       Y24, (R12)(AX*1) \
+skip:
+
+#define STORE4T(m, s0, s1, s2, s3) \
+	STORE2(Z20, Y20, m, s0) \
+	STORE2(Z21, Y21, 4+m, s1) \
+	STORE2(Z22, Y22, 8+m, s2) \
+	STORE2(Z23, Y23, 12+m, s3)
+
+// TRANSPOSE32: TRANSPOSE16 of Z0..Z15 as one 16 x 16 matrix (rows 0-7 of tokens 0-15, then of
+// tokens 16-31), whose turned rows hold token t's 8 rows and token 16+t's.
+#define TRANSPOSE32 \
+	INTERLEAVE16 \
+	JOIN4(Z0, Z4, Z8, Z12) \
+	STORE4T(0, st0, st4, st8, st12) \
+	JOIN4(Z1, Z5, Z9, Z13) \
+	STORE4T(1, st1, st5, st9, st13) \
+	JOIN4(Z2, Z6, Z10, Z14) \
+	STORE4T(2, st2, st6, st10, st14) \
+	JOIN4(Z3, Z7, Z11, Z15) \
+	STORE4T(3, st3, st7, st11, st15)
+
+// ZEROOT: every row's o = 0.
+#define ZEROOT \
+	VPXORD  Z16, Z16, Z16 \
+	VMOVUPS Z16, QNO(BX) \
+	VMOVUPS Z16, QNO+64(BX) \
+	VMOVUPS Z16, QNO+128(BX) \
+	VMOVUPS Z16, QNO+192(BX) \
+	VMOVUPS Z16, QNO+256(BX) \
+	VMOVUPS Z16, QNO+320(BX) \
+	VMOVUPS Z16, QNO+384(BX) \
+	VMOVUPS Z16, QNO+448(BX) \
+	VMOVUPS Z16, QNO+512(BX) \
+	VMOVUPS Z16, QNO+576(BX) \
+	VMOVUPS Z16, QNO+640(BX) \
+	VMOVUPS Z16, QNO+704(BX) \
+	VMOVUPS Z16, QNO+768(BX) \
+	VMOVUPS Z16, QNO+832(BX) \
+	VMOVUPS Z16, QNO+896(BX) \
+	VMOVUPS Z16, QNO+960(BX)
+
+// PREFETCHN(rows, bb): the next group's bytes, a block's share of them (rows·bb bytes, at
+// rows·(R13−SI) from its start R14, bb the bytes of a block): over its blocks a group asks for
+// the next one in the order it lies in memory, ten lines a block at most.
+#define PREFETCHN(rows, bb) \
+	MOVQ       R13, AX \
+	SUBQ       SI, AX \
+	IMULQ      $rows, AX \
+	ADDQ       R14, AX \
+	PREFETCHT0 (AX) \
+	PREFETCHT0 64(AX) \
+	PREFETCHT0 128(AX) \
+	PREFETCHT0 192(AX) \
+	PREFETCHT0 256(AX) \
+	PREFETCHT0 320(AX) \
+	PREFETCHT0 384(AX) \
+	PREFETCHT0 448(AX) \
+	PREFETCHT0 512(AX) \
+	PREFETCHT0 576(AX)
+
+// NEXTBLOCK(bb, rows): where the next block's rows are widened from (AX, R12 on per row): the next
+// block of the group's rows, or at its last block the next group's first (R14), or at the last
+// group's last nothing: the scratch's own first bytes, again and again.
+#define NEXTBLOCK(bb, more, last, done) \
+	MOVQ R8, R12 \
+	LEAQ bb(R13), AX \
+	CMPQ CX, $1 \
+	JNE  done \
+	MOVQ R14, AX \
+	CMPQ left-8(SP), $1 \
+	JNE  done \
+	MOVQ BX, AX \
+	XORQ R12, R12 \
+done:
+
+// TILEQN(rows, bb, SETUP, FIRST, PAIRS, FLUSH, TRANSPOSE): the kernel for rows rows per group,
+// bb bytes a block.
+#define TILEQN(rows, bb, SETUP, FIRST, PAIRS, FLUSH, TRANSPOSE) \
+	LEAQ  scratch-3728(SP), BX \
+	ADDQ  $63, BX \
+	ANDQ  $~63, BX \
+	MOVQ  w+0(FP), SI \
+	MOVQ  rowBytes+8(FP), R8 \
+	MOVQ  groups+16(FP), AX \
+	TESTQ AX, AX \
+	JEQ   done \
+	MOVQ  AX, left-8(SP) \
+	MOVQ  out+48(FP), AX \
+	MOVQ  AX, outp-16(SP) \
+	SETUP \
+	LEAQ  QNB0(BX), R10 \
+	LEAQ  QNB1(BX), R11 \
+	MOVQ  SI, AX \
+	MOVQ  R8, R12 \
+	FIRST \
+group: \
+	ZEROOT \
+	MOVQ  R8, R14 \
+	IMULQ $rows, R14 \
+	ADDQ  SI, R14 \
+	MOVQ  SI, R13 \
+	MOVQ  x+24(FP), DI \
+	MOVQ  xs+32(FP), R9 \
+	MOVQ  nb+40(FP), CX \
+block: \
+	PREFETCHN(rows, bb) \
+	NEXTBLOCK(bb, more, last, chosen) \
+	ZERO16 \
+	PAIRS \
+	FLUSH \
+	XCHGQ R10, R11 \
+	ADDQ  $bb, R13 \
+	ADDQ  $1024, DI \
+	ADDQ  $128, R9 \
+	DECQ  CX \
+	JNE   block \
+	MOVQ  outp-16(SP), R12 \
+	MOVQ  outStride+56(FP), R13 \
+	SHLQ  $2, R13 \
+	TRANSPOSE \
+	SETUP \
+	MOVQ  R14, SI \
+	ADDQ  $(4*rows), outp-16(SP) \
+	DECQ  left-8(SP) \
+	JNE   group \
+done: \
+	VZEROUPPER \
+	RET
+
+// SETUP16: nothing; SETUP32: DX the distance from the first token group's pairs to the second's.
+#define SETUP16
+#define SETUP32 \
+	MOVQ nb+40(FP), DX \
+	SHLQ $10, DX
+
+TEXT ·tileQN16Q8_0VNNI(SB), 0, $3728-72
+	TILEQN(16, 34, SETUP16, FIRST16Q8, PAIRS16Q8, FLUSH16, TRANSPOSE16)
+
+TEXT ·tileQN32Q8_0VNNI(SB), 0, $3728-72
+	TILEQN(8, 34, SETUP32, FIRST8Q8, PAIRS32Q8, FLUSH32, TRANSPOSE32)
+
+// Q4_0: QN40WD(r, buf, xd) widens row r's block at AX (d, then byte j: value j in its low nibble,
+// 16+j in its high one) into buf's QNW as values minus 8, its d into xd as QN8WD does. Z30 holds
+// 0x000F and Z31 8 in every 16-bit lane (SETUP16Q4, SETUP32Q4).
+#define QN40WD(r, buf, xd) \
+	VPMOVZXBW    2(AX), Y19 \
+	VPSRLW       $4, Y19, Y20 \
+	VPANDD       Y30, Y19, Y19 \
+	VINSERTI64X4 $1, Y20, Z19, Z19 \
+	VPSUBW       Z31, Z19, Z19 \
+	VMOVDQU64    Z19, QNW+64*r(buf) \
+	VPINSRW      $(r&7), (AX), xd, xd \
+	ADDQ         R12, AX
+
+#define QN40W(r, buf) QN40WD(r, buf, X21)
+#define QN40WH(r, buf) QN40WD(r, buf, X22)
+
+#define SETUPQ4 \
+	VPTERNLOGD   $0xff, Z30, Z30, Z30 \
+	VPSRLW       $12, Z30, Z30 \
+	VPSRLW       $3, Z30, Z31 \
+	VPSLLW       $3, Z31, Z31
+
+#define SETUP16Q4 SETUPQ4
+#define SETUP32Q4 \
+	SETUP32 \
+	SETUPQ4
+
+#define PAIRS16Q4 \
+	PAIR16(0) \
+	QN40W(0, R11) \
+	PAIR16(1) \
+	QN40W(1, R11) \
+	PAIR16(2) \
+	QN40W(2, R11) \
+	PAIR16(3) \
+	QN40W(3, R11) \
+	PAIR16(4) \
+	QN40W(4, R11) \
+	PAIR16(5) \
+	QN40W(5, R11) \
+	PAIR16(6) \
+	QN40W(6, R11) \
+	PAIR16(7) \
+	QN40W(7, R11) \
+	PAIR16(8) \
+	QN40WH(8, R11) \
+	PAIR16(9) \
+	QN40WH(9, R11) \
+	PAIR16(10) \
+	QN40WH(10, R11) \
+	PAIR16(11) \
+	QN40WH(11, R11) \
+	PAIR16(12) \
+	QN40WH(12, R11) \
+	PAIR16(13) \
+	QN40WH(13, R11) \
+	PAIR16(14) \
+	QN40WH(14, R11) \
+	PAIR16(15) \
+	QN40WH(15, R11) \
+	QN8S16(R11)
+
+#define PAIRS32Q4 \
+	PAIR32(0) \
+	QN40W(0, R11) \
+	PAIR32(1) \
+	PAIR32(2) \
+	QN40W(1, R11) \
+	PAIR32(3) \
+	PAIR32(4) \
+	QN40W(2, R11) \
+	PAIR32(5) \
+	PAIR32(6) \
+	QN40W(3, R11) \
+	PAIR32(7) \
+	PAIR32(8) \
+	QN40W(4, R11) \
+	PAIR32(9) \
+	PAIR32(10) \
+	QN40W(5, R11) \
+	PAIR32(11) \
+	PAIR32(12) \
+	QN40W(6, R11) \
+	PAIR32(13) \
+	PAIR32(14) \
+	QN40W(7, R11) \
+	PAIR32(15) \
+	QN8S8(R11)
+
+#define FIRST16Q4 \
+	QN40W(0, R10) \
+	QN40W(1, R10) \
+	QN40W(2, R10) \
+	QN40W(3, R10) \
+	QN40W(4, R10) \
+	QN40W(5, R10) \
+	QN40W(6, R10) \
+	QN40W(7, R10) \
+	QN40WH(8, R10) \
+	QN40WH(9, R10) \
+	QN40WH(10, R10) \
+	QN40WH(11, R10) \
+	QN40WH(12, R10) \
+	QN40WH(13, R10) \
+	QN40WH(14, R10) \
+	QN40WH(15, R10) \
+	QN8S16(R10)
+
+#define FIRST8Q4 \
+	QN40W(0, R10) \
+	QN40W(1, R10) \
+	QN40W(2, R10) \
+	QN40W(3, R10) \
+	QN40W(4, R10) \
+	QN40W(5, R10) \
+	QN40W(6, R10) \
+	QN40W(7, R10) \
+	QN8S8(R10)
+
+TEXT ·tileQN16Q4_0VNNI(SB), 0, $3728-72
+	TILEQN(16, 18, SETUP16Q4, FIRST16Q4, PAIRS16Q4, FLUSH16, TRANSPOSE16)
+
+TEXT ·tileQN32Q4_0VNNI(SB), 0, $3728-72
+	TILEQN(8, 18, SETUP32Q4, FIRST8Q4, PAIRS32Q4, FLUSH32, TRANSPOSE32)
+
+// The K-quants (Q4_K, Q6_K): a super-block of 256 values is eight of the inputs' 32-value blocks.
+// The kernels widen a whole super-block of their rows at a time, with every register free (no
+// sums are kept across blocks: they wait in QNO), into QKW (eight blocks of the rows' pairs, ws
+// bytes apart) and QKS (64 bytes a row: Q4_K's eight S = d·scale_j then eight M = dmin·min_j,
+// Q6_K's sixteen S = d·scale_g of its 16-value groups), then multiply its eight blocks; a block's
+// flush reads its S (and M) from QKS, R11 moving on by a block's share each time.
+#define QKW 1024
+#define QKS 9216
+
+// Q4KCH(r, ws, c): chunk c of row r (32 bytes: block 2c in the low nibbles, 2c+1 in the high).
+#define Q4KCH(r, ws, c) \
+	VPMOVZXBW 16+32*c(AX), Z19 \
+	VPANDD    Z30, Z19, Z20 \
+	VMOVDQU64 Z20, QKW+(2*c)*ws+64*r(BX) \
+	VPSRLW    $4, Z19, Z19 \
+	VMOVDQU64 Z19, QKW+(2*c+1)*ws+64*r(BX)
+
+// Q4KDEC(r, ws): row r's super-block at AX: its scales (Q4KSC of quant_amd64.h, as the dots
+// unpack them) and its quants; AX moves to the next row.
+#define Q4KDEC(r, ws) \
+	Q4KSC(AX) \
+	VMOVUPS Y3, QKS+64*r(BX) \
+	VMOVUPS Y4, QKS+64*r+32(BX) \
+	Q4KCH(r, ws, 0) \
+	Q4KCH(r, ws, 1) \
+	Q4KCH(r, ws, 2) \
+	Q4KCH(r, ws, 3) \
+	ADDQ    R8, AX
+
+// Q6KQ(src, shl, hsh, sub, r, ws): block sub of row r: the low 4 bits from src (its low nibbles
+// if shl is 0, else its high ones), the high 2 from the qh bytes (Z23) shifted into bits 4-5, minus
+// 32. Z30 holds 0x000F, Z29 0x0030, Z28 32 in every 16-bit lane.
+#define Q6KLO(src, hshift, sub, r, ws) \
+	VPANDD    Z30, src, Z24 \
+	VPSLLW    $hshift, Z23, Z25 \
+	VPTERNLOGD $0xf8, Z29, Z25, Z24 \
+	VPSUBW    Z28, Z24, Z24 \
+	VMOVDQU64 Z24, QKW+(sub)*ws+64*r(BX)
+
+#define Q6KHI(src, hshift, sub, r, ws) \
+	VPSRLW    $4, src, Z24 \
+	VPSRLW    $hshift, Z23, Z25 \
+	VPTERNLOGD $0xf8, Z29, Z25, Z24 \
+	VPSUBW    Z28, Z24, Z24 \
+	VMOVDQU64 Z24, QKW+(sub)*ws+64*r(BX)
+
+// Q6KHALF(h, r, ws): half h (blocks 4h..4h+3) of row r's super-block at AX.
+#define Q6KHALF(h, r, ws) \
+	VPMOVZXBW 64*h(AX), Z19 \
+	VPMOVZXBW 64*h+32(AX), Z20 \
+	VPMOVZXBW 128+32*h(AX), Z23 \
+	Q6KLO(Z19, 4, 4*h, r, ws) \
+	Q6KLO(Z20, 2, 4*h+1, r, ws) \
+	Q6KHI(Z19, 0, 4*h+2, r, ws) \
+	Q6KHI(Z20, 2, 4*h+3, r, ws)
+
+// Q6KDEC(r, ws): row r's super-block at AX: its sixteen scales d·scale_g, then both halves.
+#define Q6KDEC(r, ws) \
+	VPMOVSXBD    192(AX), Z19 \
+	VCVTDQ2PS    Z19, Z19 \
+	VPBROADCASTW 208(AX), X20 \
+	VCVTPH2PS    X20, X20 \
+	VBROADCASTSS X20, Z20 \
+	VMULPS       Z19, Z20, Z19 \
+	VMOVUPS      Z19, QKS+64*r(BX) \
+	Q6KHALF(0, r, ws) \
+	Q6KHALF(1, r, ws) \
+	ADDQ         R8, AX
+
+#define DEC16Q4K \
+	Q4KDEC(0, 1024) \
+	Q4KDEC(1, 1024) \
+	Q4KDEC(2, 1024) \
+	Q4KDEC(3, 1024) \
+	Q4KDEC(4, 1024) \
+	Q4KDEC(5, 1024) \
+	Q4KDEC(6, 1024) \
+	Q4KDEC(7, 1024) \
+	Q4KDEC(8, 1024) \
+	Q4KDEC(9, 1024) \
+	Q4KDEC(10, 1024) \
+	Q4KDEC(11, 1024) \
+	Q4KDEC(12, 1024) \
+	Q4KDEC(13, 1024) \
+	Q4KDEC(14, 1024) \
+	Q4KDEC(15, 1024)
+
+#define DEC8Q4K \
+	Q4KDEC(0, 512) \
+	Q4KDEC(1, 512) \
+	Q4KDEC(2, 512) \
+	Q4KDEC(3, 512) \
+	Q4KDEC(4, 512) \
+	Q4KDEC(5, 512) \
+	Q4KDEC(6, 512) \
+	Q4KDEC(7, 512)
+
+#define DEC16Q6K \
+	Q6KDEC(0, 1024) \
+	Q6KDEC(1, 1024) \
+	Q6KDEC(2, 1024) \
+	Q6KDEC(3, 1024) \
+	Q6KDEC(4, 1024) \
+	Q6KDEC(5, 1024) \
+	Q6KDEC(6, 1024) \
+	Q6KDEC(7, 1024) \
+	Q6KDEC(8, 1024) \
+	Q6KDEC(9, 1024) \
+	Q6KDEC(10, 1024) \
+	Q6KDEC(11, 1024) \
+	Q6KDEC(12, 1024) \
+	Q6KDEC(13, 1024) \
+	Q6KDEC(14, 1024) \
+	Q6KDEC(15, 1024)
+
+#define DEC8Q6K \
+	Q6KDEC(0, 512) \
+	Q6KDEC(1, 512) \
+	Q6KDEC(2, 512) \
+	Q6KDEC(3, 512) \
+	Q6KDEC(4, 512) \
+	Q6KDEC(5, 512) \
+	Q6KDEC(6, 512) \
+	Q6KDEC(7, 512)
+
+// FLUSH1K4(r, z): FLUSH1 with Q4_K's minimum term: o = fma(float(z), S·s, o), then
+// o = o − M·Sum, fused (S, M from QKS at R11; Z17 the inputs' scales, Z24 their sums).
+#define FLUSH1K4(r, z) \
+	VMULPS.BCST       64*r(R11), Z17, Z18 \
+	VCVTDQ2PS         z, z \
+	VFMADD213PS       QNO+64*r(BX), Z18, z \
+	VFNMADD231PS.BCST 64*r+32(R11), Z24, z \
+	VMOVUPS           z, QNO+64*r(BX)
+
+// FLUSH1K6(r, z, off): FLUSH1 for a Q6_K group (S at off of row r's QKS share, from R11).
+#define FLUSH1K6(r, z, off) \
+	VMULPS.BCST 64*r+off(R11), Z17, Z18 \
+	VCVTDQ2PS   z, z \
+	VFMADD213PS QNO+64*r(BX), Z18, z \
+	VMOVUPS     z, QNO+64*r(BX)
+
+// FLUSH2K4, FLUSH2K6: the same for both token groups (Z19, Z20 their scales, Z25, Z26 their sums).
+#define FLUSH2K4(r, za, zb) \
+	VMULPS.BCST       64*r(R11), Z19, Z18 \
+	VCVTDQ2PS         za, za \
+	VFMADD213PS       QNO+128*r(BX), Z18, za \
+	VFNMADD231PS.BCST 64*r+32(R11), Z25, za \
+	VMOVUPS           za, QNO+128*r(BX) \
+	VMULPS.BCST       64*r(R11), Z20, Z18 \
+	VCVTDQ2PS         zb, zb \
+	VFMADD213PS       QNO+128*r+64(BX), Z18, zb \
+	VFNMADD231PS.BCST 64*r+32(R11), Z26, zb \
+	VMOVUPS           zb, QNO+128*r+64(BX)
+
+#define FLUSH2K6(r, za, zb, off) \
+	VMULPS.BCST 64*r+off(R11), Z19, Z18 \
+	VCVTDQ2PS   za, za \
+	VFMADD213PS QNO+128*r(BX), Z18, za \
+	VMOVUPS     za, QNO+128*r(BX) \
+	VMULPS.BCST 64*r+off(R11), Z20, Z18 \
+	VCVTDQ2PS   zb, zb \
+	VFMADD213PS QNO+128*r+64(BX), Z18, zb \
+	VMOVUPS     zb, QNO+128*r+64(BX)
+
+#define LOADS16K \
+	VMOVUPS (R9), Z17 \
+	VMOVUPS 64(R9), Z24
+
+#define LOADS32K \
+	MOVQ    DX, AX \
+	SHRQ    $3, AX \
+	VMOVUPS (R9), Z19 \
+	VMOVUPS 64(R9), Z25 \
+	VMOVUPS (R9)(AX*1), Z20 \
+	VMOVUPS 64(R9)(AX*1), Z26
+
+#define FLUSH16K4 \
+	FLUSH1K4(0, Z0) \
+	FLUSH1K4(1, Z1) \
+	FLUSH1K4(2, Z2) \
+	FLUSH1K4(3, Z3) \
+	FLUSH1K4(4, Z4) \
+	FLUSH1K4(5, Z5) \
+	FLUSH1K4(6, Z6) \
+	FLUSH1K4(7, Z7) \
+	FLUSH1K4(8, Z8) \
+	FLUSH1K4(9, Z9) \
+	FLUSH1K4(10, Z10) \
+	FLUSH1K4(11, Z11) \
+	FLUSH1K4(12, Z12) \
+	FLUSH1K4(13, Z13) \
+	FLUSH1K4(14, Z14) \
+	FLUSH1K4(15, Z15)
+
+#define FLUSH16K6(off) \
+	FLUSH1K6(0, Z0, off) \
+	FLUSH1K6(1, Z1, off) \
+	FLUSH1K6(2, Z2, off) \
+	FLUSH1K6(3, Z3, off) \
+	FLUSH1K6(4, Z4, off) \
+	FLUSH1K6(5, Z5, off) \
+	FLUSH1K6(6, Z6, off) \
+	FLUSH1K6(7, Z7, off) \
+	FLUSH1K6(8, Z8, off) \
+	FLUSH1K6(9, Z9, off) \
+	FLUSH1K6(10, Z10, off) \
+	FLUSH1K6(11, Z11, off) \
+	FLUSH1K6(12, Z12, off) \
+	FLUSH1K6(13, Z13, off) \
+	FLUSH1K6(14, Z14, off) \
+	FLUSH1K6(15, Z15, off)
+
+#define FLUSH32K4 \
+	FLUSH2K4(0, Z0, Z8) \
+	FLUSH2K4(1, Z1, Z9) \
+	FLUSH2K4(2, Z2, Z10) \
+	FLUSH2K4(3, Z3, Z11) \
+	FLUSH2K4(4, Z4, Z12) \
+	FLUSH2K4(5, Z5, Z13) \
+	FLUSH2K4(6, Z6, Z14) \
+	FLUSH2K4(7, Z7, Z15)
+
+#define FLUSH32K6(off) \
+	FLUSH2K6(0, Z0, Z8, off) \
+	FLUSH2K6(1, Z1, Z9, off) \
+	FLUSH2K6(2, Z2, Z10, off) \
+	FLUSH2K6(3, Z3, Z11, off) \
+	FLUSH2K6(4, Z4, Z12, off) \
+	FLUSH2K6(5, Z5, Z13, off) \
+	FLUSH2K6(6, Z6, Z14, off) \
+	FLUSH2K6(7, Z7, Z15, off)
+
+// The blocks' bodies: the 16 column pairs and the flush (Q6_K: a flush after each 16-value group).
+#define SUB16Q4K \
+	ZERO16 \
+	PAIR16(0) \
+	PAIR16(1) \
+	PAIR16(2) \
+	PAIR16(3) \
+	PAIR16(4) \
+	PAIR16(5) \
+	PAIR16(6) \
+	PAIR16(7) \
+	PAIR16(8) \
+	PAIR16(9) \
+	PAIR16(10) \
+	PAIR16(11) \
+	PAIR16(12) \
+	PAIR16(13) \
+	PAIR16(14) \
+	PAIR16(15) \
+	LOADS16K \
+	FLUSH16K4
+
+#define SUB32Q4K \
+	ZERO16 \
+	PAIR32(0) \
+	PAIR32(1) \
+	PAIR32(2) \
+	PAIR32(3) \
+	PAIR32(4) \
+	PAIR32(5) \
+	PAIR32(6) \
+	PAIR32(7) \
+	PAIR32(8) \
+	PAIR32(9) \
+	PAIR32(10) \
+	PAIR32(11) \
+	PAIR32(12) \
+	PAIR32(13) \
+	PAIR32(14) \
+	PAIR32(15) \
+	LOADS32K \
+	FLUSH32K4
+
+#define SUB16Q6K \
+	ZERO16 \
+	PAIR16(0) \
+	PAIR16(1) \
+	PAIR16(2) \
+	PAIR16(3) \
+	PAIR16(4) \
+	PAIR16(5) \
+	PAIR16(6) \
+	PAIR16(7) \
+	LOADS16K \
+	FLUSH16K6(0) \
+	ZERO16 \
+	PAIR16(8) \
+	PAIR16(9) \
+	PAIR16(10) \
+	PAIR16(11) \
+	PAIR16(12) \
+	PAIR16(13) \
+	PAIR16(14) \
+	PAIR16(15) \
+	FLUSH16K6(4)
+
+#define SUB32Q6K \
+	ZERO16 \
+	PAIR32(0) \
+	PAIR32(1) \
+	PAIR32(2) \
+	PAIR32(3) \
+	PAIR32(4) \
+	PAIR32(5) \
+	PAIR32(6) \
+	PAIR32(7) \
+	LOADS32K \
+	FLUSH32K6(0) \
+	ZERO16 \
+	PAIR32(8) \
+	PAIR32(9) \
+	PAIR32(10) \
+	PAIR32(11) \
+	PAIR32(12) \
+	PAIR32(13) \
+	PAIR32(14) \
+	PAIR32(15) \
+	FLUSH32K6(4)
+
+// SETUPK: the constants of the decoders (after TRANSPOSE, which takes every register): Z30
+// 0x000F, Z29 0x0030, Z28 32 in every 16-bit lane.
+#define SETUPK \
+	VPTERNLOGD $0xff, Z30, Z30, Z30 \
+	VPSRLW     $12, Z30, Z30 \
+	VPSRLW     $2, Z30, Z29 \
+	VPSLLW     $4, Z29, Z29 \
+	VPSRLW     $3, Z30, Z28 \
+	VPSLLW     $5, Z28, Z28
+
+#define SETUP16K SETUPK
+#define SETUP32K \
+	SETUP32 \
+	SETUPK
+
+// PREFETCHK(bytes): a block's share of the next group's bytes, from the frame's pointer pf.
+#define PREFETCHK(bytes) \
+	MOVQ       pf-24(SP), AX \
+	PREFETCHT0 (AX) \
+	PREFETCHT0 64(AX) \
+	PREFETCHT0 128(AX) \
+	PREFETCHT0 192(AX) \
+	PREFETCHT0 256(AX) \
+	PREFETCHT0 320(AX) \
+	PREFETCHT0 384(AX) \
+	ADDQ       $bytes, pf-24(SP)
+
+// TILEQK(rows, ws, sbb, ss, SETUP, DEC, SUB, TRANSPOSE): a K-quant kernel for rows rows per group
+// (their blocks ws bytes apart in QKW), super-blocks of sbb bytes, ss bytes of QKS per block.
+#define TILEQK(rows, ws, sbb, ss, SETUP, DEC, SUB, TRANSPOSE) \
+	LEAQ  scratch-10320(SP), BX \
+	ADDQ  $63, BX \
+	ANDQ  $~63, BX \
+	MOVQ  w+0(FP), SI \
+	MOVQ  rowBytes+8(FP), R8 \
+	MOVQ  groups+16(FP), AX \
+	TESTQ AX, AX \
+	JEQ   done \
+	MOVQ  AX, left-8(SP) \
+	MOVQ  out+48(FP), AX \
+	MOVQ  AX, outp-16(SP) \
+	SETUP \
+group: \
+	ZEROOT \
+	MOVQ  R8, R14 \
+	IMULQ $rows, R14 \
+	ADDQ  SI, R14 \
+	MOVQ  R14, pf-24(SP) \
+	MOVQ  SI, R13 \
+	MOVQ  x+24(FP), DI \
+	MOVQ  xs+32(FP), R9 \
+	MOVQ  nb+40(FP), CX \
+	SHRQ  $3, CX \
+sb: \
+	MOVQ  R13, AX \
+	DEC \
+	LEAQ  QKW(BX), R10 \
+	LEAQ  QKS(BX), R11 \
+	MOVQ  $8, R12 \
+sub: \
+	PREFETCHK(rows*sbb/8) \
+	SUB \
+	ADDQ  $ws, R10 \
+	ADDQ  $ss, R11 \
+	ADDQ  $1024, DI \
+	ADDQ  $128, R9 \
+	DECQ  R12 \
+	JNE   sub \
+	ADDQ  $sbb, R13 \
+	DECQ  CX \
+	JNE   sb \
+	MOVQ  outp-16(SP), R12 \
+	MOVQ  outStride+56(FP), R13 \
+	SHLQ  $2, R13 \
+	TRANSPOSE \
+	SETUP \
+	MOVQ  R14, SI \
+	ADDQ  $(4*rows), outp-16(SP) \
+	DECQ  left-8(SP) \
+	JNE   group \
+done: \
+	VZEROUPPER \
+	RET
+
+TEXT ·tileQN16Q4_KVNNI(SB), 0, $10320-72
+	TILEQK(16, 1024, 144, 4, SETUP16K, DEC16Q4K, SUB16Q4K, TRANSPOSE16)
+
+TEXT ·tileQN32Q4_KVNNI(SB), 0, $10320-72
+	TILEQK(8, 512, 144, 4, SETUP32K, DEC8Q4K, SUB32Q4K, TRANSPOSE32)
+
+TEXT ·tileQN16Q6_KVNNI(SB), 0, $10320-72
+	TILEQK(16, 1024, 210, 8, SETUP16K, DEC16Q6K, SUB16Q6K, TRANSPOSE16)
+
+TEXT ·tileQN32Q6_KVNNI(SB), 0, $10320-72
+	TILEQK(8, 512, 210, 8, SETUP32K, DEC8Q6K, SUB32Q6K, TRANSPOSE32)
