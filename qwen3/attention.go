@@ -23,7 +23,8 @@ import (
 // serves all the rows of the item: a long prompt's attention reads its keys and values once per
 // 24 query rows (at 2048 tokens they come from L3, and this is what bounds the attention).
 //
-// The cache holds float32 by default, or IEEE half precision with WithKVCache(F16), in the same
+// The cache holds float32 or IEEE half precision (KVType: by default float32 for one sequence of
+// up to DefaultMaxContext tokens, half for a longer one and a Batch's), in the same
 // layouts: storeKV rounds each key and value to the nearest half (kernels.NarrowF16), and the
 // tiles widen them as they load them (kernels.AttnTileF16: VCVTPH2PS, exact), so attention never
 // makes a float32 copy of the cache. Half the bytes: a decoded token deep in a context reads the

@@ -46,6 +46,19 @@ func (m *Model) NewBatch(size int) (*Batch, error) {
 	return b, nil
 }
 
+// NewCache returns an empty cache of maxLen tokens (0: as Model.NewCache) for stepping in
+// batches: in the model's KV type, or float16 under KVAuto (the default), since a batch holds one
+// cache per sequence beside the weights they all share (see KVAuto for the sizes). It is an
+// ordinary Cache (Prefill, Step; a Batch of another model refuses it), and it is the caller's to
+// close. A Batch steps Model.NewCache's caches as well, each in its own type.
+func (b *Batch) NewCache(maxLen int) (*Cache, error) {
+	c, err := b.m.newCache(maxLen, true)
+	if err != nil {
+		return nil, fmt.Errorf("qwen3: %w", err)
+	}
+	return c, nil
+}
+
 // Size is the most caches one Step takes.
 func (b *Batch) Size() int { return b.size }
 
@@ -108,8 +121,9 @@ func (b *Batch) step(caches []*Cache, ids []int) ([][]float32, error) {
 // text with the index of its sequence, on the calling goroutine; an error it returns ends that
 // sequence only, and GenerateBatch returns it (wrapped, with the index) after the others end.
 // A cancelled ctx ends every sequence (Stats.Finish is FinishCancel) and GenerateBatch returns
-// the text so far with ctx's error. Each sequence has a cache of opts.MaxContext tokens, whose
-// memory is returned when GenerateBatch returns.
+// the text so far with ctx's error. Each sequence has a cache of opts.MaxContext tokens
+// (Batch.NewCache's: float16 unless the model was loaded with another KVType), whose memory is
+// returned when GenerateBatch returns.
 func (m *Model) GenerateBatch(ctx context.Context, prompts []string, opts ReplyOptions, onText func(seq int, piece string) error) ([]string, []Stats, error) {
 	n := len(prompts)
 	if n == 0 {
@@ -133,6 +147,10 @@ func (m *Model) GenerateBatch(ctx context.Context, prompts []string, opts ReplyO
 		}
 		prompt[i] = ids
 	}
+	batch, err := m.NewBatch(n)
+	if err != nil {
+		return nil, nil, err
+	}
 	caches := make([]*Cache, n)
 	defer func() {
 		for _, c := range caches {
@@ -143,13 +161,9 @@ func (m *Model) GenerateBatch(ctx context.Context, prompts []string, opts ReplyO
 	}()
 	for i := range caches {
 		var err error
-		if caches[i], err = m.newCache(maxLen); err != nil {
+		if caches[i], err = m.newCache(maxLen, true); err != nil {
 			return nil, nil, fmt.Errorf("qwen3: %w", err)
 		}
-	}
-	batch, err := m.NewBatch(n)
-	if err != nil {
-		return nil, nil, err
 	}
 	texts := make([]strings.Builder, n)
 	replies := make([]*reply, n)

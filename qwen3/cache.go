@@ -18,23 +18,42 @@ var ErrContextFull = errors.New("context is full")
 // Model.Close, or a cache after Cache.Close; a run that Model.Close interrupts returns it too.
 var ErrClosed = errors.New("closed")
 
-// KVType is the element type of a KV cache: KVFloat32 (the zero value) or KVFloat16. As text
-// (a command line's flag, through flag.TextVar) they are "f32" and "f16".
+// KVType is the element type of a KV cache: KVFloat32 or KVFloat16, or for a model (WithKVCache)
+// KVAuto, the zero value, which lets the engine choose per cache. As text (a command line's flag,
+// through flag.TextVar) they are "f32", "f16" and "auto".
 type KVType uint8
 
 const (
+	// KVAuto (a model's default) lets the engine choose per cache: a cache that Model.NewCache
+	// makes holds float32 when it has room for at most DefaultMaxContext tokens, the course's
+	// contexts, and float16 when it has room for more; Batch.NewCache's caches, and
+	// GenerateBatch's, are float16. The line is drawn by memory. One token's keys and values
+	// take 229,376 bytes in float32 and 114,688 in float16 (Qwen3-0.6B: 28 layers, 8 KV heads of
+	// 128, a key and a value), so a cache of 4,096 tokens takes 896 MiB in float32, one of
+	// 32,768 tokens 7 GiB (3.5 in float16), and decoding D tokens deep reads D times a token's
+	// bytes per new token; sixteen sequences of 4,096 tokens in a batch would hold 14 GiB in
+	// float32, 7 in float16, the type llama.cpp's caches have by default (common/common.h:
+	// cache_type_k, cache_type_v). Up to DefaultMaxContext one sequence keeps float32, and with
+	// it the contract that its logits stay within float32 rounding of chapter 07's (the golden
+	// tests hold the engine to it); a longer cache, or a batch's, trades that for half the
+	// memory and half the bytes read (KVFloat16's rounding). WithKVCache(KVFloat32) or
+	// WithKVCache(KVFloat16) fixes the type of every cache. A cache's own type (Cache.Type) is
+	// never KVAuto. (TestKVAutoMemory checks these numbers against Qwen3-0.6B's config.)
+	KVAuto KVType = iota
 	// KVFloat32 keeps every key and value as computed: the engine's logits stay within float32
 	// rounding of chapter 07's.
-	KVFloat32 KVType = iota
+	KVFloat32
 	// KVFloat16 rounds each key and value to IEEE half precision (11 significant bits), as
 	// llama.cpp's default cache does: half the memory, and half the bytes attention reads per
 	// token deep in a context; the attention kernels widen each value as they load it.
 	KVFloat16
 )
 
-// String is "f32" or "f16" (or "KVType(n)" for a value that is neither).
+// String is "auto", "f32" or "f16" (or "KVType(n)" for a value that is none of them).
 func (t KVType) String() string {
 	switch t {
+	case KVAuto:
+		return "auto"
 	case KVFloat32:
 		return "f32"
 	case KVFloat16:
@@ -51,28 +70,42 @@ func (t KVType) MarshalText() ([]byte, error) {
 	return []byte(t.String()), nil
 }
 
-// UnmarshalText reads "f32" or "f16", in any case.
+// UnmarshalText reads "auto", "f32" or "f16", in any case.
 func (t *KVType) UnmarshalText(text []byte) error {
 	switch strings.ToLower(strings.TrimSpace(string(text))) {
+	case "auto":
+		*t = KVAuto
 	case "f32":
 		*t = KVFloat32
 	case "f16":
 		*t = KVFloat16
 	default:
-		return fmt.Errorf("qwen3: KV cache type %q: the engine keeps its cache in f32 or f16", text)
+		return fmt.Errorf("qwen3: KV cache type %q: the engine keeps its cache in f32 or f16, or chooses (auto)", text)
 	}
 	return nil
 }
 
 // check rejects a KVType made by conversion from a number that names no type.
 func (t KVType) check() error {
-	if t != KVFloat32 && t != KVFloat16 {
-		return fmt.Errorf("qwen3: KV cache type %d: the engine keeps its cache in f32 or f16", uint8(t))
+	if t > KVFloat16 {
+		return fmt.Errorf("qwen3: KV cache type %d: the engine keeps its cache in f32 or f16, or chooses (auto)", uint8(t))
 	}
 	return nil
 }
 
-// elemBytes is the size of one cached value.
+// of is the element type of a cache of maxLen tokens for a model whose type is t: t itself, or
+// KVAuto's choice (batch: a cache made for a Batch).
+func (t KVType) of(maxLen int, batch bool) KVType {
+	switch {
+	case t != KVAuto:
+		return t
+	case batch || maxLen > DefaultMaxContext:
+		return KVFloat16
+	}
+	return KVFloat32
+}
+
+// elemBytes is the size of one cached value (KVAuto: float32's).
 func (t KVType) elemBytes() int {
 	if t == KVFloat16 {
 		return 2
@@ -107,18 +140,21 @@ type Cache struct {
 	logits []float32 // the logits of the last Prefill or Step, Vocab values (made at first use)
 }
 
-// NewCache returns an empty cache that holds maxLen tokens, in the model's KV type (KVCache);
-// 0 means min(DefaultMaxContext, the model's context). The memory is mapped now and committed
-// as tokens fill it, so a long maxLen costs memory only when used.
+// NewCache returns an empty cache that holds maxLen tokens, in the model's KV type (KVCache; under
+// KVAuto float32 up to DefaultMaxContext tokens, float16 past it); 0 means min(DefaultMaxContext,
+// the model's context). The memory is mapped now and committed as tokens fill it, so a long
+// maxLen costs memory only when used.
 func (m *Model) NewCache(maxLen int) (*Cache, error) {
-	c, err := m.newCache(maxLen)
+	c, err := m.newCache(maxLen, false)
 	if err != nil {
 		return nil, fmt.Errorf("qwen3: %w", err)
 	}
 	return c, nil
 }
 
-func (m *Model) newCache(maxLen int) (*Cache, error) {
+// newCache makes a cache of maxLen tokens (0: the default), for a Batch if batch (KVAuto's
+// choice).
+func (m *Model) newCache(maxLen int, batch bool) (*Cache, error) {
 	s := m.sizes
 	if maxLen == 0 {
 		maxLen = min(DefaultMaxContext, s.MaxContext)
@@ -129,21 +165,22 @@ func (m *Model) newCache(maxLen int) (*Cache, error) {
 	if m.eng.isClosed() {
 		return nil, fmt.Errorf("a new cache: the model is %w", ErrClosed)
 	}
+	kv := m.kv.of(maxLen, batch)
 	keyLen, valueLen := s.KVHeads*keyBlocks(maxLen)*kernels.AttnLanes*s.HeadDim, s.KVHeads*maxLen*s.HeadDim
-	size := m.kv.elemBytes() * (keyLen + valueLen) * s.Layers
+	size := kv.elemBytes() * (keyLen + valueLen) * s.Layers
 	mem, err := mapMemory(size)
 	if err != nil {
 		return nil, fmt.Errorf("a cache of %d tokens (%d bytes): %w", maxLen, size, err)
 	}
-	c := &Cache{m: m, kv: m.kv, maxLen: maxLen, tokens: make([]int, 0, maxLen), mem: mem}
+	c := &Cache{m: m, kv: kv, maxLen: maxLen, tokens: make([]int, 0, maxLen), mem: mem}
 	b := mem.data
 	take := func(n int) unsafe.Pointer { // the next n values of the mapping
 		p := unsafe.Pointer(unsafe.SliceData(b))
-		b = b[n*m.kv.elemBytes():]
+		b = b[n*kv.elemBytes():]
 		return p
 	}
 	for range s.Layers {
-		if m.kv == KVFloat16 {
+		if kv == KVFloat16 {
 			c.keysH = append(c.keysH, unsafe.Slice((*uint16)(take(keyLen)), keyLen))
 			c.valuesH = append(c.valuesH, unsafe.Slice((*uint16)(take(valueLen)), valueLen))
 		} else {
@@ -163,8 +200,13 @@ func (c *Cache) Len() int { return len(c.tokens) }
 // MaxLen is the cache's capacity in tokens.
 func (c *Cache) MaxLen() int { return c.maxLen }
 
-// Type is the element type of the cached keys and values.
+// Type is the element type of the cached keys and values: KVFloat32 or KVFloat16.
 func (c *Cache) Type() KVType { return c.kv }
+
+// BytesPerToken is the size of one token's keys and values in the cache, every layer's (Qwen3-0.6B:
+// 229,376 bytes in float32, 114,688 in float16): decoding at depth D reads D times this from
+// the cache per token, besides the weights.
+func (c *Cache) BytesPerToken() int64 { return c.m.kvBytes(c.kv) }
 
 // Tokens returns the ids in the cache (the slice is the cache's: do not modify it).
 func (c *Cache) Tokens() []int { return c.tokens }

@@ -207,7 +207,7 @@ func (c *Chat) resize() error {
 	if want == c.cache.MaxLen() {
 		return nil
 	}
-	next, err := c.m.newCache(want)
+	next, err := c.m.newCache(want, false)
 	if err != nil {
 		return err
 	}

@@ -41,21 +41,22 @@
 //
 // Zero means "the default" everywhere, and a default is the checkpoint's or "off": no
 // LoadOption loads with a goroutine per core the Go runtime may use (runtime.GOMAXPROCS, which
-// on Linux follows a container's CPU limit since Go 1.25), a float32 KV cache and int16 inputs for
-// the block-quantized matrices; WithThreads(0) is that same default. The zero ReplyOptions samples with the
+// on Linux follows a container's CPU limit since Go 1.25), the KV cache's type chosen per cache
+// (KVAuto: float32 for one sequence of up to DefaultMaxContext tokens, float16 for a longer one
+// and for a Batch's) and int16 inputs for the block-quantized matrices; WithThreads(0) is that same default. The zero ReplyOptions samples with the
 // checkpoint's recommended settings (generation_config.json or the GGUF's general.sampling.*
 // keys) and seed 0, up to DefaultMaxNewTokens new tokens, in a context of min(DefaultMaxContext,
 // the model's) tokens; a field of Sampling that is set replaces one recommended setting
 // (Sampling{Temperature: new(0.0)} is greedy). The zero ChatOptions has no system prompt and
 // thinking off. The qwen3 command thinks unless -think=false, as Qwen3's chat template does.
-// A KVType that is neither KVFloat32 nor KVFloat16 (made by a conversion) makes Load fail.
+// A KVType that is none of KVAuto, KVFloat32 and KVFloat16 (made by a conversion) makes Load fail.
 //
 // # Memory
 //
 // The weights stay in the file's bytes: a GGUF file's are read into transparent huge pages on
 // Linux where the kernel offers them and the file fits in half the memory available to the
 // process (WithoutHugePages: left in the mapped file), a Hugging Face directory's stay mapped.
-// A KV cache of n tokens takes n times KVBytesPerToken of address space outside the Go heap
+// A KV cache of n tokens takes n times Cache.BytesPerToken of address space outside the Go heap
 // (mapped from the operating system on Linux, macOS and FreeBSD; the Go heap elsewhere), whose
 // pages are committed as tokens fill them and returned by Cache.Close. Generate keeps one cache
 // in the model between calls and reuses it, so that calls one after another do not grow the
@@ -94,9 +95,11 @@
 // generate() tokens. Decoding a block-quantized type rounds the inputs of its matrices to int16
 // blocks so that its dot products multiply integers (tolerance 2e-3 of the largest logit against
 // chapter 07, 5e-4 for prompts); WithExactActivations keeps them float32, and the float32
-// tolerance holds again on the dequantized weights. WithKVCache(KVFloat16) rounds each cached key
-// and value to half precision, llama.cpp's default (tolerance 3e-3 of the largest logit on the
-// tiny model, 2e-3 on a random full-width one). A Batch's step gives, bit for bit, the logits and
+// tolerance holds again on the dequantized weights. These hold for a float32 cache: by default
+// (KVAuto) one sequence's cache of up to DefaultMaxContext tokens. A float16 cache (a longer one,
+// a Batch's by default, or every cache WithKVCache(KVFloat16)) rounds each cached key and value
+// to half precision, llama.cpp's default (tolerance 3e-3 of the largest logit on the tiny model,
+// 2e-3 on a random full-width one). A Batch's step gives, bit for bit, the logits and
 // caches of stepping each cache alone, and a prompt's chunks the logits of its tokens stepped one
 // at a time within float32 rounding.
 package qwen3

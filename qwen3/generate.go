@@ -199,7 +199,7 @@ func (m *Model) getCache(maxLen int) (*Cache, error) {
 	if c != nil {
 		return c, nil
 	}
-	return m.newCache(maxLen)
+	return m.newCache(maxLen, false)
 }
 
 // putCache keeps c, emptied, for the next Generate, in place of the one kept so far (whose

@@ -53,9 +53,11 @@ func WithPrefault(fn func(done, total int64)) LoadOption {
 	return func(o *loadOptions) { o.prefault, o.progress = true, fn }
 }
 
-// WithKVCache sets the element type of the model's KV caches: KVFloat32 (the default) or
-// KVFloat16 (half the memory, for a rounding of each key and value to 11 significant bits; see
-// the package documentation). Load fails for a KVType that is neither.
+// WithKVCache sets the element type of the model's KV caches: KVAuto (the default: float32 for a
+// cache of up to DefaultMaxContext tokens, float16 for a longer one and for Batch.NewCache's),
+// KVFloat32 for every cache, or KVFloat16 for every cache (half the memory, for a rounding of
+// each key and value to 11 significant bits; see the package documentation). Load fails for a
+// KVType that is none of them.
 func WithKVCache(t KVType) LoadOption { return func(o *loadOptions) { o.kv = t } }
 
 // WithExactActivations keeps the inputs of the block-quantized matrices (Q8_0, Q4_0, Q4_K,

@@ -120,8 +120,8 @@ func TestLoadPathErrors(t *testing.T) {
 	if _, err := Load(t.Context(), reference.TinyGGUF(), WithKVCache(KVType(3))); err == nil || !strings.Contains(err.Error(), "KV cache type 3") {
 		t.Errorf("a KV cache of KVType(3): %v", err)
 	}
-	if _, err := LoadGGUFBytes(t.Context(), "x.gguf", smallQwen3GGUF(), WithKVCache(KVType(2))); err == nil || !strings.Contains(err.Error(), "KV cache type 2") {
-		t.Errorf("a KV cache of KVType(2) from bytes: %v", err)
+	if _, err := LoadGGUFBytes(t.Context(), "x.gguf", smallQwen3GGUF(), WithKVCache(KVType(255))); err == nil || !strings.Contains(err.Error(), "KV cache type 255") {
+		t.Errorf("a KV cache of KVType(255) from bytes: %v", err)
 	}
 	st := filepath.Join(reference.TinyHFDir(), "model.safetensors")
 	if _, err := Load(t.Context(), st); !errors.Is(err, gguf.ErrSafetensorsFile) || !strings.Contains(err.Error(), reference.TinyHFDir()) {

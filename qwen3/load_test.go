@@ -154,13 +154,13 @@ func TestLoadCacheAndExactOptions(t *testing.T) {
 	}
 }
 
-// TestKVTypeText: KVType reads and writes "f32" and "f16" as text, so that a flag can take it
-// (flag.TextVar), and rejects anything else with an error that names the choices.
+// TestKVTypeText: KVType reads and writes "auto", "f32" and "f16" as text, so that a flag can
+// take it (flag.TextVar), and rejects anything else with an error that names the choices.
 func TestKVTypeText(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
 		want KVType
-	}{{"f32", KVFloat32}, {"F16", KVFloat16}, {" f16 ", KVFloat16}} {
+	}{{"f32", KVFloat32}, {"F16", KVFloat16}, {" f16 ", KVFloat16}, {"auto", KVAuto}, {" Auto", KVAuto}} {
 		var got KVType = 7
 		if err := got.UnmarshalText([]byte(tc.in)); err != nil || got != tc.want {
 			t.Errorf("UnmarshalText(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
@@ -171,12 +171,22 @@ func TestKVTypeText(t *testing.T) {
 	}
 	for _, bad := range []string{"bf16", "q8_0", ""} {
 		var kv KVType
-		if err := kv.UnmarshalText([]byte(bad)); err == nil || !strings.Contains(err.Error(), "f32 or f16") {
-			t.Errorf("UnmarshalText(%q): %v, want an error naming f32 and f16", bad, err)
+		if err := kv.UnmarshalText([]byte(bad)); err == nil || !strings.Contains(err.Error(), "f32 or f16, or chooses (auto)") {
+			t.Errorf("UnmarshalText(%q): %v, want an error naming f32, f16 and auto", bad, err)
 		}
 	}
 	if _, err := KVType(3).MarshalText(); err == nil {
 		t.Error("KVType(3).MarshalText: no error")
+	}
+	for _, kv := range []KVType{KVAuto, KVFloat32, KVFloat16} {
+		if err := kv.check(); err != nil {
+			t.Errorf("%v.check(): %v", kv, err)
+		}
+	}
+	for _, kv := range []KVType{3, 255} {
+		if err := kv.check(); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("KV cache type %d", kv)) {
+			t.Errorf("KVType(%d).check() = %v, want an error naming it", kv, err)
+		}
 	}
 	fs := flag.NewFlagSet("test", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)

@@ -71,7 +71,7 @@ type Model struct {
 	release func() error
 	huge    bool // the weights were read into memory advised for transparent huge pages
 
-	kv    KVType // the element type of NewCache's caches (WithKVCache)
+	kv    KVType // the element type of NewCache's caches (WithKVCache), or KVAuto
 	exact bool   // the inputs of block-quantized matrices stay float32 (WithExactActivations)
 }
 
@@ -120,15 +120,21 @@ func (m *Model) WeightBytes() int64 {
 	return n + m.head.Bytes()
 }
 
-// KVCache is the element type of the model's KV caches (WithKVCache): KVFloat32 or KVFloat16.
+// KVCache is the element type of the model's KV caches (WithKVCache): KVAuto (the default: the
+// engine chooses per cache, see KVAuto), KVFloat32 or KVFloat16.
 func (m *Model) KVCache() KVType { return m.kv }
 
 // KVBytesPerToken is the size of one token's keys and values in a cache: every layer's key and
-// value heads in the KVCache type (Qwen3-0.6B: 229,376 bytes in f32, 114,688 in f16).
+// value heads in the KVCache type, float32 for KVAuto (NewCache's type at the course's contexts;
+// Cache.BytesPerToken tells a cache's own). Qwen3-0.6B: 229,376 bytes in f32, 114,688 in f16.
 // Decoding at depth D reads D times this from the cache per token, besides the weights.
-func (m *Model) KVBytesPerToken() int64 {
-	return int64(2*m.sizes.Layers*m.sizes.kvDim()) * int64(m.kv.elemBytes())
-}
+func (m *Model) KVBytesPerToken() int64 { return m.kvBytes(m.kv) }
+
+// kvBytes is one token's keys and values in a cache of type t.
+func (m *Model) kvBytes(t KVType) int64 { return m.sizes.kvBytes(t) }
+
+// kvBytes is one token's keys and values, every layer's, in a cache of type t (KVAuto: float32's).
+func (c sizes) kvBytes(t KVType) int64 { return int64(2*c.Layers*c.kvDim()) * int64(t.elemBytes()) }
 
 // ExactActivations reports whether the model was loaded WithExactActivations.
 func (m *Model) ExactActivations() bool { return m.exact }

@@ -5,8 +5,10 @@
 //	go run ./scripts/bench -model FILE -prefill '' -decode 64 -batch 1,2,4,8 [-batch-prompt 128]
 //	go run ./scripts/bench -measure-read
 //
-// -kv f16 keeps the KV cache in half precision (qwen3.WithKVCache), -exact keeps the inputs of
-// quantized matrices in float32 (qwen3.WithExactActivations); the RESULT lines say which.
+// The KV cache's type is the engine's default (qwen3.KVAuto: float32 for a cache of up to 4096
+// tokens, float16 for a longer one, as for -prefill 8192, and for a batch's caches); -kv f32 or
+// -kv f16 fixes it (qwen3.WithKVCache). -exact keeps the inputs of quantized matrices in float32
+// (qwen3.WithExactActivations). The RESULT lines say kv=f16 when the cache was float16, exact=1.
 //
 // -batch B1,B2,... measures batched generation as llama.cpp's llama-batched-bench does: B
 // different prompts of -batch-prompt tokens each prefilled (each alone, the aggregate rate is
@@ -54,7 +56,7 @@ func main() {
 	batch := flag.String("batch", "", "batch sizes for batched generation, comma-separated (empty: none)")
 	batchPrompt := flag.Int("batch-prompt", 128, "prompt tokens of each sequence of a batch")
 	var kvType qwen3.KVType
-	flag.TextVar(&kvType, "kv", qwen3.KVFloat32, "the KV cache's element `type`: f32 or f16")
+	flag.TextVar(&kvType, "kv", qwen3.KVAuto, "the KV cache's element `type`: auto (the engine's choice), f32 or f16")
 	exact := flag.Bool("exact", false, "float32 inputs for the quantized matrices (qwen3.WithExactActivations)")
 	flag.Parse()
 	if *readOnly {
@@ -109,6 +111,8 @@ func run(path string, opts []qwen3.LoadOption, threads int, prefills []int, nDec
 	if err != nil {
 		return err
 	}
+	defer s.Close()
+	fmt.Printf("cache       %d tokens, %v\n", longest, s.Type())
 	r := rand.New(rand.NewPCG(1, 2))
 	prompt := make([]int, longest)
 	for i := range prompt {
@@ -139,7 +143,7 @@ func run(path string, opts []qwen3.LoadOption, threads int, prefills []int, nDec
 		rate := float64(tokens) / d.Seconds()
 		fmt.Printf("%-7s     %d tokens at depth %d in %.2f s = %.2f tok/s\n", test, tokens, depth, d.Seconds(), rate)
 		fmt.Printf("RESULT test=%s tokens=%d depth=%d tok_s=%.3f bytes_per_token=%d kv_bytes_per_token=%d type=%v%s\n",
-			test, tokens, depth, rate, bytes, kv, m.WeightType(), settings(m))
+			test, tokens, depth, rate, bytes, kv, m.WeightType(), settings(m, s.Type()))
 	}
 	filled := -1 // the session's length after the last prefill test, to reuse for a decode depth
 	for _, n := range prefills {
@@ -183,7 +187,7 @@ func run(path string, opts []qwen3.LoadOption, threads int, prefills []int, nDec
 			}
 			// bytes streamed per decoded token: every weight once, and the keys and values of
 			// the context (in the cache's type) at the middle of the run
-			kv := m.KVBytesPerToken() * int64(d+nDecode/2)
+			kv := s.BytesPerToken() * int64(d+nDecode/2)
 			result("decode", nDecode, d, time.Since(start), m.WeightBytes()+kv, kv)
 			filled = -1
 		}
@@ -215,20 +219,20 @@ func runBatched(path string, opts []qwen3.LoadOption, batches []int, pp, nDecode
 		if b < 1 {
 			return fmt.Errorf("batch size %d", b)
 		}
+		batch, err := m.NewBatch(b)
+		if err != nil {
+			return err
+		}
 		sessions := make([]*qwen3.Cache, b)
 		prompts := make([][]int, b)
 		for i := range sessions {
-			if sessions[i], err = m.NewCache(pp + nDecode + 1); err != nil {
+			if sessions[i], err = batch.NewCache(pp + nDecode + 1); err != nil {
 				return err
 			}
 			prompts[i] = make([]int, pp+nDecode)
 			for j := range prompts[i] {
 				prompts[i][j] = r.IntN(150000)
 			}
-		}
-		batch, err := m.NewBatch(b)
-		if err != nil {
-			return err
 		}
 		for {
 			start := time.Now()
@@ -270,9 +274,12 @@ func runBatched(path string, opts []qwen3.LoadOption, batches []int, pp, nDecode
 			}{{"prefill", pp, tPrefill}, {"decode", nDecode, tDecode}} {
 				rate := float64(b*t.tokens) / t.d.Seconds()
 				fmt.Printf("%-7s     %d sequences x %d tokens in %.2f s = %.2f tok/s (all sequences)\n", t.test, b, t.tokens, t.d.Seconds(), rate)
-				fmt.Printf("RESULT test=%s tokens=%d depth=0 batch=%d tok_s=%.3f bytes_per_token=0 kv_bytes_per_token=0 type=%v%s\n", t.test, t.tokens, b, rate, m.WeightType(), settings(m))
+				fmt.Printf("RESULT test=%s tokens=%d depth=0 batch=%d tok_s=%.3f bytes_per_token=0 kv_bytes_per_token=0 type=%v%s\n", t.test, t.tokens, b, rate, m.WeightType(), settings(m, sessions[0].Type()))
 			}
 			break
+		}
+		for _, s := range sessions {
+			s.Close() // the next batch size starts from the weights alone
 		}
 	}
 	return nil
@@ -309,12 +316,13 @@ func anonHugeKB() (int, bool) {
 	return 0, false
 }
 
-// settings are the RESULT fields of the engine's options that differ from the defaults, so that
-// compare's existing keys stay as they were: " kv=f16", " exact=1".
-func settings(m *qwen3.Model) string {
+// settings are the RESULT fields of the cache's type and the engine's options that differ from
+// float32 and the defaults, so that compare's existing keys stay as they were: " kv=f16",
+// " exact=1".
+func settings(m *qwen3.Model, kv qwen3.KVType) string {
 	s := ""
-	if m.KVCache() != qwen3.KVFloat32 {
-		s += fmt.Sprintf(" kv=%v", m.KVCache())
+	if kv != qwen3.KVFloat32 {
+		s += fmt.Sprintf(" kv=%v", kv)
 	}
 	if m.ExactActivations() {
 		s += " exact=1"

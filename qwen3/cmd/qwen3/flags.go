@@ -28,7 +28,7 @@ type common struct {
 	seed               uint64
 	think, stats       bool
 	threads, ctxTokens int
-	kvCache            qwen3.KVType    // -kv-cache: f32 or f16
+	kvCache            qwen3.KVType    // -kv-cache: auto, f32 or f16
 	exact              bool            // -exact: float32 inputs for the quantized matrices
 	hugePages          bool            // -huge-pages: a GGUF file's weights in transparent huge pages
 	set                map[string]bool // the flags given on the command line
@@ -49,7 +49,7 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.IntVar(&c.threads, "threads", 0, fmt.Sprintf("goroutines that split each matrix pass; 0 is one per core the Go runtime may use (GOMAXPROCS, %d here)", runtime.GOMAXPROCS(0)))
 	fs.IntVar(&c.ctxTokens, "ctx", 0, fmt.Sprintf("context length (KV cache size) in tokens (default: %d, or the model's context if shorter)", qwen3.DefaultMaxContext))
 	fs.StringVar(&c.system, "system", "", "system prompt (chat turns only)")
-	fs.TextVar(&c.kvCache, "kv-cache", qwen3.KVFloat32, "the `type` of the KV cache: f32, or f16 for half the cache's memory at long contexts (logits move by up to 1.5e-3 of the largest logit: notebook 11)")
+	fs.TextVar(&c.kvCache, "kv-cache", qwen3.KVAuto, fmt.Sprintf("the `type` of the KV cache: auto (f32 for a context of up to %d tokens, f16 for a longer one: go doc qwen3.KVAuto), f32, or f16 for half the cache's memory (logits move by up to 1.5e-3 of the largest logit: notebook 11)", qwen3.DefaultMaxContext))
 	fs.BoolVar(&c.hugePages, "huge-pages", true, "read a GGUF file's weights into transparent huge pages (2 MB on x86-64) where Linux offers them: faster decoding, for a private copy of the file in memory; false keeps them in the mapped file")
 	fs.BoolVar(&c.exact, "exact", false, "keep the inputs of quantized weights (Q8_0, Q4_0, Q4_K, Q6_K) in float32, as chapter 07 does, instead of rounding them to int16 blocks: slower")
 }
