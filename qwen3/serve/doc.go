@@ -48,8 +48,7 @@
 // # What the engine could do for it
 //
 // The scheduler asks little of package qwen3 (engine.go: a cache per slot, a chunk prefilled, a
-// batched step, a token picked), and two things it lacks cost speed: a forward pass that mixes a
-// prompt's chunk with the other slots' decoding tokens (llama.cpp's server puts both in one
-// batch; here they are two passes, so a chunk's weights are read twice), and an exported picker
-// over float32 logits (pick.go copies the engine's).
+// batched step, a token picked with qwen3.Picker), and one thing it lacks costs speed: a forward
+// pass that mixes a prompt's chunk with the other slots' decoding tokens (llama.cpp's server puts
+// both in one batch; here they are two passes, so a chunk's weights are read twice).
 package serve

@@ -10,9 +10,8 @@ import (
 )
 
 // engine is all the scheduler asks of a model: a KV cache per slot, kept between requests; a
-// chunk of a prompt run after what a slot's cache holds; one token of several slots run in one
-// batched pass; and a token picked from logits. modelEngine below is the one implementation
-// over package qwen3; the scheduler's tests use a fake one. Keeping the scheduler behind this
+// chunk of a prompt run after what a slot's cache holds; and one token of several slots run in
+// one batched pass. modelEngine below is the one implementation over package qwen3; the scheduler's tests use a fake one. Keeping the scheduler behind this
 // small interface means a change of the engine's API touches this file only.
 type engine interface {
 	// slots is the number of caches, maxLen how many tokens each holds, vocab the logits' length.
@@ -30,24 +29,26 @@ type engine interface {
 	// step runs ids[i] after the cached ids of slots[i], all in one forward pass, and returns
 	// the logits for each (valid until the next call).
 	step(slots, ids []int) ([][]float32, error)
-	// picker returns a token chooser for one reply's settings.
-	picker(s sampling.Settings) (picker, error)
 	// close releases the caches; the engine is not used afterwards.
 	close() error
 }
 
-// picker chooses the next token from a reply's logits.
+// picker chooses the next token of one reply from its logits: the engine's own picker
+// (qwen3.Picker), which draws chapter 09's token seed for seed.
 type picker interface {
-	pick(logits []float32) (int, error)
+	Pick(logits []float32) (int, error)
 }
+
+// newPicker returns the picker of a reply with settings s, over logits of length vocab.
+func newPicker(vocab int, s sampling.Settings) (picker, error) { return qwen3.NewPicker(vocab, s) }
 
 // modelEngine runs a qwen3.Model: a Cache per slot (made when the slot is first used and kept
 // until Close: it is the prefix cache) and one Batch for the decoding steps.
 //
 // What the engine does not offer yet, and this adapter makes up for or lives without (see
-// doc.go's last section): an exported picker over float32 logits (pick.go copies the engine's);
-// a forward pass that mixes one slot's prompt chunk with the other slots' decoding tokens (the
-// scheduler runs them as two passes, so a chunk's weights are read twice).
+// doc.go's last section): a forward pass that mixes one slot's prompt chunk with the other
+// slots' decoding tokens (the scheduler runs them as two passes, so a chunk's weights are read
+// twice).
 type modelEngine struct {
 	m      *qwen3.Model
 	n, max int
@@ -129,10 +130,6 @@ func (e *modelEngine) close() error {
 		}
 	}
 	return first
-}
-
-func (e *modelEngine) picker(s sampling.Settings) (picker, error) {
-	return newTokenPicker(e.vocab(), s)
 }
 
 // The model's facts the server needs, read in one place: package qwen3's API is changing

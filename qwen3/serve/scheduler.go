@@ -366,7 +366,7 @@ func (s *scheduler) start(sl *slot, j *job, shared int) {
 	j.mu.Unlock()
 	s.stats.promptTokens.Add(int64(len(j.prompt)))
 	s.stats.cachedTokens.Add(int64(shared))
-	p, err := s.eng.picker(j.settings)
+	p, err := newPicker(s.eng.vocab(), j.settings)
 	if err != nil {
 		s.retire(sl, "", err)
 		return
@@ -462,7 +462,7 @@ func (s *scheduler) pickAll(rows [][]float32) {
 	n := len(rows)
 	s.picked = slices.Grow(s.picked[:0], n)[:n]
 	s.pickErrs = slices.Grow(s.pickErrs[:0], n)[:n]
-	pick := func(k int) { s.picked[k], s.pickErrs[k] = s.stepSlots[k].picker.pick(rows[k]) }
+	pick := func(k int) { s.picked[k], s.pickErrs[k] = s.stepSlots[k].picker.Pick(rows[k]) }
 	workers := min(runtime.GOMAXPROCS(0), n)
 	if workers <= 1 {
 		for k := range n {
@@ -511,7 +511,7 @@ func (s *scheduler) prefill() {
 	if len(sl.pending) > 0 {
 		return
 	}
-	id, err := sl.picker.pick(logits)
+	id, err := sl.picker.Pick(logits)
 	if err != nil {
 		s.retire(sl, "", err)
 		return

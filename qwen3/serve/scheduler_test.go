@@ -125,8 +125,7 @@ func (e *fakeEngine) step(slots, ids []int) ([][]float32, error) {
 	return rows, nil
 }
 
-func (e *fakeEngine) picker(s sampling.Settings) (picker, error) { return newTokenPicker(256, s) }
-func (e *fakeEngine) close() error                               { return nil }
+func (e *fakeEngine) close() error { return nil }
 
 // fakeJob is a greedy job of prompt text (bytes as ids).
 func fakeJob(ctx context.Context, id, prompt string, maxTokens int) *job {

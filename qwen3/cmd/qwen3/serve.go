@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"log/slog"
 	"net"
@@ -11,7 +10,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -34,17 +32,9 @@ At /viz/ a page shows every decode step of the replies it runs itself (as qwen3 
     -d '{"messages": [{"role": "user", "content": "Hello"}]}'`
 
 func serveCmd(args []string, e *env) error {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	c := common{name: "serve"}
-	// The flags serve shares with run and chat, with their texts (flags.go).
-	shared := flag.NewFlagSet("", flag.ContinueOnError)
-	c.register(shared)
-	for _, name := range []string{"model", "ctx", "threads", "kv-cache", "exact", "huge-pages", "think", "max-tokens"} {
-		f := shared.Lookup(name)
-		fs.Var(f.Value, f.Name, f.Usage)
-	}
-	host := fs.String("host", "127.0.0.1", "address to listen on; 0.0.0.0 (or ::) exposes the server to the network: set -api-key then")
-	port := fs.Int("port", 8080, "port to listen on; 0 picks a free one (the address is printed)")
+	srv := newServer("serve", []string{"model", "ctx", "threads", "kv-cache", "exact", "huge-pages", "think", "max-tokens"}, 8080,
+		"address to listen on; 0.0.0.0 (or ::) exposes the server to the network: set -api-key then")
+	fs, c := srv.fs, &srv.c
 	apiKey := fs.String("api-key", os.Getenv("QWEN3_API_KEY"), "require \"Authorization: Bearer KEY\" on every request but /health (default: $QWEN3_API_KEY; none when empty)")
 	name := fs.String("name", "", "the model's id in the API (default: the file's name without .gguf; tiny-qwen3 for the built-in one)")
 	slots := fs.Int("slots", 4, "requests decoded together, each with its own KV cache of -ctx tokens (1..128)")
@@ -53,30 +43,16 @@ func serveCmd(args []string, e *env) error {
 	static := fs.Bool("static", false, "static batching, for comparison: admit requests only when every slot is free")
 	grace := fs.Duration("grace", 30*time.Second, "on SIGTERM or Ctrl-C, how long running replies may take to finish")
 	quiet := fs.Bool("quiet", false, "no line per request on standard error")
-	args, err := c.parse(fs, args, serveSynopsis, e.stdout)
-	if errors.Is(err, flag.ErrHelp) {
+	ln, m, err := srv.start(args, serveSynopsis, e, func() error {
+		if *slots < 1 || *slots > 128 {
+			return usagef("-slots %d: must be in 1..128", *slots)
+		}
 		return nil
-	} else if err != nil {
-		return err
-	}
-	if len(args) > 0 {
-		return usagef("serve takes no arguments (%q)", strings.Join(args, " "))
-	}
-	if *port < 0 || *port > 65535 {
-		return usagef("-port %d: must be in 0..65535", *port)
-	}
-	if *slots < 1 || *slots > 128 {
-		return usagef("-slots %d: must be in 1..128", *slots)
-	}
-	ln, err := net.Listen("tcp", net.JoinHostPort(*host, strconv.Itoa(*port)))
-	if err != nil {
-		return fmt.Errorf("listening on %s port %d: %w", *host, *port, err)
+	})
+	if ln == nil {
+		return err // nil when the help was asked for
 	}
 	defer ln.Close()
-	m, err := c.load(e)
-	if err != nil {
-		return err
-	}
 	defer m.Close()
 	id := *name
 	if id == "" {
@@ -102,6 +78,11 @@ func serveCmd(args []string, e *env) error {
 		return err
 	}
 	s.Handle("/viz/", http.StripPrefix("/viz", viz.Handler(m, vo)))
+	// The first SIGTERM or Ctrl-C shuts down gracefully; a second one ends the replies at once.
+	// (Caught before the address is printed: whoever reads it may send SIGTERM at once.)
+	stop := make(chan os.Signal, 2)
+	signal.Notify(stop, syscall.SIGTERM)
+	defer signal.Stop(stop)
 	cfg := s.Config()
 	mode := "continuous batching"
 	if cfg.Static {
@@ -109,14 +90,10 @@ func serveCmd(args []string, e *env) error {
 	}
 	fmt.Fprintf(e.stderr, "serving %s on http://%s/v1 (%s; %d slots of %d tokens; %s)\n", id, ln.Addr(), c.path, cfg.Slots, cfg.Context, mode)
 	fmt.Fprintf(e.stderr, "every decode step, in a browser: http://%s/viz/\n", ln.Addr())
-	if cfg.APIKey == "" && !isLoopback(*host) {
+	if cfg.APIKey == "" && !isLoopback(*srv.host) {
 		fmt.Fprintln(e.stderr, "warning: listening beyond this machine without -api-key: anyone who can reach it can use it")
 	}
 
-	// The first SIGTERM or Ctrl-C shuts down gracefully; a second one ends the replies at once.
-	stop := make(chan os.Signal, 2)
-	signal.Notify(stop, syscall.SIGTERM)
-	defer signal.Stop(stop)
 	served := make(chan error, 1)
 	go func() { served <- s.Serve(ln) }()
 	var interrupted bool

@@ -31,30 +31,44 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-// TestServe runs `qwen3 serve` in-process on a free port: it prints its address, answers an
-// OpenAI request with the API key and refuses one without, and a Ctrl-C stops it with a summary.
-func TestServe(t *testing.T) {
-	stderr := &lockedBuffer{}
-	interrupts := make(chan os.Signal, 1)
-	e := &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: stderr, interrupts: interrupts}
-	done := make(chan error, 1)
-	go func() {
-		done <- run([]string{"serve", "-port", "0", "-slots", "2", "-ctx", "512", "-api-key", "sesame"}, e)
-	}()
-	addr := regexp.MustCompile(`serving tiny-qwen3 on (http://127\.0\.0\.1:\d+/v1) \(tiny-qwen3.gguf \(built in\); 2 slots of 512 tokens; continuous batching\)`)
-	var base string
-	for deadline := time.Now().Add(60 * time.Second); base == ""; time.Sleep(10 * time.Millisecond) {
-		if m := addr.FindStringSubmatch(stderr.String()); m != nil {
-			base = m[1]
+// serving is a `qwen3 serve` run in-process on a free port.
+type serving struct {
+	base       string // http://127.0.0.1:PORT/v1
+	stderr     *lockedBuffer
+	done       chan error // what the command returned
+	interrupts chan os.Signal
+}
+
+// startServe runs `qwen3 serve -port 0 args...` in-process until it prints the address it serves.
+func startServe(t *testing.T, args ...string) *serving {
+	t.Helper()
+	sv := &serving{stderr: &lockedBuffer{}, done: make(chan error, 1), interrupts: make(chan os.Signal, 1)}
+	e := &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: sv.stderr, interrupts: sv.interrupts}
+	go func() { sv.done <- run(append([]string{"serve", "-port", "0"}, args...), e) }()
+	addr := regexp.MustCompile(`serving tiny-qwen3 on (http://127\.0\.0\.1:\d+/v1) `)
+	for deadline := time.Now().Add(60 * time.Second); sv.base == ""; time.Sleep(10 * time.Millisecond) {
+		if m := addr.FindStringSubmatch(sv.stderr.String()); m != nil {
+			sv.base = m[1]
 		}
 		select {
-		case err := <-done:
-			t.Fatalf("serve returned %v before serving: %s", err, stderr)
+		case err := <-sv.done:
+			t.Fatalf("serve returned %v before serving: %s", err, sv.stderr)
 		default:
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no address after 60 s: %s", stderr)
+			t.Fatalf("no address after 60 s: %s", sv.stderr)
 		}
+	}
+	return sv
+}
+
+// TestServe runs `qwen3 serve` in-process on a free port: it prints its address, answers an
+// OpenAI request with the API key and refuses one without, and a Ctrl-C stops it with a summary.
+func TestServe(t *testing.T) {
+	sv := startServe(t, "-slots", "2", "-ctx", "512", "-api-key", "sesame")
+	base, stderr, done, interrupts := sv.base, sv.stderr, sv.done, sv.interrupts
+	if want := "(tiny-qwen3.gguf (built in); 2 slots of 512 tokens; continuous batching)"; !strings.Contains(stderr.String(), want) {
+		t.Errorf("the first line lacks %q: %s", want, stderr)
 	}
 	post := func(key string) (int, string) {
 		req, _ := http.NewRequest("POST", base+"/completions", strings.NewReader(`{"prompt": "func main() {", "max_tokens": 8, "temperature": 0}`))

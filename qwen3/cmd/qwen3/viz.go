@@ -1,13 +1,8 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
-	"net"
 	"net/http"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/qwen3go/qwen3go/qwen3"
@@ -26,40 +21,16 @@ machine only) unless -host says otherwise; Ctrl-C stops it.
   qwen3 viz -model Qwen3-0.6B-Q8_0.gguf -think=false`
 
 func vizCmd(args []string, e *env) error {
-	fs := flag.NewFlagSet("viz", flag.ContinueOnError)
-	c := common{name: "viz"}
-	// The flags viz shares with run and chat, with their texts (flags.go): the model, and the
-	// page's first settings.
-	shared := flag.NewFlagSet("", flag.ContinueOnError)
-	c.register(shared)
-	for _, name := range []string{"model", "temperature", "top-k", "top-p", "min-p", "seed", "max-tokens", "think", "ctx",
-		"threads", "kv-cache", "exact", "huge-pages"} {
-		f := shared.Lookup(name)
-		fs.Var(f.Value, f.Name, f.Usage)
-	}
-	host := fs.String("host", "127.0.0.1", "address to listen on; 0.0.0.0 shows the page to the network (anyone who reaches it can run the model)")
-	port := fs.Int("port", 8090, "port to listen on; 0 picks a free one (the address is printed)")
-	args, err := c.parse(fs, args, vizSynopsis, e.stdout)
-	if errors.Is(err, flag.ErrHelp) {
-		return nil
-	} else if err != nil {
-		return err
-	}
-	if len(args) > 0 {
-		return usagef("viz takes no arguments (%q)", strings.Join(args, " "))
-	}
-	if *port < 0 || *port > 65535 {
-		return usagef("-port %d: must be in 0..65535", *port)
-	}
-	ln, err := net.Listen("tcp", net.JoinHostPort(*host, strconv.Itoa(*port)))
-	if err != nil {
-		return fmt.Errorf("listening on %s port %d: %w", *host, *port, err)
+	// The model, and the page's first settings.
+	cmd := newServer("viz", []string{"model", "temperature", "top-k", "top-p", "min-p", "seed", "max-tokens", "think", "ctx",
+		"threads", "kv-cache", "exact", "huge-pages"}, 8090,
+		"address to listen on; 0.0.0.0 shows the page to the network (anyone who reaches it can run the model)")
+	c := &cmd.c
+	ln, m, err := cmd.start(args, vizSynopsis, e, nil)
+	if ln == nil {
+		return err // nil when the help was asked for
 	}
 	defer ln.Close()
-	m, err := c.load(e)
-	if err != nil {
-		return err
-	}
 	defer m.Close()
 	o, err := c.vizOptions(m)
 	if err != nil {
