@@ -288,6 +288,85 @@ func TestSDKCancelFreesSlot(t *testing.T) {
 	t.Logf("the client left after 4 chunks; the server generated %d tokens in all (%d steps)", st.GeneratedTokens, st.Steps)
 }
 
+// A conversation's next turn goes to the slot that ran the last one and prefills only what its
+// cache does not hold: usage's cached_tokens counts at least the prompt tokens the two turns share,
+// the server's stats count the prefill skipped, and the reply is still the one the engine's own
+// loop gives on the whole prompt.
+func TestSDKConversationReusesPrefix(t *testing.T) {
+	s, base := startServer(t, Config{Slots: 2})
+	client := sdk(base)
+	think := option.WithJSONSet("chat_template_kwargs", map[string]any{"enable_thinking": true}) // the generation prompt is then a prefix of the next turn's
+	ask := func(msgs []openai.ChatCompletionMessageParamUnion) *openai.ChatCompletion {
+		t.Helper()
+		resp, err := client.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{
+			Model: tinyName, Messages: msgs, MaxTokens: openai.Int(12), Temperature: openai.Float(0)}, think)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	user1, user2 := "func main() {", "type T struct {"
+	first := ask([]openai.ChatCompletionMessageParamUnion{openai.UserMessage(user1)})
+	reply := first.Choices[0].Message.Content
+	before := s.Stats()
+	second := ask([]openai.ChatCompletionMessageParamUnion{openai.UserMessage(user1), openai.AssistantMessage(reply), openai.UserMessage(user2)})
+	after := s.Stats()
+
+	tok := tinyModel(t).Tokenizer()
+	p1 := tok.Encode(chatPrompt(t, true, tokenizer.Message{Role: "user", Content: user1}))
+	text2 := chatPrompt(t, true, tokenizer.Message{Role: "user", Content: user1}, tokenizer.Message{Role: "assistant", Content: reply},
+		tokenizer.Message{Role: "user", Content: user2})
+	p2 := tok.Encode(text2)
+	shared := 0
+	for shared < len(p1) && p1[shared] == p2[shared] {
+		shared++
+	}
+	cached := int(second.Usage.PromptTokensDetails.CachedTokens)
+	if first.Usage.PromptTokensDetails.CachedTokens != 0 || cached < shared || cached >= len(p2) || second.Usage.PromptTokens != int64(len(p2)) {
+		t.Errorf("turn 1: %d cached; turn 2: %d of %d prompt tokens cached, want at least the %d the turns share (turn 1's prompt: %d)",
+			first.Usage.PromptTokensDetails.CachedTokens, cached, second.Usage.PromptTokens, shared, len(p1))
+	}
+	if got, want := after.CachedTokens-before.CachedTokens, int64(cached); got != want {
+		t.Errorf("the stats count %d cached tokens for turn 2, its usage %d", got, want)
+	}
+	if got, want := after.PrefilledTokens-before.PrefilledTokens, int64(len(p2)-cached); got != want {
+		t.Errorf("turn 2 prefilled %d tokens, want %d (its %d less the %d cached)", got, want, len(p2), cached)
+	}
+	if want := engineText(t, text2, 12, 0, 0); second.Choices[0].Message.Content != want {
+		t.Errorf("turn 2 on the reused cache: %q\nthe engine's Generate on the whole prompt: %q", second.Choices[0].Message.Content, want)
+	}
+	t.Logf("turn 2: %d prompt tokens, %d from turn 1's cache (the turns share %d), %d prefilled", len(p2), cached, shared, after.PrefilledTokens-before.PrefilledTokens)
+}
+
+// A kept-alive connection left idle is closed by the server after IdleTimeout.
+func TestIdleConnectionClosed(t *testing.T) {
+	_, base := startServer(t, Config{IdleTimeout: 300 * time.Millisecond})
+	c, err := net.Dial("tcp", strings.TrimSuffix(strings.TrimPrefix(base, "http://"), "/v1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprintf(c, "GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+	r := bufio.NewReader(c)
+	resp, err := http.ReadResponse(r, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Close {
+		t.Fatalf("GET /health: %d, close %v: want 200 on a kept-alive connection", resp.StatusCode, resp.Close)
+	}
+	start := time.Now()
+	c.SetReadDeadline(start.Add(10 * time.Second))
+	if _, err := r.ReadByte(); !errors.Is(err, io.EOF) {
+		t.Fatalf("an idle kept-alive connection after %v: %v, want the server to close it after 300ms", time.Since(start).Round(time.Millisecond), err)
+	}
+	if d := time.Since(start); d < 150*time.Millisecond {
+		t.Errorf("the idle connection was closed after %v, before its IdleTimeout of 300ms", d)
+	}
+}
+
 // OpenAI's error shapes, as the SDK reads them: status, type, param, code, and Retry-After.
 func TestSDKErrors(t *testing.T) {
 	s, base := startServer(t, Config{Slots: 1, Queue: -1, Context: 64, APIKey: "sesame"})
