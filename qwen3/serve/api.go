@@ -17,9 +17,10 @@ import (
 // server's limits (no model, no tokenizer), so that it can be fuzzed on its own (fuzz_test.go).
 //
 // It follows OpenAI's API reference for the fields it reads and the values they take; fields it
-// does not know are ignored, as the OpenAI clients send many (user, metadata, store, ...); fields
-// it knows but does not implement (n > 1, logprobs, penalties, tools) are refused with a 400
-// rather than silently ignored, so that a client never gets something other than what it asked.
+// does not know are ignored, as the OpenAI clients send many (user, metadata, store, ...), unless
+// the name is a slip from one it reads ("temprature", misspelled.go); fields it knows but does
+// not implement (n > 1, logprobs, penalties, tools) are refused with a 400 rather than silently
+// ignored, so that a client never gets something other than what it asked.
 // Two fields that OpenAI does not have come from the servers learners meet next (vLLM,
 // llama.cpp's llama-server): top_k and min_p, and chat_template_kwargs.enable_thinking to turn
 // Qwen3's thinking on or off per request.
@@ -108,6 +109,9 @@ type wireCompletion struct {
 func decodeChat(body []byte, l limits) (*request, *Error) {
 	var w wireChat
 	if e := decodeJSON(body, &w); e != nil {
+		return nil, e
+	}
+	if e := misspelled(body, w); e != nil {
 		return nil, e
 	}
 	r := &request{chat: true, thinking: l.thinking}
@@ -200,6 +204,9 @@ func messageText(raw json.RawMessage, param string, assistant bool) (string, *Er
 func decodeCompletion(body []byte, l limits) (*request, *Error) {
 	var w wireCompletion
 	if e := decodeJSON(body, &w); e != nil {
+		return nil, e
+	}
+	if e := misspelled(body, w); e != nil {
 		return nil, e
 	}
 	r := &request{}

@@ -29,6 +29,12 @@ func TestDecodeChat(t *testing.T) {
 	if len(r.stop) != 1 || r.stop[0] != "\n\n" || !r.stream || !r.includeUsage || r.thinking {
 		t.Errorf("stop %q stream %v usage %v thinking %v", r.stop, r.stream, r.includeUsage, r.thinking)
 	}
+	// Fields of OpenAI's API (and llama-server's) that change nothing here are ignored, even when
+	// they look like one read ("store" like "stop"), and so is a field like no other.
+	if _, e := decodeChat([]byte(`{"messages": [{"role": "user", "content": "x"}], "store": true, "metadata": {},
+		"service_tier": "auto", "cache_prompt": true, "x_my_client": 1, "Temperature": 0.5}`), testLimits); e != nil {
+		t.Errorf("fields to ignore: %v", e)
+	}
 	// The zero request: the defaults.
 	r, e = decodeChat([]byte(`{"messages": [{"role": "user", "content": "x"}]}`), testLimits)
 	if e != nil || r.maxTokens != 16 || !r.thinking || r.temperature != nil || r.seed != nil || r.stream {
@@ -95,6 +101,11 @@ func TestDecodeRefuses(t *testing.T) {
 		{`{"messages": [{"role": "user"}]}`, "messages[0].content", "missing", 400},
 		{`{"messages": [{"role": "user", "content": [{"type": "image_url"}]}]}`, "messages[0].content[0].type", "image_url", 400},
 		{`{"messages": [{"role": "user", "content": 5}]}`, "messages[0].content", "string or an array", 400},
+		{chat(`, "temprature": 0.2`), "temprature", `did you mean "temperature"`, 400},
+		{chat(`, "max-tokens": 5`), "max-tokens", `did you mean "max_tokens"`, 400},
+		{chat(`, "topP": 0.5`), "topP", `did you mean "top_p"`, 400},
+		{chat(`, "mesages": []`), "mesages", `did you mean "messages"`, 400},
+		{chat(`, "chat_template_kwarg": {}`), "chat_template_kwarg", `did you mean "chat_template_kwargs"`, 400},
 	} {
 		_, e := decodeChat([]byte(c.body), testLimits)
 		if e == nil {
@@ -115,6 +126,8 @@ func TestDecodeRefuses(t *testing.T) {
 		{`{"prompt": "a", "echo": true}`, "echo", "not supported"},
 		{`{"prompt": "a", "logprobs": 2}`, "logprobs", "not supported"},
 		{`{"prompt": "a", "best_of": 3}`, "best_of", "not supported"},
+		{`{"prompt": "a", "max_token": 3}`, "max_token", `did you mean "max_tokens"`},
+		{`{"prompt": "a", "prompts": "b"}`, "prompts", `did you mean "prompt"`},
 	} {
 		_, e := decodeCompletion([]byte(c.body), testLimits)
 		if e == nil || e.Status != 400 || e.Param != c.param || !strings.Contains(e.Message, c.msg) {

@@ -30,7 +30,9 @@
 // Config.MaxBodyBytes, 429 every slot busy and the queue full (with Retry-After), 503 shutting
 // down; an error in the middle of a stream is a last event {"error": {...}}. Parameters OpenAI
 // has and this server does not implement (n > 1, logprobs, penalties, logit_bias, tools,
-// response formats other than text) are refused with a 400, never silently ignored.
+// response formats other than text) are refused with a 400, never silently ignored, and so is a
+// parameter whose name is a slip from one the server reads ("temprature": did you mean
+// "temperature"?); other unknown parameters are ignored, as the OpenAI clients send many.
 //
 // # Continuous batching
 //

@@ -41,6 +41,7 @@ const (
 
 	codeContextLength = "context_length_exceeded"
 	codeUnsupported   = "unsupported_parameter"
+	codeUnknownParam  = "unknown_parameter"
 	codeInvalidValue  = "invalid_value"
 	codeInvalidJSON   = "invalid_json"
 	codeTooLarge      = "request_too_large"
