@@ -148,6 +148,7 @@ type Server struct {
 	mu      sync.Mutex
 	servers []*http.Server // started by Serve
 	closing atomic.Bool
+	active  atomic.Int64 // requests in a handler
 }
 
 // New makes a server for m, which it uses from then on (the scheduler's goroutine runs the
@@ -193,6 +194,8 @@ func (s *Server) Handle(pattern string, h http.Handler) { s.mux.Handle(pattern, 
 // check. Serve uses it; a program with a server of its own can mount it.
 func (s *Server) Handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.active.Add(1)
+		defer s.active.Add(-1)
 		lw := &logWriter{ResponseWriter: w, rc: http.NewResponseController(w), timeout: s.cfg.WriteTimeout}
 		defer s.log(r, lw, time.Now())
 		if s.cfg.APIKey != "" && r.URL.Path != "/health" && !s.authorized(r) {
@@ -264,6 +267,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		}
 	}
 	if err != nil {
+		s.handlersDone(time.Second)
 		for _, hs := range servers {
 			hs.Close()
 		}
@@ -271,11 +275,22 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	return err
 }
 
-// Close ends every reply and connection now. The model is no longer used when it returns.
+// handlersDone waits up to limit for the handlers to return: the replies the scheduler ended
+// are writing their last event, which closing the connections now would cut (an OpenAI client
+// would read "unexpected EOF" rather than the server's error). A client that reads nothing
+// holds its handler until its write times out; the limit bounds the wait for it.
+func (s *Server) handlersDone(limit time.Duration) {
+	for deadline := time.Now().Add(limit); s.active.Load() > 0 && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// Close ends every reply and connection now (a streamed reply gets an error event). The model is no longer used when it returns.
 func (s *Server) Close() error {
 	s.closing.Store(true)
 	s.sched.abort()
 	<-s.sched.done
+	s.handlersDone(time.Second)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var err error

@@ -499,6 +499,37 @@ func TestShutdownIsGraceful(t *testing.T) {
 	}
 }
 
+// When Shutdown's context ends before a stream does, the stream ends cleanly: a last event with
+// the error shutting_down, then the end of the body, not a connection cut mid-reply.
+func TestShutdownDeadlineEndsStreams(t *testing.T) {
+	s, base := startServer(t, Config{Context: 4096})
+	resp, err := http.Post(base+"/completions", "application/json", strings.NewReader(`{"prompt": "func", "max_tokens": 4000, "stream": true}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	if !sc.Scan() || !strings.HasPrefix(sc.Text(), "data: {") {
+		t.Fatalf("the stream's first line: %q (%v)", sc.Text(), sc.Err())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- s.Shutdown(ctx) }()
+	var last string
+	for sc.Scan() {
+		if sc.Text() != "" {
+			last = sc.Text()
+		}
+	}
+	if err := sc.Err(); err != nil || !strings.HasPrefix(last, `data: {"error":`) || !strings.Contains(last, `"code":"shutting_down"`) {
+		t.Errorf("a stream ended by Shutdown's deadline: last event %q, read error %v; want the shutting_down error event and a clean end", last, err)
+	}
+	if err := <-done; !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Shutdown: %v, want context.DeadlineExceeded", err)
+	}
+}
+
 // A client that stops reading is dropped after WriteTimeout and its slot freed; a client that
 // never finishes its headers is dropped after ReadHeaderTimeout.
 func TestSlowClientsDropped(t *testing.T) {
