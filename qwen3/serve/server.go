@@ -198,18 +198,34 @@ func (s *Server) Handler() http.Handler {
 		defer s.active.Add(-1)
 		lw := &logWriter{ResponseWriter: w, rc: http.NewResponseController(w), timeout: s.cfg.WriteTimeout}
 		defer s.log(r, lw, time.Now())
-		if s.cfg.APIKey != "" && r.URL.Path != "/health" && !s.authorized(r) {
-			writeError(lw, &Error{Status: http.StatusUnauthorized, Type: typeAuth, Code: codeInvalidKey,
-				Message: "a valid API key is required: send the header \"Authorization: Bearer KEY\""})
-			return
+		if s.cfg.APIKey != "" && r.URL.Path != "/health" {
+			if e := s.unauthorized(r); e != nil {
+				writeError(lw, e)
+				return
+			}
 		}
 		s.mux.ServeHTTP(lw, r)
 	})
 }
 
-func (s *Server) authorized(r *http.Request) bool {
-	key, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	return ok && subtle.ConstantTimeCompare([]byte(strings.TrimSpace(key)), []byte(s.cfg.APIKey)) == 1
+// unauthorized returns the 401 for a request without the API key, saying what is missing or
+// wrong: no Authorization header, another scheme than Bearer (whose name is read regardless of
+// case, as RFC 9110 says), or another key (not shown).
+func (s *Server) unauthorized(r *http.Request) *Error {
+	e := &Error{Status: http.StatusUnauthorized, Type: typeAuth, Code: codeInvalidKey}
+	header := r.Header.Get("Authorization")
+	scheme, key, _ := strings.Cut(strings.TrimSpace(header), " ")
+	switch {
+	case header == "":
+		e.Message = "this server requires an API key: send the header \"Authorization: Bearer KEY\""
+	case !strings.EqualFold(scheme, "Bearer"):
+		e.Message = fmt.Sprintf("the Authorization header's scheme is %q: send \"Authorization: Bearer KEY\"", scheme)
+	case subtle.ConstantTimeCompare([]byte(strings.TrimSpace(key)), []byte(s.cfg.APIKey)) != 1:
+		e.Message = "the API key in the Authorization header is not this server's"
+	default:
+		return nil
+	}
+	return e
 }
 
 // Serve accepts connections on ln and serves them until Shutdown or Close; it then returns

@@ -413,6 +413,45 @@ func TestSDKErrors(t *testing.T) {
 	_ = s
 }
 
+// The API key's 401 says what is wrong; the scheme's name is read regardless of case (RFC 9110,
+// section 11.1), as clients that write "bearer" expect; /health needs no key.
+func TestAPIKey(t *testing.T) {
+	_, base := startServer(t, Config{APIKey: "sesame"})
+	for _, c := range []struct {
+		header string
+		status int
+		want   string
+	}{
+		{"", 401, "requires an API key"},
+		{"Basic sesame", 401, `scheme is \"Basic\"`},
+		{"Bearer open", 401, "not this server's"},
+		{"Bearer sesame", 200, `"object":"list"`},
+		{"bearer  sesame ", 200, `"object":"list"`},
+	} {
+		req, _ := http.NewRequest("GET", base+"/models", nil)
+		if c.header != "" {
+			req.Header.Set("Authorization", c.header)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != c.status || !strings.Contains(string(b), c.want) || strings.Contains(string(b), "sesame") {
+			t.Errorf("Authorization %q: %d %s, want %d with %s (and never the key)", c.header, resp.StatusCode, b, c.status, c.want)
+		}
+	}
+	resp, err := http.Get(strings.TrimSuffix(base, "/v1") + "/health")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Errorf("GET /health without a key: %d, want 200", resp.StatusCode)
+	}
+}
+
 // What an SDK never sends: bodies over the limit, malformed JSON, wrong methods and routes.
 func TestHTTPErrors(t *testing.T) {
 	_, base := startServer(t, Config{MaxBodyBytes: 1000})
