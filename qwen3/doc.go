@@ -99,7 +99,8 @@
 // (KVAuto) one sequence's cache of up to DefaultMaxContext tokens. A float16 cache (a longer one,
 // a Batch's by default, or every cache WithKVCache(KVFloat16)) rounds each cached key and value
 // to half precision, llama.cpp's default (tolerance 3e-3 of the largest logit on the tiny model,
-// 2e-3 on a random full-width one). A Batch's step gives, bit for bit, the logits and
-// caches of stepping each cache alone, and a prompt's chunks the logits of its tokens stepped one
-// at a time within float32 rounding.
+// 2e-3 on a random full-width one). A Batch's step of up to 11 caches gives, bit for bit, the
+// logits and caches of stepping each cache alone (from 12 on, on AVX-512 VNNI, it is held to
+// Step's tolerance against chapter 07 instead: see Batch.Step), and a prompt's chunks the logits
+// of its tokens stepped one at a time within float32 rounding.
 package qwen3

@@ -14,9 +14,20 @@
 # Settings (environment): REPS (3), WEIGHTS (f32,bf16,q8_0,q4_k_m,q4_0,q6_k), PREFILL (128,512,2048),
 # DECODE (64), DEPTH (0,2048), THREADS (all cores), TORCH=1 to add PyTorch (F32; $PYTHON with torch
 # and transformers), JSON (notebooks/data/bench.json; empty to write none), VERBOSE=1.
-# BATCH=1,2,4,8 measures batched generation instead: B prompts of BATCH_PROMPT (128) tokens, then
-# DECODE tokens of each decoded together, aggregate tok/s, beside llama.cpp's llama-batched-bench
-# (JSON default: notebooks/data/bench_batched.json).
+# KV caches: ours is the engine's default (qwen3.KVAuto: float32 for one sequence of up to 4096 tokens,
+# float16 for a longer context and for a batch's caches); llama.cpp's is its default, F16
+# (cache_type_k/v in its common/common.h). So the batched and long-context cells compare float16
+# caches on both sides, the others our float32 against llama.cpp's F16.
+# BATCH=1,4,8,16,32 measures batched generation instead: B prompts of BATCH_PROMPT (128) tokens, then
+# DECODE tokens of each decoded together, aggregate tok/s, beside llama.cpp's llama-batched-bench,
+# each batch size in its own process for both engines, so that the table gives each one's peak
+# memory and that memory per sequence (peak RSS / B, the weights included) (JSON default:
+# notebooks/data/bench_batched.json).
+# LONG=8192,16384,32768 measures long contexts instead: for each L, a prefill of L tokens from an
+# empty context and DECODE tokens decoded at depth L, ours (a float16 cache past 4096 tokens)
+# beside llama.cpp's llama-bench with flash attention off (-fa off: engine llama.cpp) and on (-fa on:
+# llama.cpp fa), each L in its own processes (JSON default: notebooks/data/bench_long.json). Prefill
+# at 32k tokens takes minutes per engine and run: try LONG=8192 REPS=1 first.
 # SERVE=1,4,8,16,32 measures serving instead: `qwen3 serve` beside llama.cpp's llama-server on one
 # file (WEIGHTS, default q8_0), both with continuous batching, SERVE_SLOTS slots (default: the most
 # clients) of SERVE_CTX (512) tokens, a float16 KV cache, and the same load generator at each number
@@ -107,6 +118,10 @@ json_default=notebooks/data/bench.json
 if [[ -n "${BATCH:-}" ]]; then
 	args+=(-batch "$BATCH" -batch-prompt "${BATCH_PROMPT:-128}")
 	json_default=notebooks/data/bench_batched.json
+	torch=()
+elif [[ -n "${LONG:-}" ]]; then
+	args+=(-long "$LONG")
+	json_default=notebooks/data/bench_long.json
 	torch=()
 fi
 [[ -n "${JSON-$json_default}" ]] && args+=(-json "${JSON-$json_default}")

@@ -19,6 +19,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
@@ -54,10 +55,14 @@ func (k key) String() string {
 }
 
 // sample is one measured speed, with the bytes one decoded token streams (0 if not known) and
-// the part of them that is the float32 KV cache.
+// the part of them that is the KV cache (f16: a float16 cache, else float32), and the peak resident
+// memory of the process that measured it when that process ran this test's batch size or context
+// alone (0: the engine's peak over the whole file, results.rss).
 type sample struct {
 	tokS      float64
 	bytes, kv int64
+	f16       bool
+	rss       int64
 }
 
 // runner runs one engine on one file and returns its samples and its peak resident memory.
@@ -81,6 +86,10 @@ type config struct {
 	// the engines run only batched tests (ours: bench -batch; llama.cpp: llama-batched-bench)
 	batch       []int
 	batchPrompt int
+	// long contexts (-long): prompt lengths L; each engine prefills L tokens and decodes decode
+	// tokens at depth L, one process per L (ours: bench -prefill L -depth L, its default KV cache,
+	// float16 past 4096 tokens; llama.cpp: llama-bench with flash attention off, and on)
+	long []int
 }
 
 func main() {
@@ -102,6 +111,7 @@ func main() {
 	flag.BoolVar(&c.verbose, "v", false, "print every run's output")
 	batch := flag.String("batch", "", "batch sizes: run only batched generation, B prompts at once (e.g. 1,2,4,8)")
 	flag.IntVar(&c.batchPrompt, "batch-prompt", 128, "prompt tokens of each sequence of a batch")
+	long := flag.String("long", "", "long contexts: run only prefill of each length and decoding at that depth (e.g. 8192,16384,32768)")
 	flag.Parse()
 	var err error
 	if c.prefill, err = ints.Parse(*prefill); err == nil {
@@ -109,6 +119,12 @@ func main() {
 	}
 	if err == nil {
 		c.batch, err = ints.Parse(*batch)
+	}
+	if err == nil {
+		c.long, err = ints.Parse(*long)
+	}
+	if err == nil && len(c.batch) > 0 && len(c.long) > 0 {
+		err = errors.New("-batch and -long: one kind of run at a time")
 	}
 	if err != nil || *synth == "" || c.bench == "" || *reps < 1 {
 		fmt.Fprintln(os.Stderr, "usage: compare -synth DIR -bench BIN [-llama DIR] [-python PY] [-reps 3] [-json FILE]", err)
@@ -122,8 +138,10 @@ func main() {
 			builds = append(builds, name)
 		}
 	}
-	if c.llamaDir != "" {
-		runners = append(runners, llama{&c})
+	if c.llamaDir != "" && len(c.long) > 0 {
+		runners = append(runners, llama{&c, "off"}, llama{&c, "on"})
+	} else if c.llamaDir != "" {
+		runners = append(runners, llama{&c, ""})
 	}
 	var weights []string
 	for _, w := range strings.Split(*files, ",") {
@@ -187,7 +205,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "compare: wrote", *outBuilds)
 	}
 	if *out != "" {
-		if err := r.writeJSON(*out, weights, c, "qwen3", "llama.cpp", "pytorch"); err != nil {
+		if err := r.writeJSON(*out, weights, c, "qwen3", "llama.cpp", "llama.cpp fa", "pytorch"); err != nil {
 			fmt.Fprintln(os.Stderr, "compare:", err)
 			os.Exit(1)
 		}
@@ -243,7 +261,7 @@ func parseResults(out []byte) map[key]sample {
 		}
 		bytesPer, _ := strconv.ParseInt(kv["bytes_per_token"], 10, 64)
 		kvPer, _ := strconv.ParseInt(kv["kv_bytes_per_token"], 10, 64)
-		s[key{Test: kv["test"], Tokens: atoi("tokens"), Depth: atoi("depth"), Batch: atoi("batch")}] = sample{tok, bytesPer, kvPer}
+		s[key{Test: kv["test"], Tokens: atoi("tokens"), Depth: atoi("depth"), Batch: atoi("batch")}] = sample{tokS: tok, bytes: bytesPer, kv: kvPer, f16: kv["kv"] == "f16"}
 	}
 	return s
 }
@@ -261,11 +279,23 @@ func (e ours) name() string { return e.label }
 
 func (e ours) run(file string) (map[key]sample, int64, error) {
 	args := []string{"-model", file, "-threads", strconv.Itoa(e.c.threads), "-decode", strconv.Itoa(e.c.decode)}
-	if len(e.c.batch) > 0 {
-		args = append(args, "-batch", ints.Join(e.c.batch), "-batch-prompt", strconv.Itoa(e.c.batchPrompt))
-	} else {
-		args = append(args, "-prefill", ints.Join(e.c.prefill), "-depth", ints.Join(e.c.depth))
+	switch {
+	case len(e.c.batch) > 0: // a process per batch size, so that each has its own peak memory
+		return eachProcess(e.c.batch, func(b int) ([]byte, int64, error) {
+			return runTool(e.c.verbose, e.bin, append(slices.Clone(args), "-batch", strconv.Itoa(b), "-batch-prompt", strconv.Itoa(e.c.batchPrompt))...)
+		}, func(out []byte, s map[key]sample) error {
+			maps.Copy(s, parseResults(out))
+			return nil
+		})
+	case len(e.c.long) > 0: // a process per context length
+		return eachProcess(e.c.long, func(l int) ([]byte, int64, error) {
+			return runTool(e.c.verbose, e.bin, append(slices.Clone(args), "-prefill", strconv.Itoa(l), "-depth", strconv.Itoa(l))...)
+		}, func(out []byte, s map[key]sample) error {
+			maps.Copy(s, parseResults(out))
+			return nil
+		})
 	}
+	args = append(args, "-prefill", ints.Join(e.c.prefill), "-depth", ints.Join(e.c.depth))
 	out, rss, err := runTool(e.c.verbose, e.bin, args...)
 	if err != nil {
 		return nil, 0, err
@@ -273,12 +303,44 @@ func (e ours) run(file string) (map[key]sample, int64, error) {
 	return parseResults(out), rss, nil
 }
 
-// llama runs llama-bench with its defaults (F16 KV cache, its own choice of flash attention),
-// one repetition per call: prompts and decoding from an empty context in one call, decoding at
-// each other depth in another.
-type llama struct{ c *config }
+// eachProcess runs one process per value of ns (run), reads each one's samples (parse) and sets
+// their peak memory to that process's; it returns them all and the largest peak.
+func eachProcess(ns []int, run func(n int) ([]byte, int64, error), parse func(out []byte, s map[key]sample) error) (map[key]sample, int64, error) {
+	all := map[key]sample{}
+	var peak int64
+	for _, n := range ns {
+		out, rss, err := run(n)
+		if err != nil {
+			return nil, 0, err
+		}
+		s := map[key]sample{}
+		if err := parse(out, s); err != nil {
+			return nil, 0, err
+		}
+		for k, v := range s {
+			v.rss = rss
+			all[k] = v
+		}
+		peak = max(peak, rss)
+	}
+	return all, peak, nil
+}
 
-func (llama) name() string { return "llama.cpp" }
+// llama runs llama-bench with its defaults (F16 KV cache, its own choice of flash attention:
+// auto, which leaves it off on a CPU) or with flash attention fa ("off" or "on", the long-context
+// cells), one repetition per call: prompts and decoding from an empty context in one call,
+// decoding at each other depth in another.
+type llama struct {
+	c  *config
+	fa string // -fa of llama-bench: "" (its default), "off" or "on"
+}
+
+func (e llama) name() string {
+	if e.fa == "on" {
+		return "llama.cpp fa"
+	}
+	return "llama.cpp"
+}
 
 func (e llama) run(file string) (map[key]sample, int64, error) {
 	if len(e.c.batch) > 0 {
@@ -286,6 +348,29 @@ func (e llama) run(file string) (map[key]sample, int64, error) {
 	}
 	bin := filepath.Join(e.c.llamaDir, "llama-bench")
 	common := []string{"-m", file, "-t", strconv.Itoa(e.c.threads), "-r", "1", "-o", "json"}
+	if e.fa != "" {
+		common = append(common, "-fa", e.fa)
+	}
+	if len(e.c.long) > 0 { // a process per context length, and per test
+		return eachProcess(e.c.long, func(l int) ([]byte, int64, error) {
+			p, rp, err := runTool(e.c.verbose, bin, append(slices.Clone(common), "-p", strconv.Itoa(l), "-n", "0")...)
+			if err != nil {
+				return nil, 0, err
+			}
+			d, rd, err := runTool(e.c.verbose, bin, append(slices.Clone(common), "-p", "0", "-n", strconv.Itoa(e.c.decode), "-d", strconv.Itoa(l))...)
+			if err != nil {
+				return nil, 0, err
+			}
+			return slices.Concat(p, []byte{0}, d), max(rp, rd), nil // the two calls' JSON, apart
+		}, func(out []byte, s map[key]sample) error {
+			for part := range bytes.SplitSeq(out, []byte{0}) {
+				if err := parseLlama(part, s); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
 	calls := [][]string{append(slices.Clone(common), "-p", ints.Join(e.c.prefill), "-n", strconv.Itoa(e.c.decode))}
 	var deep []int
 	for _, d := range e.c.depth {
@@ -335,22 +420,16 @@ func parseLlama(out []byte, s map[key]sample) error {
 }
 
 // runBatched runs llama-batched-bench: for each batch size B, B prompts of batchPrompt tokens
-// (not shared), then decode tokens of each sequence decoded together, one call for every B.
+// (not shared), then decode tokens of each sequence decoded together, a process for every B with
+// a context of B sequences (so that each has its own peak memory, as ours).
 func (e llama) runBatched(file string) (map[key]sample, int64, error) {
-	most := slices.Max(e.c.batch)
-	ctx := most * (e.c.batchPrompt + e.c.decode + 1)
-	out, rss, err := runTool(e.c.verbose, filepath.Join(e.c.llamaDir, "llama-batched-bench"), "-m", file,
-		"-t", strconv.Itoa(e.c.threads), "-c", strconv.Itoa(ctx), "-b", "2048", "-ub", "512",
-		"-npp", strconv.Itoa(e.c.batchPrompt), "-ntg", strconv.Itoa(e.c.decode), "-npl", ints.Join(e.c.batch),
-		"--output-format", "jsonl")
-	if err != nil {
-		return nil, 0, err
-	}
-	s := map[key]sample{}
-	if err := parseBatched(out, s); err != nil {
-		return nil, 0, err
-	}
-	return s, rss, nil
+	return eachProcess(e.c.batch, func(b int) ([]byte, int64, error) {
+		ctx := b * (e.c.batchPrompt + e.c.decode + 1)
+		return runTool(e.c.verbose, filepath.Join(e.c.llamaDir, "llama-batched-bench"), "-m", file,
+			"-t", strconv.Itoa(e.c.threads), "-c", strconv.Itoa(ctx), "-b", "2048", "-ub", "512",
+			"-npp", strconv.Itoa(e.c.batchPrompt), "-ntg", strconv.Itoa(e.c.decode), "-npl", strconv.Itoa(b),
+			"--output-format", "jsonl")
+	}, parseBatched)
 }
 
 // parseBatched adds the rows of llama-batched-bench's JSON lines to s: speed_pp (all B prompts'
@@ -390,8 +469,12 @@ func llamaVersion(dir string, c config) string {
 		v = strings.TrimSpace(string(b))
 	}
 	if len(c.batch) > 0 {
-		return v + fmt.Sprintf("; llama-batched-bench -b 2048 -ub 512 -npp %d -ntg %d -npl %s, its default settings (F16 KV cache)",
-			c.batchPrompt, c.decode, ints.Join(c.batch))
+		return v + fmt.Sprintf("; llama-batched-bench -b 2048 -ub 512 -npp %d -ntg %d, -npl B and -c B*%d for each B of %s, one process each, its default settings (F16 KV cache)",
+			c.batchPrompt, c.decode, c.batchPrompt+c.decode+1, ints.Join(c.batch))
+	}
+	if len(c.long) > 0 {
+		return v + fmt.Sprintf("; llama-bench -r 1 -p L -n 0, then -p 0 -n %d -d L, for each L of %s, F16 KV cache (its default); "+
+			"engine llama.cpp with -fa off, llama.cpp fa with -fa on", c.decode, ints.Join(c.long))
 	}
 	return v + "; llama-bench -r 1, its default settings (F16 KV cache)"
 }
@@ -477,14 +560,26 @@ func (r *results) speed(engine, weights string, k key) (stats, int64, bool) {
 	var b int64
 	if runs := r.samples["qwen3"][weights][k]; len(runs) > 0 {
 		b = runs[0].bytes
-		if engine == "llama.cpp" {
-			b -= runs[0].kv / 2
+		if strings.HasPrefix(engine, "llama.cpp") && !runs[0].f16 {
+			b -= runs[0].kv / 2 // llama.cpp's cache is float16, ours was float32
 		}
 	}
 	if engine == "pytorch" {
 		b = 0
 	}
 	return st, b, ok
+}
+
+// testRSS is the peak memory of the processes that ran test k alone (a batch size, a context
+// length), in MiB.
+func (r *results) testRSS(engine, weights string, k key) (stats, bool) {
+	var v []float64
+	for _, s := range r.samples[engine][weights][k] {
+		if s.rss > 0 {
+			v = append(v, float64(s.rss)/(1<<20))
+		}
+	}
+	return statsOf(v)
 }
 
 func (r *results) peakRSS(engine, weights string) (stats, bool) {
@@ -632,6 +727,53 @@ func (r *results) print(w *os.File, weights []string, c config) {
 			fmt.Fprintf(w, "| %s | peak RSS MiB (lower is better) | %s | %s | %s | | |\n", wt, ratio, sa, sb)
 		}
 	}
+	if len(r.samples["llama.cpp fa"]) > 0 {
+		fmt.Fprintln(w, "\nllama.cpp with flash attention on (llama-bench -fa on); ratio = qwen3 / llama.cpp fa:")
+		fmt.Fprintln(w, "| weights | test | ratio | qwen3 | llama.cpp fa |\n|---|---|---|---|---|")
+		for _, wt := range weights {
+			for _, k := range r.keys(wt) {
+				a, _, okA := r.speed("qwen3", wt, k)
+				b, _, okB := r.speed("llama.cpp fa", wt, k)
+				if !okB {
+					continue
+				}
+				ratio, sa := "-", "-"
+				if okA {
+					ratio, sa = fmt.Sprintf("%.2fx", a.med/b.med), fmtStats(a, 1)
+				}
+				fmt.Fprintf(w, "| %s | %v | %s | %s | %s |\n", wt, k, ratio, sa, fmtStats(b, 1))
+			}
+		}
+	}
+	if len(c.batch) > 0 || len(c.long) > 0 {
+		engines := []string{"qwen3", "llama.cpp", "llama.cpp fa"}
+		fmt.Fprintln(w, "\npeak RSS MiB of the process that ran the test's batch size or context (median), and per sequence (/ batch):")
+		fmt.Fprintln(w, "| weights | test | qwen3 | llama.cpp | llama.cpp fa | ratio qwen3 / llama.cpp |\n|---|---|---|---|---|---|")
+		for _, wt := range weights {
+			for _, k := range r.keys(wt) {
+				if k.Test != "decode" {
+					continue // the prefill of the same process: the same peak
+				}
+				cells := make([]string, len(engines))
+				var med [3]float64
+				for i, e := range engines {
+					cells[i] = "-"
+					if st, ok := r.testRSS(e, wt, k); ok {
+						med[i] = st.med
+						cells[i] = fmt.Sprintf("%.0f", st.med)
+						if k.Batch > 0 {
+							cells[i] += fmt.Sprintf(" (%.0f a sequence)", st.med/float64(k.Batch))
+						}
+					}
+				}
+				ratio := "-"
+				if med[0] > 0 && med[1] > 0 {
+					ratio = fmt.Sprintf("%.2fx", med[0]/med[1])
+				}
+				fmt.Fprintf(w, "| %s | %v | %s | %s |\n", wt, k, strings.Join(cells, " | "), ratio)
+			}
+		}
+	}
 	if rows := r.samples["pytorch"]["F32"]; len(rows) > 0 {
 		fmt.Fprintln(w, "\nPyTorch (transformers, float32, random weights of the same shapes):")
 		for _, k := range r.keys("F32") {
@@ -714,7 +856,17 @@ func (r *results) writeJSON(path string, weights []string, c config, engines ...
 		doc.Source = fmt.Sprintf("scripts/bench.sh with BATCH: the synthetic Qwen3-0.6B GGUF files, engines interleaved, tok_s the "+
 			"median of %d runs each; for each batch size (batch), that many different %d-token prompts (prefill: all their tokens "+
 			"over the prompts' time) then %d tokens of every sequence decoded together (decode: all new tokens over the decoding "+
-			"time); peak RSS: the largest resident set of the engine's process over its run", len(r.read)-1, c.batchPrompt, c.decode)
+			"time); peak RSS: the largest resident set of the engine's process for that batch size (one process each; per "+
+			"sequence: divide by batch); our caches are the engine's default for a batch (float16), llama.cpp's its default (F16)",
+			len(r.read)-1, c.batchPrompt, c.decode)
+	}
+	if len(c.long) > 0 {
+		doc.Source = fmt.Sprintf("scripts/bench.sh with LONG: the synthetic Qwen3-0.6B GGUF files, engines interleaved, tok_s the "+
+			"median of %d runs each; for each context length L, a prefill of L tokens from an empty context and %d tokens "+
+			"decoded at depth L; ours with its default KV cache (float16 past 4096 tokens), llama.cpp's llama-bench with its "+
+			"default F16 cache, flash attention off (engine llama.cpp) and on (engine llama.cpp fa); bytes_per_token = weights "+
+			"+ KV cache streamed per decoded token; peak RSS: the largest resident set of the engine's process(es) for that L",
+			len(r.read)-1, c.decode)
 	}
 	for _, engine := range engines {
 		for _, wt := range weights {
@@ -727,6 +879,9 @@ func (r *results) writeJSON(path string, weights []string, c config, engines ...
 					b = 0
 				}
 				rss, _ := r.peakRSS(engine, wt)
+				if st, ok := r.testRSS(engine, wt, k); ok {
+					rss = st
+				}
 				doc.Rows = append(doc.Rows, jsonRow{engine, wt, k.Test, k.Tokens, k.Depth, k.Batch, round(st.med, 3), b, math.Round(rss.med)})
 			}
 		}

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"errors"
+	"fmt"
+	"maps"
 	"slices"
 	"testing"
 )
@@ -80,5 +83,38 @@ func TestParseBatched(t *testing.T) {
 	}
 	if err := parseBatched([]byte("{not json\n"), map[key]sample{}); err == nil {
 		t.Error("no error for a broken JSON line")
+	}
+}
+
+// TestEachProcess: a process per batch size (or context length) gives each of its samples that
+// process's peak memory, which testRSS reads back per test, and the f16 mark of a RESULT line
+// keeps llama.cpp's streamed bytes equal to ours (both float16) instead of halving our cache.
+func TestEachProcess(t *testing.T) {
+	s, peak, err := eachProcess([]int{1, 4}, func(b int) ([]byte, int64, error) {
+		line := fmt.Sprintf("RESULT test=decode tokens=8 depth=0 batch=%d tok_s=%d bytes_per_token=1000 kv_bytes_per_token=200 type=Q8_0 kv=f16\n", b, 10*b)
+		return []byte(line), int64(b) << 30, nil
+	}, func(out []byte, s map[key]sample) error {
+		maps.Copy(s, parseResults(out))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if peak != 4<<30 || len(s) != 2 {
+		t.Fatalf("peak %d, %d samples: want the largest process's (4 GiB) and 2", peak, len(s))
+	}
+	r := results{samples: map[string]map[string]map[key][]sample{}, rss: map[string]map[string][]int64{}}
+	r.add("qwen3", "Q8_0", s, peak)
+	for _, b := range []int{1, 4} {
+		k := key{Test: "decode", Tokens: 8, Batch: b}
+		if st, ok := r.testRSS("qwen3", "Q8_0", k); !ok || st.med != float64(b<<10) {
+			t.Errorf("batch %d: peak %+v MiB, want its own process's %d", b, st, b<<10)
+		}
+		if _, bytes, _ := r.speed("llama.cpp", "Q8_0", k); bytes != 1000 {
+			t.Errorf("batch %d: llama.cpp streams %d bytes a token, want ours (1000: both caches float16)", b, bytes)
+		}
+	}
+	if _, _, err := eachProcess([]int{1}, func(int) ([]byte, int64, error) { return nil, 0, errors.New("no") }, nil); err == nil {
+		t.Error("a failed process gave no error")
 	}
 }
