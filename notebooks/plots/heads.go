@@ -116,7 +116,30 @@ type EvidenceRow struct {
 	SD             float64      // the held-out scores' standard deviation over the snippets
 	Random, Repeat float64      // its mean on the random tokens and on the repeated random sequences
 	Bar            float64      // the pattern's threshold
-	Named          bool
+	Named          bool         // Evidence.Named names it (induction: on held-out Go and on the repeated control)
+	// AtBar is true for a named head whose margin over the bar (held-out mean - Bar) is smaller
+	// than its spread over the snippets (SD): on a typical snippet it may score under the bar, so
+	// the notebooks do not call it by the pattern's name (ClearOfSpread).
+	AtBar bool
+}
+
+// ClearOfSpread returns the heads Evidence.Named names whose held-out mean clears the pattern's
+// bar by more than the mean's standard deviation over the snippets (mean - SD >= bar), highest
+// score first: the heads a notebook may call by the pattern's name. A named head left out is at
+// the bar: EvidenceRow.AtBar.
+func ClearOfSpread(e *forward.Evidence) (previous, first, induction []forward.Head) {
+	prev, fst, ind := e.Named()
+	keep := func(named []forward.Head, sd *mat.Dense, bar float64) []forward.Head {
+		var out []forward.Head
+		for _, h := range named {
+			if h.Score-sd.At(h.Layer, h.Head) >= bar {
+				out = append(out, h)
+			}
+		}
+		return out
+	}
+	return keep(prev, e.HeldOutSD.Previous, e.PreviousBar), keep(fst, e.HeldOutSD.First, e.FirstBar),
+		keep(ind, e.HeldOutSD.Induction, e.InductionBar)
 }
 
 // EvidenceRows lists, for each pattern, the top heads by held-out mean score with their controls
@@ -152,14 +175,18 @@ func EvidenceRows(e *forward.Evidence, top int) []EvidenceRow {
 				break
 			}
 			r, rep := p.ctl(h.Layer, h.Head)
-			out = append(out, EvidenceRow{Pattern: p.name, Head: h, SD: p.sd.At(h.Layer, h.Head), Random: r, Repeat: rep,
-				Bar: p.bar, Named: isNamed[[2]int{h.Layer, h.Head}]})
+			sd, named := p.sd.At(h.Layer, h.Head), isNamed[[2]int{h.Layer, h.Head}]
+			out = append(out, EvidenceRow{Pattern: p.name, Head: h, SD: sd, Random: r, Repeat: rep,
+				Bar: p.bar, Named: named, AtBar: named && h.Score-sd < p.bar})
 		}
 	}
 	return out
 }
 
-// EvidenceTable is EvidenceRows as a markdown table, n the number of held-out snippets.
+// EvidenceTable is EvidenceRows as a markdown table, n the number of held-out snippets, with a
+// caption that states the naming rule. The last column says **yes** for a named head that clears
+// its bar by more than its spread, "at the bar" with the margin and the spread for a named head
+// that does not (EvidenceRow.AtBar), and no otherwise.
 func EvidenceTable(rows []EvidenceRow, n int) string {
 	num := func(v float64) string {
 		if math.IsNaN(v) {
@@ -170,12 +197,19 @@ func EvidenceTable(rows []EvidenceRow, n int) string {
 	md := fmt.Sprintf("| pattern | head | held-out Go, mean ± sd over %d snippets | random tokens | random sequence repeated twice | bar | named |\n|---|---|---|---|---|---|---|\n", n)
 	for _, r := range rows {
 		named := "no"
-		if r.Named {
+		switch {
+		case r.AtBar:
+			named = fmt.Sprintf("at the bar: margin %.3f < sd %.3f", r.Head.Score-r.Bar, r.SD)
+		case r.Named:
 			named = "**yes**"
 		}
 		md += fmt.Sprintf("| %s | L%d H%d | %s ± %s | %s | %s | %s | %s |\n", r.Pattern, r.Head.Layer, r.Head.Head,
 			num(r.Head.Score), num(r.SD), num(r.Random), num(r.Repeat), num(r.Bar), named)
 	}
+	md += "\n*Named*: a previous-token or first-token head when its held-out mean reaches the bar; an induction head " +
+		"only when its held-out mean **and** its score on the random sequence repeated twice both reach the induction bar. " +
+		"**yes** when the margin over the bar is larger than the head's spread (sd) over the snippets; " +
+		"\"at the bar\" when it is not: such a head may fall under the bar on a single snippet, and it is not called by the pattern's name.\n"
 	return md
 }
 
@@ -206,9 +240,9 @@ func EvidencePlot(title string, e *forward.Evidence, top int) Grid {
 			names = append(names, fmt.Sprintf("L%dH%d", r.Head.Layer, r.Head.Head))
 			bar = r.Bar
 		}
-		control := "random tokens"
+		control := "control: random tokens"
 		if pattern == PatternInduction {
-			control = "random sequence repeated twice"
+			control = "control: random sequence repeated twice"
 		}
 		p := New(pattern, "head (best on held-out Go first)", "score")
 		p.X.Tick.Marker = IntTicks{Names: names}
@@ -228,7 +262,11 @@ func EvidencePlot(title string, e *forward.Evidence, top int) Grid {
 			p.Legend.Add("threshold (from the control)", line)
 			p.Legend.Top = true
 		}
-		p.Title.Text = fmt.Sprintf("%s (control: %s)", pattern, control)
+		if pattern == PatternInduction { // the rule Evidence.Named applies to induction alone
+			p.Legend.Add("control: a named head must clear the bar here too", cs)
+			p.Legend.Top = true
+		}
+		p.Title.Text = fmt.Sprintf("%s (%s)", pattern, control)
 		max := bar
 		for k := range held {
 			max = math.Max(max, math.Max(held[k].Y+errs[k].High, ctl[k].Y))

@@ -86,6 +86,32 @@ func TestEvidenceRows(t *testing.T) {
 	if _, err := EvidencePlot("t", e, 3).PNG(9*vg.Inch, 3*vg.Inch); err != nil {
 		t.Fatal(err)
 	}
+	if !strings.Contains(md, "**and** its score on the random sequence repeated twice") {
+		t.Errorf("the table's caption does not say that induction needs the repeated control too:\n%s", md)
+	}
+}
+
+// TestClearOfSpread: a named head whose margin over the bar is smaller than its spread over the
+// snippets is at the bar: in the table with its margin and spread, and not among ClearOfSpread.
+func TestClearOfSpread(t *testing.T) {
+	e := evidence()
+	if prev, _, ind := ClearOfSpread(e); len(prev) != 1 || len(ind) != 1 {
+		t.Fatalf("ClearOfSpread: %v, %v, want head 0 and head 1 (margins 0.4 and 0.6 over spreads 0.05 and 0.1)", prev, ind)
+	}
+	e.HeldOutSD.Previous.Set(0, 0, 0.45) // margin 0.9 - 0.5 = 0.4 < 0.45
+	if prev, _, _ := ClearOfSpread(e); len(prev) != 0 {
+		t.Errorf("ClearOfSpread keeps %v, whose margin 0.4 is under its spread 0.45", prev)
+	}
+	rows := EvidenceRows(e, 1)
+	if r := rows[0]; !r.Named || !r.AtBar {
+		t.Errorf("row %+v, want named and at the bar", r)
+	}
+	if r := rows[2]; r.AtBar {
+		t.Errorf("induction row %+v is not at the bar (margin 0.6, sd 0.1)", r)
+	}
+	if md := EvidenceTable(rows, 6); !strings.Contains(md, "| 0.500 | at the bar: margin 0.400 < sd 0.450 |") {
+		t.Errorf("table does not show the head at the bar:\n%s", md)
+	}
 }
 
 // TestKeysOf: a head that always attends to the previous token (query 0 and 1 aside) has its top
