@@ -31,12 +31,16 @@ type NamedHead struct {
 	Pattern     string
 	Score       float64
 	best        string // the pattern of Score, named or not
+	atBar       bool   // named, but its margin over the bar is inside its spread (EvidenceRow.AtBar)
 }
 
-// Title is a short caption for the head's attention map: "L2 H1 induction 0.62"; for a head
-// without a name "L0 H3 (not named)", or with the score it was picked for (BestHeads), "L0 H3
+// Title is a short caption for the head's attention map: "L2 H1 induction 0.62"; for a named
+// head at its bar "L1 H3 (at the bar: previous-token 0.12)"; for a head without a name "L0 H3 (not named)", or with the score it was picked for (BestHeads), "L0 H3
 // (not named; best first-token 0.31)".
 func (n NamedHead) Title() string {
+	if n.Pattern != "" && n.atBar {
+		return fmt.Sprintf("L%d H%d (at the bar: %s %.2f)", n.Layer, n.Head, n.Pattern, n.Score)
+	}
 	if n.Pattern != "" {
 		return fmt.Sprintf("L%d H%d %s %.2f", n.Layer, n.Head, n.Pattern, n.Score)
 	}
@@ -62,7 +66,8 @@ func EvidenceNames(e *forward.Evidence) []NamedHead {
 		for _, h := range p.heads {
 			k := [2]int{h.Layer, h.Head}
 			if n, ok := named[k]; !ok || h.Score > n.Score {
-				named[k] = NamedHead{Layer: h.Layer, Head: h.Head, Pattern: p.name, Score: h.Score, best: p.name}
+				named[k] = NamedHead{Layer: h.Layer, Head: h.Head, Pattern: p.name, Score: h.Score, best: p.name,
+					atBar: atBar(e, p.name, h)}
 			}
 		}
 	}
@@ -121,6 +126,19 @@ type EvidenceRow struct {
 	// than its spread over the snippets (SD): on a typical snippet it may score under the bar, so
 	// the notebooks do not call it by the pattern's name (ClearOfSpread).
 	AtBar bool
+}
+
+// atBar reports whether head h, named for pattern, clears the pattern's bar by less than its
+// held-out spread over the snippets.
+func atBar(e *forward.Evidence, pattern string, h forward.Head) bool {
+	sd, bar := e.HeldOutSD.Previous, e.PreviousBar
+	switch pattern {
+	case PatternFirst:
+		sd, bar = e.HeldOutSD.First, e.FirstBar
+	case PatternInduction:
+		sd, bar = e.HeldOutSD.Induction, e.InductionBar
+	}
+	return h.Score-sd.At(h.Layer, h.Head) < bar
 }
 
 // ClearOfSpread returns the heads Evidence.Named names whose held-out mean clears the pattern's
@@ -364,7 +382,7 @@ func BestHeads(e *forward.Evidence) []NamedHead {
 		h := forward.Ranked(p.m)[0]
 		n := NamedHead{Layer: h.Layer, Head: h.Head, Score: h.Score, best: p.name}
 		if len(p.named) > 0 && p.named[0].Layer == h.Layer && p.named[0].Head == h.Head {
-			n.Pattern = p.name
+			n.Pattern, n.atBar = p.name, atBar(e, p.name, h)
 		}
 		out = append(out, n)
 	}

@@ -106,6 +106,12 @@ func TestClearOfSpread(t *testing.T) {
 	if r := rows[0]; !r.Named || !r.AtBar {
 		t.Errorf("row %+v, want named and at the bar", r)
 	}
+	if got := EvidenceNames(e)[0].Title(); got != "L0 H0 (at the bar: previous-token 0.90)" {
+		t.Errorf("EvidenceNames titles the head at the bar %q", got)
+	}
+	if got := BestHeads(e)[0].Title(); got != "L0 H0 (at the bar: previous-token 0.90)" {
+		t.Errorf("BestHeads titles the head at the bar %q", got)
+	}
 	if r := rows[2]; r.AtBar {
 		t.Errorf("induction row %+v is not at the bar (margin 0.6, sd 0.1)", r)
 	}
