@@ -26,13 +26,14 @@
 // piece of text (a chat's first says the role), one with finish_reason, one with the usage when
 // asked, then "data: [DONE]". Errors are OpenAI's JSON, {"error": {"message", "type", "param",
 // "code"}}, with the status that says what happened: 400 a malformed or invalid request (the
-// param named), 401 a missing or wrong API key, 404 another model or route, 413 a body over
-// Config.MaxBodyBytes, 429 every slot busy and the queue full (with Retry-After), 503 shutting
-// down; an error in the middle of a stream is a last event {"error": {...}}. Parameters OpenAI
-// has and this server does not implement (n > 1, logprobs, penalties, logit_bias, tools,
-// response formats other than text) are refused with a 400, never silently ignored, and so is a
-// parameter whose name is a slip from one the server reads ("temprature": did you mean
-// "temperature"?); other unknown parameters are ignored, as the OpenAI clients send many.
+// param named), 401 a missing or wrong API key, 404 another model or route, 408 a body that did
+// not arrive within Config.BodyTimeout, 413 a body over Config.MaxBodyBytes, 429 every slot busy
+// and the queue full (with Retry-After), 503 shutting down; an error in the middle of a stream is
+// a last event {"error": {...}}. Parameters OpenAI has and this server does not implement (n > 1,
+// logprobs, penalties, logit_bias, tools, response formats other than text) are refused with a
+// 400, never silently ignored, and so is a parameter whose name is a slip from one the server
+// reads ("temprature": did you mean "temperature"?); other unknown parameters are ignored, as the
+// OpenAI clients send many.
 //
 // # Continuous batching
 //

@@ -45,6 +45,7 @@ const (
 	codeInvalidValue  = "invalid_value"
 	codeInvalidJSON   = "invalid_json"
 	codeTooLarge      = "request_too_large"
+	codeBodyTimeout   = "request_timeout"
 	codeQueueFull     = "queue_full"
 	codeShuttingDown  = "shutting_down"
 	codeModelNotFound = "model_not_found"

@@ -214,6 +214,11 @@ func TestSchedulerAdmitsIntoRunningBatch(t *testing.T) {
 			if i+1 >= len(ops) || ops[i+1] != "step 0,1" {
 				t.Fatalf("after B's prefill the scheduler ran %q, want \"step 0,1\" (B joins A's batch at the next step); ops %v", ops[i+1:], ops)
 			}
+			// B's 3 tokens: one from its prefill, two from steps; the step after its last runs A
+			// alone (B retired at once).
+			if i+3 >= len(ops) || ops[i+2] != "step 0,1" || ops[i+3] != "step 0" {
+				t.Fatalf("after B's prefill the scheduler ran %v, want step 0,1 twice then step 0 (B retired after its last token)", ops[i+1:min(i+5, len(ops))])
+			}
 			// and before it, at most the step in flight when B arrived and one more of A alone
 			steps := 0
 			for _, o := range ops[:i] {

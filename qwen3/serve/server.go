@@ -12,6 +12,7 @@ import (
 	mrand "math/rand/v2"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -402,12 +403,24 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *Erro
 	}
 	rc := http.NewResponseController(w)
 	rc.SetReadDeadline(time.Now().Add(s.cfg.BodyTimeout))
-	defer rc.SetReadDeadline(time.Time{})
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
+	if err == nil {
+		rc.SetReadDeadline(time.Time{})
+	}
+	// Otherwise the deadline stays: before it answers, net/http reads what is left of a body
+	// the handler did not finish, and a client stalled in its body would hold it there for
+	// good; with the deadline passed, that read fails at once and the connection is closed.
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):
 		return nil, tooLarge(s.cfg.MaxBodyBytes)
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		of := ""
+		if r.ContentLength > 0 {
+			of = fmt.Sprintf(" of the %d its Content-Length says", r.ContentLength)
+		}
+		return nil, &Error{Status: http.StatusRequestTimeout, Type: typeInvalid, Code: codeBodyTimeout,
+			Message: fmt.Sprintf("the request body did not arrive within %v: %d bytes came%s", s.cfg.BodyTimeout, len(body), of)}
 	case err != nil:
 		return nil, &Error{Status: http.StatusBadRequest, Type: typeInvalid, Code: codeInvalidJSON,
 			Message: fmt.Sprintf("reading the request body: %v (after %d bytes)", err, len(body))}
