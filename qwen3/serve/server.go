@@ -210,15 +210,17 @@ func (s *Server) Handler() http.Handler {
 }
 
 // unauthorized returns the 401 for a request without the API key, saying what is missing or
-// wrong: no Authorization header, another scheme than Bearer (whose name is read regardless of
-// case, as RFC 9110 says), or another key (not shown).
+// wrong: no Authorization header, no scheme or another than Bearer (whose name is read regardless
+// of case, as RFC 9110 says), or another key. The key is never shown.
 func (s *Server) unauthorized(r *http.Request) *Error {
 	e := &Error{Status: http.StatusUnauthorized, Type: typeAuth, Code: codeInvalidKey}
 	header := r.Header.Get("Authorization")
-	scheme, key, _ := strings.Cut(strings.TrimSpace(header), " ")
+	scheme, key, spaced := strings.Cut(strings.TrimSpace(header), " ")
 	switch {
 	case header == "":
 		e.Message = "this server requires an API key: send the header \"Authorization: Bearer KEY\""
+	case !spaced: // perhaps the bare key: not echoed
+		e.Message = "the Authorization header holds no scheme: send \"Authorization: Bearer KEY\""
 	case !strings.EqualFold(scheme, "Bearer"):
 		e.Message = fmt.Sprintf("the Authorization header's scheme is %q: send \"Authorization: Bearer KEY\"", scheme)
 	case subtle.ConstantTimeCompare([]byte(strings.TrimSpace(key)), []byte(s.cfg.APIKey)) != 1:

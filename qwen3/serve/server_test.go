@@ -342,12 +342,7 @@ func TestSDKConversationReusesPrefix(t *testing.T) {
 // says so (net/http would otherwise wait for the rest of the body before answering).
 func TestBodyTimeout(t *testing.T) {
 	_, base := startServer(t, Config{BodyTimeout: 300 * time.Millisecond})
-	c, err := net.Dial("tcp", strings.TrimSuffix(strings.TrimPrefix(base, "http://"), "/v1"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	fmt.Fprintf(c, "POST /v1/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"prompt\": \"fu")
+	c := send(t, base, "POST /v1/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"prompt\": \"fu")
 	c.SetReadDeadline(time.Now().Add(10 * time.Second))
 	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
 	if err != nil {
@@ -360,16 +355,25 @@ func TestBodyTimeout(t *testing.T) {
 	}
 }
 
-// A kept-alive connection left idle is closed by the server after IdleTimeout.
-func TestIdleConnectionClosed(t *testing.T) {
-	_, base := startServer(t, Config{IdleTimeout: 300 * time.Millisecond})
+// send writes raw to a new connection to the server at base; the connection closes with the test.
+func send(t *testing.T, base, raw string) net.Conn {
+	t.Helper()
 	c, err := net.Dial("tcp", strings.TrimSuffix(strings.TrimPrefix(base, "http://"), "/v1"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
+	t.Cleanup(func() { c.Close() })
+	if _, err := io.WriteString(c, raw); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// A kept-alive connection left idle is closed by the server after IdleTimeout.
+func TestIdleConnectionClosed(t *testing.T) {
+	_, base := startServer(t, Config{IdleTimeout: 300 * time.Millisecond})
 	sent := time.Now() // the server's idle time starts after its answer, so after this
-	fmt.Fprintf(c, "GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+	c := send(t, base, "GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
 	r := bufio.NewReader(c)
 	resp, err := http.ReadResponse(r, nil)
 	if err != nil {
@@ -447,6 +451,7 @@ func TestAPIKey(t *testing.T) {
 	}{
 		{"", 401, "requires an API key"},
 		{"Basic sesame", 401, `scheme is \"Basic\"`},
+		{"sesame", 401, "no scheme"},
 		{"Bearer open", 401, "not this server's"},
 		{"Bearer sesame", 200, `"object":"list"`},
 		{"bearer  sesame ", 200, `"object":"list"`},

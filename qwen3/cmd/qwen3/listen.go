@@ -7,6 +7,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/qwen3go/qwen3go/qwen3"
 )
@@ -58,7 +59,9 @@ func (s *server) start(args []string, synopsis string, e *env, check func() erro
 		}
 	}
 	ln, err := net.Listen("tcp", net.JoinHostPort(*s.host, strconv.Itoa(*s.port)))
-	if err != nil {
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return nil, nil, fmt.Errorf("listening on %s port %d: another program has the port (give another -port, or -port 0 for a free one): %w", *s.host, *s.port, err)
+	} else if err != nil {
 		return nil, nil, fmt.Errorf("listening on %s port %d: %w", *s.host, *s.port, err)
 	}
 	m, err := s.c.load(e)

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -119,6 +121,19 @@ func TestServeFlags(t *testing.T) {
 		r := runArgs(t, "", c.args...)
 		if r.code != 2 || !strings.Contains(r.e.Error(), c.want) {
 			t.Errorf("%q: exit %d, %v; want 2 and %q", c.args, r.code, r.e, c.want)
+		}
+	}
+	// A port another program holds: the error says so and what to do.
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	port := strconv.Itoa(taken.Addr().(*net.TCPAddr).Port)
+	for _, cmd := range []string{"serve", "viz"} {
+		r := runArgs(t, "", cmd, "-port", port)
+		if r.code != 1 || r.e == nil || !strings.Contains(r.e.Error(), "another program has the port (give another -port, or -port 0 for a free one)") {
+			t.Errorf("%s on a taken port: exit %d, %v", cmd, r.code, r.e)
 		}
 	}
 	r := runArgs(t, "", "serve", "-h")
