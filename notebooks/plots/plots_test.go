@@ -628,3 +628,35 @@ func TestReadRange(t *testing.T) {
 		}
 	}
 }
+
+// TestNiceTicks: about N labels at round steps, a minor tick between two labels, labels written
+// with the step's digits.
+func TestNiceTicks(t *testing.T) {
+	labels := func(ts []plot.Tick) []string {
+		var out []string
+		for _, tk := range ts {
+			if tk.Label != "" {
+				out = append(out, tk.Label)
+			}
+		}
+		return out
+	}
+	for _, c := range []struct {
+		min, max float64
+		n        int
+		want     string
+	}{
+		{0, 420, 8, "0 50 100 150 200 250 300 350 400"},
+		{0, 60, 6, "0 10 20 30 40 50 60"},
+		{0, 1.3, 6, "0.0 0.2 0.4 0.6 0.8 1.0 1.2"},
+		{-3, 3, 0, "-3 -2 -1 0 1 2 3"},
+	} {
+		ts := NiceTicks{N: c.n}.Ticks(c.min, c.max)
+		if got := strings.Join(labels(ts), " "); got != c.want {
+			t.Errorf("NiceTicks{%d}.Ticks(%g, %g): labels %q, want %q", c.n, c.min, c.max, got, c.want)
+		}
+		if len(ts) < 2 || ts[1].Label != "" || ts[1].Value <= ts[0].Value {
+			t.Errorf("NiceTicks{%d}.Ticks(%g, %g): no minor tick after the first label: %v", c.n, c.min, c.max, ts)
+		}
+	}
+}

@@ -67,6 +67,44 @@ func (Ticks) Ticks(min, max float64) []plot.Tick {
 	return ts
 }
 
+// NiceTicks labels a linear axis at about N evenly spaced round values (a step of 1, 2 or 5
+// times a power of ten, the one whose count of steps is nearest N; N = 0 means 6), with an
+// unlabelled minor tick halfway between two labels: denser than gonum's default, which may label
+// only 0 and 250 on an axis that ends at 400.
+type NiceTicks struct{ N int }
+
+// Ticks implements plot.Ticker.
+func (t NiceTicks) Ticks(lo, hi float64) []plot.Tick {
+	n := t.N
+	if n <= 0 {
+		n = 6
+	}
+	if !(hi > lo) || math.IsInf(hi-lo, 0) {
+		return Ticks{}.Ticks(lo, hi)
+	}
+	pow := math.Pow(10, math.Floor(math.Log10((hi-lo)/float64(n))))
+	step := pow
+	for _, m := range []float64{2, 5, 10} {
+		if math.Abs((hi-lo)/(m*pow)-float64(n)) < math.Abs((hi-lo)/step-float64(n)) {
+			step = m * pow
+		}
+	}
+	decimals := -int(math.Floor(math.Log10(step))) // the step's own digits: "0.4", not "0.4000000000000001"
+	if decimals < 0 {
+		decimals = 0
+	}
+	var ticks []plot.Tick
+	for k := math.Ceil(lo / step * 2); k/2*step <= hi+step*1e-9; k++ {
+		v := k / 2 * step
+		if math.Mod(k, 2) == 0 {
+			ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', decimals, 64)})
+		} else {
+			ticks = append(ticks, plot.Tick{Value: v})
+		}
+	}
+	return ticks
+}
+
 // LogTicks is the ticker for a plot.LogScale axis: a tick at every 1, 2, ..., 9 times a power of
 // ten inside the axis range (never one outside it, which gonum's plot.LogTicks would leave room
 // for, squashing the plot), labelled so that the axis can be read: the powers of ten, and when
