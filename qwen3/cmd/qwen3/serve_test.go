@@ -143,3 +143,14 @@ func TestServeFlags(t *testing.T) {
 		}
 	}
 }
+
+// The warning for a server without -api-key reachable beyond this machine: every host but the
+// loopback ones counts as reachable (0.0.0.0 and :: listen on every interface).
+func TestIsLoopback(t *testing.T) {
+	for host, want := range map[string]bool{"127.0.0.1": true, "::1": true, "localhost": true, "127.0.0.2": true,
+		"0.0.0.0": false, "::": false, "": false, "192.168.1.20": false, "example.com": false} {
+		if got := isLoopback(host); got != want {
+			t.Errorf("isLoopback(%q) = %v, want %v", host, got, want)
+		}
+	}
+}
