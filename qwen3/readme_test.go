@@ -3,6 +3,7 @@ package qwen3_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -408,13 +409,57 @@ func TestREADMEClaims(t *testing.T) {
 		f.path = p
 	}
 	values := map[string]float64{"read_median": bench.ReadGBs} // GB/s
-	for _, w := range []string{"Q8_0", "Q4_K_M", "BF16", "F32"} {
+	for _, w := range []string{"Q8_0", "Q4_K_M"} {
 		one, err1 := batched.find("qwen3", w, column{kind: "decode", batch: 1})
 		sixteen, err16 := batched.find("qwen3", w, column{kind: "decode", batch: 16})
-		if err1 != nil || err16 != nil {
-			t.Fatal(err1, err16)
+		thirtyTwo, err32 := batched.find("qwen3", w, column{kind: "decode", batch: 32})
+		prompt, errP := batched.find("qwen3", w, column{kind: "prefill", batch: 1})
+		if err := errors.Join(err1, err16, err32, errP); err != nil {
+			t.Fatal(err)
 		}
 		values["batch_growth."+w] = sixteen.TokS / one.TokS
+		// The ceiling: a batch step reads each weight once, as a prompt does.
+		values["batch_ceiling16."+w] = sixteen.TokS / prompt.TokS
+		values["batch_ceiling32."+w] = thirtyTwo.TokS / prompt.TokS
+	}
+	// Serving (scripts/bench/serving's JSON): the aggregate ratio, and each server's p99
+	// inter-token latency in ms, at the client counts the prose names.
+	var serving struct {
+		Runs []struct {
+			Engine  string `json:"engine"`
+			Clients int    `json:"clients"`
+			Summary struct {
+				TokensPerSecond float64
+				ITL99           float64 // ns
+			} `json:"summary"`
+		} `json:"runs"`
+	}
+	b, err := os.ReadFile(filepath.Join(moduleRoot(), "notebooks", "data", "bench_serving.json"))
+	if err == nil {
+		err = json.Unmarshal(b, &serving)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	tokS, itl := map[string]float64{}, map[string]float64{}
+	for _, r := range serving.Runs {
+		if r.Summary.TokensPerSecond == 0 {
+			t.Fatalf("bench_serving.json: %s at %d clients has no tokens per second", r.Engine, r.Clients)
+		}
+		k := fmt.Sprintf("%s.%d", r.Engine, r.Clients)
+		if _, dup := tokS[k]; dup {
+			t.Fatalf("bench_serving.json: %s at %d clients twice (the prose reads one run)", r.Engine, r.Clients)
+		}
+		tokS[k], itl[k] = r.Summary.TokensPerSecond, r.Summary.ITL99/1e6
+	}
+	for _, c := range []int{8, 16} {
+		q, l := fmt.Sprintf("qwen3.%d", c), fmt.Sprintf("llama.cpp.%d", c)
+		if tokS[q] == 0 || tokS[l] == 0 {
+			t.Fatalf("bench_serving.json: no qwen3 and llama.cpp runs at %d clients", c)
+		}
+		values[fmt.Sprintf("serve_ratio.%d", c)] = tokS[q] / tokS[l]
+		values["serve_itl99."+q] = itl[q]
+		values["serve_itl99."+l] = itl[l]
 	}
 	seen := map[string]bool{}
 	for _, readme := range readmes {
