@@ -22,12 +22,15 @@
 //     them printable in the plot font); chapter 07's ScoreHeads names the heads (previous-token,
 //     first-token, induction) and Model.LogitLens reads every layer's prediction.
 //   - PickModel chooses the model a notebook draws behaviour from: Qwen3-0.6B when QWEN3_MODEL is
-//     set, the course's tiny model trained on Go otherwise, and says which.
+//     set, the course's tiny model trained on Go otherwise, and says which (and what to call the
+//     Go snippets: held-out only for the tiny model).
 //   - HeadEvidence, EvidenceRows/Table/Plot, EvidenceNames, KeysOf and NamedAttentionHeads show
-//     and title heads by the evidence of chapter 07's MeasureHeads (held-out text, controls, bar)
-//     (heads.go); LensHeat draws the logit lens, Warped measures what a sampling filter keeps
-//     (sampling.go); LoadTraining reads the tiny model's loss curve (training.go); Saturation and
-//     Wirings compute the whys of chapters 05 and 07 (whys.go).
+//     and title heads by the evidence of chapter 07's MeasureHeads (held-out text, controls, bar),
+//     and EvenSpread scores the head that spreads its weight evenly, the baseline (heads.go);
+//     LensHeat draws the logit lens, Warped measures what a sampling filter keeps (sampling.go);
+//     LoadTraining reads the tiny model's loss curve and SharedRow counts the ids that share one
+//     embedding row (training.go); Saturation and Wirings compute the whys of chapters 05 and 07
+//     (whys.go).
 //   - Topic helpers of single notebooks: ByHandTokenizer, Spell, MergeAll and TokenCells (bpe.go,
 //     notebook 02); Surface and Diverging (surface.go); ProjectedCells (kvcache.go, notebook 08);
 //     MaskKinds (batching.go, notebook 10); LogLogSlope, TokenFLOPs and RoundBlocks (powerlaw.go

@@ -34,20 +34,22 @@ type NamedHead struct {
 	atBar       bool   // named, but its margin over the bar is inside its spread (EvidenceRow.AtBar)
 }
 
-// Title is a short caption for the head's attention map: "L2 H1 induction 0.62"; for a named
-// head at its bar "L1 H3 (at the bar: previous-token 0.12)"; for a head without a name "L0 H3 (not named)", or with the score it was picked for (BestHeads), "L0 H3
-// (not named; best first-token 0.31)".
+// Title is a short caption for the head's attention map: "L2 H1 induction 0.620"; for a named
+// head at its bar "L1 H3 (at the bar: previous-token 0.125)"; for a head without a name "L0 H3
+// (not named)", or with the score it was picked for (BestHeads), "L0 H3 (not named; best
+// first-token 0.310)". Scores have three decimals, as the bars are printed: 0.125 must not read
+// as 0.12, under a bar of 0.123.
 func (n NamedHead) Title() string {
 	if n.Pattern != "" && n.atBar {
-		return fmt.Sprintf("L%d H%d (at the bar: %s %.2f)", n.Layer, n.Head, n.Pattern, n.Score)
+		return fmt.Sprintf("L%d H%d (at the bar: %s %.3f)", n.Layer, n.Head, n.Pattern, n.Score)
 	}
 	if n.Pattern != "" {
-		return fmt.Sprintf("L%d H%d %s %.2f", n.Layer, n.Head, n.Pattern, n.Score)
+		return fmt.Sprintf("L%d H%d %s %.3f", n.Layer, n.Head, n.Pattern, n.Score)
 	}
 	if n.best == "" {
 		return fmt.Sprintf("L%d H%d (not named)", n.Layer, n.Head)
 	}
-	return fmt.Sprintf("L%d H%d (not named; best %s %.2f)", n.Layer, n.Head, n.best, n.Score)
+	return fmt.Sprintf("L%d H%d (not named; best %s %.3f)", n.Layer, n.Head, n.best, n.Score)
 }
 
 // EvidenceNames titles every head of e (layers x heads, layer-major) from the evidence: Pattern is
@@ -201,18 +203,19 @@ func EvidenceRows(e *forward.Evidence, top int) []EvidenceRow {
 	return out
 }
 
-// EvidenceTable is EvidenceRows as a markdown table, n the number of held-out snippets, with a
+// EvidenceTable is EvidenceRows as a markdown table, n the number of held-out snippets and
+// snippets what to call them (ModelChoice.Snippets: "held-out Go" for the tiny model), with a
 // caption that states the naming rule. The last column says **yes** for a named head that clears
 // its bar by more than its spread, "at the bar" with the margin and the spread for a named head
 // that does not (EvidenceRow.AtBar), and no otherwise.
-func EvidenceTable(rows []EvidenceRow, n int) string {
+func EvidenceTable(rows []EvidenceRow, n int, snippets string) string {
 	num := func(v float64) string {
 		if math.IsNaN(v) {
 			return "-"
 		}
 		return fmt.Sprintf("%.3f", v)
 	}
-	md := fmt.Sprintf("| pattern | head | held-out Go, mean ± sd over %d snippets | random tokens | random sequence repeated twice | bar | named |\n|---|---|---|---|---|---|---|\n", n)
+	md := fmt.Sprintf("| pattern | head | %s, mean ± sd over %d snippets | random tokens | random sequence repeated twice | bar | named |\n|---|---|---|---|---|---|---|\n", snippets, n)
 	for _, r := range rows {
 		named := "no"
 		switch {
@@ -224,22 +227,26 @@ func EvidenceTable(rows []EvidenceRow, n int) string {
 		md += fmt.Sprintf("| %s | L%d H%d | %s ± %s | %s | %s | %s | %s |\n", r.Pattern, r.Head.Layer, r.Head.Head,
 			num(r.Head.Score), num(r.SD), num(r.Random), num(r.Repeat), num(r.Bar), named)
 	}
-	md += "\n*Named*: a previous-token or first-token head when its held-out mean reaches the bar; an induction head " +
+	md += "\n*Named*: **yes** for a head that clears the bar by more than its spread (sd) over the snippets. A " +
+		"previous-token or first-token head clears the bar when its held-out mean reaches it; an induction head " +
 		"only when its held-out mean **and** its score on the random sequence repeated twice both reach the induction bar. " +
-		"**yes** when the margin over the bar is larger than the head's spread (sd) over the snippets; " +
-		"\"at the bar\" when it is not: such a head may fall under the bar on a single snippet, and it is not called by the pattern's name.\n"
+		"\"at the bar\" when it clears the bar by less than its sd: such a head may fall under the bar on a single snippet, " +
+		"so it is not called by the pattern's name.\n"
 	return md
 }
 
 // EvidencePlot draws, for each pattern, the top heads by held-out mean score: the held-out mean
-// with a bar of ± one standard deviation over the snippets (filled circles), the same head's
-// control mean (crosses: random tokens for previous-token and first-token, the repeated random
-// sequence for induction), and the pattern's threshold as a dashed line.
-func EvidencePlot(title string, e *forward.Evidence, top int) Grid {
+// with a bar of ± one standard deviation over the snippets, a filled circle when mean - sd clears
+// the bar and a hollow one when it does not (the heads "at the bar" among them: named, but within
+// their spread of the bar), the same head's control mean (crosses: random tokens for
+// previous-token and first-token, the repeated random sequence for induction), and the pattern's
+// threshold as a dashed line. snippets names the held-out text in the labels
+// (ModelChoice.Snippets).
+func EvidencePlot(title string, e *forward.Evidence, top int, snippets string) Grid {
 	rows := EvidenceRows(e, top)
 	var cells []*plot.Plot
 	for i, pattern := range []string{PatternPrevious, PatternFirst, PatternInduction} {
-		var held, ctl plotter.XYs
+		var held, clearOf, within, ctl plotter.XYs
 		var errs plotter.YErrors
 		var names []string
 		bar := math.NaN()
@@ -249,6 +256,11 @@ func EvidencePlot(title string, e *forward.Evidence, top int) Grid {
 			}
 			x := float64(len(names))
 			held = append(held, plotter.XY{X: x, Y: r.Head.Score})
+			if r.Head.Score-r.SD >= r.Bar {
+				clearOf = append(clearOf, plotter.XY{X: x, Y: r.Head.Score})
+			} else {
+				within = append(within, plotter.XY{X: x, Y: r.Head.Score})
+			}
 			errs = append(errs, struct{ Low, High float64 }{r.SD, r.SD})
 			c := r.Random
 			if pattern == PatternInduction {
@@ -262,20 +274,30 @@ func EvidencePlot(title string, e *forward.Evidence, top int) Grid {
 		if pattern == PatternInduction {
 			control = "control: random sequence repeated twice"
 		}
-		p := New(pattern, "head (best on held-out Go first)", "score")
+		p := New(pattern, "head (best on the "+snippets+" first)", "score")
 		p.X.Tick.Marker = IntTicks{Names: names}
 		p.X.Min, p.X.Max = -0.5, float64(len(names))-0.5
-		hs := Must(plotter.NewScatter(held))
+		hs := Must(plotter.NewScatter(clearOf))
 		hs.GlyphStyle.Shape, hs.GlyphStyle.Color, hs.GlyphStyle.Radius = draw.CircleGlyph{}, plotutil.Color(0), vg.Points(4)
+		ring := Must(plotter.NewScatter(within))
+		ring.GlyphStyle = draw.GlyphStyle{Shape: draw.RingGlyph{}, Color: plotutil.Color(0), Radius: vg.Points(5)}
 		eb := &plotter.YErrorBars{XYs: held, YErrors: errs, LineStyle: draw.LineStyle{Color: plotutil.Color(0), Width: vg.Points(1.2)}, CapWidth: vg.Points(6)}
 		cs := Must(plotter.NewScatter(ctl))
 		cs.GlyphStyle.Shape, cs.GlyphStyle.Color, cs.GlyphStyle.Radius = draw.CrossGlyph{}, color.RGBA{R: 20, G: 90, B: 160, A: 255}, vg.Points(5) // dark blue: reads on white and beside the red
 		line := Must(plotter.NewLine(plotter.XYs{{X: -0.5, Y: bar}, {X: float64(len(names)) - 0.5, Y: bar}}))
 		line.Color, line.Dashes, line.Width = color.Gray{Y: 60}, []vg.Length{vg.Points(5), vg.Points(3)}, vg.Points(1.5)
-		p.Add(plotter.NewGrid(), line, eb, hs, cs)
+		p.Add(plotter.NewGrid(), line, eb)
+		if len(clearOf) > 0 {
+			p.Add(hs)
+		}
+		if len(within) > 0 {
+			p.Add(ring)
+		}
+		p.Add(cs)
 		p.Y.Min = 0 // an error bar may reach below 0; a score cannot
 		if i == 0 {
-			p.Legend.Add("held-out Go (mean ± sd)", hs)
+			p.Legend.Add(snippets+" (mean ± sd)", hs)
+			p.Legend.Add(snippets+", mean - sd under the bar", ring)
 			p.Legend.Add("control", cs)
 			p.Legend.Add("threshold (from the control)", line)
 			p.Legend.Top = true
@@ -387,4 +409,37 @@ func BestHeads(e *forward.Evidence) []NamedHead {
 		out = append(out, n)
 	}
 	return out
+}
+
+// EvenSpread scores a head that spreads its weight evenly, P[i][k] = 1/(i+1) for every key k <= i,
+// with chapter 07's forward.ScoreHeads on each sequence of token ids, and returns the scores' mean
+// over the sequences as forward.Summarize takes it (a 1 x 1 HeadScores): the score a head earns
+// without any pattern, against which the trained heads' scores are read. On n distinct tokens its
+// previous-token and first-token scores are both (H(n) - 1.5)/(n - 2), H the harmonic number; its
+// induction score counts only how often the sequence repeats its tokens. A sequence of fewer than
+// 3 tokens is an error.
+func EvenSpread(seqs [][]int) (*forward.HeadScores, error) {
+	if len(seqs) == 0 {
+		return nil, fmt.Errorf("plots: EvenSpread: no sequences")
+	}
+	all := make([]*forward.HeadScores, len(seqs))
+	for s, ids := range seqs {
+		n := len(ids)
+		if n < 3 {
+			return nil, fmt.Errorf("plots: EvenSpread: sequence %d has %d tokens, need at least 3", s, n)
+		}
+		p := mat.NewDense(n, n, nil)
+		for i := range n {
+			for k := 0; k <= i; k++ {
+				p.Set(i, k, 1/float64(i+1))
+			}
+		}
+		sc, err := forward.ScoreHeads(&forward.Trace{IDs: ids, Attn: [][]*mat.Dense{{p}}})
+		if err != nil {
+			return nil, fmt.Errorf("plots: EvenSpread: sequence %d: %w", s, err)
+		}
+		all[s] = sc
+	}
+	mean, _ := forward.Summarize(all)
+	return mean, nil
 }

@@ -31,8 +31,8 @@ func TestEvidenceNames(t *testing.T) {
 		score   float64
 		title   string
 	}{
-		{PatternPrevious, 0.9, "L0 H0 previous-token 0.90"},
-		{PatternInduction, 0.7, "L0 H1 induction 0.70"},
+		{PatternPrevious, 0.9, "L0 H0 previous-token 0.900"},
+		{PatternInduction, 0.7, "L0 H1 induction 0.700"},
 		{"", math.NaN(), "L0 H2 (not named)"},
 	}
 	if len(names) != len(want) {
@@ -47,7 +47,7 @@ func TestEvidenceNames(t *testing.T) {
 	}
 	maps := [][]*mat.Dense{{mat.NewDense(3, 3, []float64{1, 0, 0, 1, 0, 0, 1, 0, 0}), mat.NewDense(3, 3, nil), mat.NewDense(3, 3, nil)}}
 	g := NamedAttentionHeads("t", maps, []string{"a", "b", "c"}, names[1:], 2)
-	if g.Cells[0][0].Title.Text != "L0 H1 induction 0.70" || g.Cells[0][1].Title.Text != "L0 H2 (not named)" {
+	if g.Cells[0][0].Title.Text != "L0 H1 induction 0.700" || g.Cells[0][1].Title.Text != "L0 H2 (not named)" {
 		t.Errorf("titles %q, %q", g.Cells[0][0].Title.Text, g.Cells[0][1].Title.Text)
 	}
 	if _, err := g.PNG(8*vg.Inch, 5*vg.Inch); err != nil {
@@ -72,18 +72,18 @@ func TestEvidenceRows(t *testing.T) {
 	if r := rows[2]; r.Pattern != PatternInduction || r.Head.Head != 1 || !r.Named || r.Repeat != 0.6 || !math.IsNaN(r.Random) {
 		t.Errorf("induction row %+v, want head 1, named, repeated control 0.6, no random control", r)
 	}
-	md := EvidenceTable(rows, 6)
-	for _, want := range []string{"over 6 snippets", "| previous-token | L0 H0 | 0.900 ± 0.050 | 0.800 | 0.800 | 0.500 | **yes** |", "| induction | L0 H1 | 0.700 ± 0.100 | - | 0.600 | 0.100 | **yes** |"} {
+	md := EvidenceTable(rows, 6, "held-out Go")
+	for _, want := range []string{"| held-out Go, mean ± sd over 6 snippets |", "| previous-token | L0 H0 | 0.900 ± 0.050 | 0.800 | 0.800 | 0.500 | **yes** |", "| induction | L0 H1 | 0.700 ± 0.100 | - | 0.600 | 0.100 | **yes** |"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("table lacks %q:\n%s", want, md)
 		}
 	}
 	best := BestHeads(e)
-	if len(best) != 3 || best[0].Title() != "L0 H0 previous-token 0.90" || best[1].Title() != "L0 H2 (not named; best first-token 0.30)" ||
-		best[2].Title() != "L0 H1 induction 0.70" {
+	if len(best) != 3 || best[0].Title() != "L0 H0 previous-token 0.900" || best[1].Title() != "L0 H2 (not named; best first-token 0.300)" ||
+		best[2].Title() != "L0 H1 induction 0.700" {
 		t.Errorf("BestHeads: %q, %q, %q", best[0].Title(), best[1].Title(), best[2].Title())
 	}
-	if _, err := EvidencePlot("t", e, 3).PNG(9*vg.Inch, 3*vg.Inch); err != nil {
+	if _, err := EvidencePlot("t", e, 3, "held-out Go").PNG(9*vg.Inch, 3*vg.Inch); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(md, "**and** its score on the random sequence repeated twice") {
@@ -106,17 +106,20 @@ func TestClearOfSpread(t *testing.T) {
 	if r := rows[0]; !r.Named || !r.AtBar {
 		t.Errorf("row %+v, want named and at the bar", r)
 	}
-	if got := EvidenceNames(e)[0].Title(); got != "L0 H0 (at the bar: previous-token 0.90)" {
+	if got := EvidenceNames(e)[0].Title(); got != "L0 H0 (at the bar: previous-token 0.900)" {
 		t.Errorf("EvidenceNames titles the head at the bar %q", got)
 	}
-	if got := BestHeads(e)[0].Title(); got != "L0 H0 (at the bar: previous-token 0.90)" {
+	if got := BestHeads(e)[0].Title(); got != "L0 H0 (at the bar: previous-token 0.900)" {
 		t.Errorf("BestHeads titles the head at the bar %q", got)
 	}
 	if r := rows[2]; r.AtBar {
 		t.Errorf("induction row %+v is not at the bar (margin 0.6, sd 0.1)", r)
 	}
-	if md := EvidenceTable(rows, 6); !strings.Contains(md, "| 0.500 | at the bar: margin 0.400 < sd 0.450 |") {
+	if md := EvidenceTable(rows, 6, "held-out Go"); !strings.Contains(md, "| 0.500 | at the bar: margin 0.400 < sd 0.450 |") {
 		t.Errorf("table does not show the head at the bar:\n%s", md)
+	}
+	if _, err := EvidencePlot("t", e, 3, "Go snippets").PNG(9*vg.Inch, 3*vg.Inch); err != nil { // a hollow dot
+		t.Fatal(err)
 	}
 }
 
@@ -146,5 +149,30 @@ func TestSqrtScale(t *testing.T) {
 	ticks := sqrtTicks{}.Ticks(0, 1)
 	if len(ticks) != 8 || ticks[4].Label != "0.25" || ticks[4].Value != 0.5 {
 		t.Errorf("ticks %+v, want 0.25 at 0.5 among 8", ticks)
+	}
+}
+
+// TestEvenSpread: the scores of a head that spreads evenly, worked by hand. On 5 6 7 5 6, queries
+// 2..4 give the previous and the first token 1/3, 1/4 and 1/5 (mean 47/180); queries 3 and 4 have
+// an earlier copy, followed by positions 1 and 2, which get 1/4 and 1/5 (mean 9/40). On 1 2 3 4
+// the previous and first scores are (1/3 + 1/4)/2 = 7/24 and no query repeats (NaN); the mean
+// over both sequences leaves the NaN out.
+func TestEvenSpread(t *testing.T) {
+	s, err := EvenSpread([][]int{{5, 6, 7, 5, 6}, {1, 2, 3, 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	near := func(got, want float64) bool { return math.Abs(got-want) < 1e-15 }
+	prev, first, ind := s.Previous.At(0, 0), s.First.At(0, 0), s.Induction.At(0, 0)
+	if want := (47.0/180 + 7.0/24) / 2; !near(prev, want) || !near(first, want) {
+		t.Errorf("previous %v, first %v, want both %v", prev, first, want)
+	}
+	if !near(ind, 9.0/40) || s.InductionQueries != 2 {
+		t.Errorf("induction %v over %d queries, want 9/40 over 2", ind, s.InductionQueries)
+	}
+	for _, bad := range [][][]int{nil, {{1, 2}}} {
+		if _, err := EvenSpread(bad); err == nil {
+			t.Errorf("EvenSpread(%v): no error", bad)
+		}
 	}
 }

@@ -58,6 +58,17 @@ func PickModel() (ModelChoice, error) {
 // attention maps (forward.ScoreHeads) and every layer's residual stream (Model.LogitLens).
 func (c ModelChoice) Forward() (*forward.Model, error) { return forward.Load(c.Path) }
 
+// Snippets is what a label calls chapter 07's Go snippets (golden/07_forward/probes.json) for this
+// model: "held-out Go" for the tiny model, which never trained on them (four come from files of
+// its held-out split, two were written for the course), "Go snippets" for a real model, whose
+// training data is not published and may well hold Go's standard library.
+func (c ModelChoice) Snippets() string {
+	if c.Real {
+		return "Go snippets"
+	}
+	return "held-out Go"
+}
+
 // Tokenizer reads the chosen checkpoint's tokenizer with chapter 02: from the GGUF file's
 // metadata, or from tokenizer.json beside a Hugging Face directory's weights.
 func (c ModelChoice) Tokenizer() (*tokenizer.Tokenizer, error) {

@@ -25,6 +25,9 @@ func TestPickModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if c.Snippets() != "held-out Go" {
+		t.Errorf("the tiny model calls the probes' snippets %q, want held-out Go", c.Snippets())
+	}
 	if want := []string{"6 layers", "hidden 64"}; !strings.Contains(c.About, want[0]) || !strings.Contains(c.About, want[1]) ||
 		len(m.Layers) != 6 || m.Config.HiddenSize != 64 {
 		t.Errorf("About says %q; the model has %d layers, hidden %d", c.About, len(m.Layers), m.Config.HiddenSize)
@@ -33,6 +36,9 @@ func TestPickModel(t *testing.T) {
 	t.Setenv(ModelEnv, reference.TinyHFDir())
 	if c, err = PickModel(); err != nil || !c.Real || c.Path != reference.TinyHFDir() || !strings.Contains(c.About, ModelEnv) {
 		t.Fatalf("%s set: %+v, %v", ModelEnv, c, err)
+	}
+	if c.Snippets() != "Go snippets" {
+		t.Errorf("a real model calls the probes' snippets %q: it may have trained on them", c.Snippets())
 	}
 	t.Setenv(ModelEnv, filepath.Join(t.TempDir(), "missing.gguf"))
 	if _, err := PickModel(); err == nil || !strings.Contains(err.Error(), "missing.gguf") {

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 
+	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
 )
 
@@ -89,4 +91,32 @@ func (t *Training) ResultNumber(key string) (float64, error) {
 		return 0, fmt.Errorf("plots: the training file's result has no number %q", key)
 	}
 	return v, nil
+}
+
+// SharedRow finds the row of m that the most rows repeat exactly and returns the index of its
+// first copy and how many rows equal it (1 when no two rows are equal; 0, 0 for an empty matrix).
+// On the tiny model's embedding it counts the ids outside the vocabulary it trained with:
+// scripts/train_tiny.py gives every one of them the same shared row.
+func SharedRow(m *mat.Dense) (first, count int) {
+	if m.IsEmpty() {
+		return 0, 0
+	}
+	rows, _ := m.Dims()
+	order := make([]int, rows)
+	for i := range order {
+		order[i] = i
+	}
+	// Sorted rows put the copies of a row next to each other, in index order (a stable sort).
+	slices.SortStableFunc(order, func(a, b int) int { return slices.Compare(m.RawRowView(a), m.RawRowView(b)) })
+	for start := 0; start < rows; {
+		end := start + 1
+		for end < rows && slices.Equal(m.RawRowView(order[end]), m.RawRowView(order[start])) {
+			end++
+		}
+		if end-start > count {
+			first, count = order[start], end-start
+		}
+		start = end
+	}
+	return first, count
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 func TestLoadTraining(t *testing.T) {
@@ -70,5 +72,19 @@ func TestResultNumber(t *testing.T) {
 		if _, err := tr.ResultNumber(k); err == nil || !strings.Contains(err.Error(), k) {
 			t.Errorf("ResultNumber(%s): error %v, want one naming the key", k, err)
 		}
+	}
+}
+
+// TestSharedRow: the row that most rows repeat, its first index and its count.
+func TestSharedRow(t *testing.T) {
+	m := mat.NewDense(6, 2, []float64{1, 2, 3, 4, 3, 4, 1, 2, 3, 4, 5, 6})
+	if first, count := SharedRow(m); first != 1 || count != 3 {
+		t.Errorf("SharedRow = row %d x %d, want row 1 x 3", first, count)
+	}
+	if first, count := SharedRow(mat.NewDense(2, 1, []float64{7, 8})); first != 0 || count != 1 {
+		t.Errorf("no repeated row: row %d x %d, want row 0 x 1", first, count)
+	}
+	if first, count := SharedRow(&mat.Dense{}); first != 0 || count != 0 {
+		t.Errorf("empty matrix: row %d x %d, want 0 x 0", first, count)
 	}
 }
