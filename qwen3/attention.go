@@ -3,6 +3,7 @@ package qwen3
 import (
 	"fmt"
 	"math"
+	"slices"
 	"unsafe"
 
 	"github.com/qwen3go/qwen3go/qwen3/internal/kernels"
@@ -127,14 +128,10 @@ func kvBytes(f []float32, h []uint16, off, n int) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(&f[off])), 4*n)
 }
 
-// attentionItems returns the rows per tile (2 when decoding one token of a head pair, else 6),
-// the tiles per item and the number of items per key/value head for a chunk of n tokens. In a
-// Batch's step every token has its own cache, so the items are those of one token, per token.
-func (e *engine) attentionItems() (rows, tiles, perHead int) {
-	n := e.n
-	if e.batch {
-		n = 1
-	}
+// segItems returns the rows per tile (2 when decoding one token of a head pair, else 6), the
+// tiles per item and the number of items per key/value head for a segment of n tokens (one
+// cache's: a prompt chunk, or one token of a Batch's step).
+func (e *engine) segItems(n int) (rows, tiles, perHead int) {
 	all := n * e.c.Heads / e.c.KVHeads // query rows per key/value head
 	if all <= 2 {
 		return 2, 1, 1
@@ -144,31 +141,45 @@ func (e *engine) attentionItems() (rows, tiles, perHead int) {
 	return rows, tiles, (all + rows*tiles - 1) / (rows * tiles)
 }
 
-// attentionItemCount is the number of attention items of the chunk (see attend).
-func (e *engine) attentionItemCount() int {
-	_, _, perHead := e.attentionItems()
-	if e.batch {
-		return e.n * e.c.KVHeads * perHead
+// countItems fills items: the attention items of the segments before each one, segment by
+// segment (KVHeads·perHead each), and their total at the end.
+func (e *engine) countItems() {
+	e.items = append(e.items[:0], 0)
+	for s := 0; s+1 < len(e.segs); s++ {
+		_, _, perHead := e.segItems(e.segs[s+1] - e.segs[s])
+		e.items = append(e.items, e.items[s]+e.c.KVHeads*perHead)
 	}
-	return e.c.KVHeads * perHead
 }
 
-// attend runs attention items [lo, hi): item i is key/value head i/perHead and rows
-// (i%perHead)·rows·tiles .. of the head's n·group query rows (token-major). In a Batch's step,
-// item i belongs to token i/(KVHeads·perHead) and only reads that token's rows and cache.
+// attentionItemCount is the number of attention items of the chunk (see attend).
+func (e *engine) attentionItemCount() int { return e.items[len(e.items)-1] }
+
+// item locates attention item it: it belongs to segment s, reads key/value head g of that
+// segment's cache, and computes the query rows first .. end−1 of the chunk's n·group rows
+// (token-major: row r is token r/group's query head g·group + r%group), in tiles of rows.
+func (e *engine) item(it int) (g, first, end, rows, tiles int) {
+	s, found := slices.BinarySearch(e.items, it) // items[s] <= it < items[s+1]
+	if !found {                                  // every segment has items: a match is the first item of segment s
+		s--
+	}
+	group := e.c.Heads / e.c.KVHeads
+	rows, tiles, perHead := e.segItems(e.segs[s+1] - e.segs[s])
+	rest := it - e.items[s]
+	g, first = rest/perHead, e.segs[s]*group+rest%perHead*rows*tiles
+	return g, first, min(first+rows*tiles, e.segs[s+1]*group), rows, tiles
+}
+
+// attend runs attention items [lo, hi) (see item): a segment's items are its key/value heads,
+// each split into runs of up to rows·tiles query rows, and an item only reads its segment's rows
+// and cache.
 func (e *engine) attend(worker, lo, hi int) {
 	c := e.c
 	d, qd, L := c.HeadDim, c.qDim(), kernels.AttnLanes
 	group := c.Heads / c.KVHeads
-	rows, tiles, perHead := e.attentionItems()
 	sc := &e.attn[worker]
 	scale := float32(1 / math.Sqrt(float64(d)))
 	for it := lo; it < hi; it++ {
-		g, first, end := it/perHead, it%perHead*rows*tiles, e.n*group
-		if e.batch {
-			t, rest := it/(c.KVHeads*perHead), it%(c.KVHeads*perHead)
-			g, first, end = rest/perHead, t*group+rest%perHead*rows*tiles, (t+1)*group
-		}
+		g, first, end, rows, tiles := e.item(it)
 		if e.prepared { // the item is token first/group's head g, and prepares it (forward)
 			t := first / group
 			e.normRotateGroup(t, g)
@@ -206,10 +217,8 @@ func (e *engine) attend(worker, lo, hi int) {
 				nn := min(attnKeys, maxKeys-k0-kn) // the next step's keys
 				kNext, vNext = kvBytes(keys, keysH, (k0+kn)*d, keyBlocks(nn)*d*L), kvBytes(values, valuesH, (k0+kn)*d, nn*d)
 				if nn == 0 && it+1 < hi {
-					t, g := (it+1)/c.KVHeads, (it+1)%c.KVHeads // decoding: an item per token and head
-					if !e.batch {
-						t = 0
-					}
+					g, first, _, _, _ := e.item(it + 1)
+					t := first / group
 					nk, nv, nkH, nvH := headKV(e.owner[t], e.li, g, d)
 					nn = min(attnKeys, e.posOf[t]+1)
 					kNext, vNext = kvBytes(nk, nkH, 0, keyBlocks(nn)*d*L), kvBytes(nv, nvH, 0, nn*d)

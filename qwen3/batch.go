@@ -31,6 +31,7 @@ type Batch struct {
 	out    [][]float32 // Step's result, rows of logits
 	seen   map[*Cache]bool
 	size   int
+	flat   []int // Run's tokens, one after another
 }
 
 // NewBatch returns a Batch that steps up to size caches (1..128) at a time.
@@ -39,7 +40,7 @@ func (m *Model) NewBatch(size int) (*Batch, error) {
 		return nil, fmt.Errorf("qwen3: batch size %d outside 1..%d", size, maxChunk)
 	}
 	v := m.sizes.Vocab
-	b := &Batch{m: m, size: size, logits: make([]float32, size*v), out: make([][]float32, size), seen: make(map[*Cache]bool, size)}
+	b := &Batch{m: m, size: size, logits: make([]float32, size*v), out: make([][]float32, size), seen: make(map[*Cache]bool, size), flat: make([]int, 0, maxChunk)}
 	for i := range b.out {
 		b.out[i] = b.logits[i*v : (i+1)*v]
 	}
@@ -59,8 +60,11 @@ func (b *Batch) NewCache(maxLen int) (*Cache, error) {
 	return c, nil
 }
 
-// Size is the most caches one Step takes.
+// Size is the most caches one Step or Run takes.
 func (b *Batch) Size() int { return b.size }
+
+// MaxTokens is the most tokens one Run takes, all caches together (128).
+func (b *Batch) MaxTokens() int { return maxChunk }
 
 // Step runs ids[i] after the cached tokens of caches[i], for every i at once, and returns the
 // logits that predict each cache's next token: logits[i] for caches[i], owned by the batch and
@@ -84,29 +88,84 @@ func (b *Batch) Step(caches []*Cache, ids []int) ([][]float32, error) {
 
 func (b *Batch) step(caches []*Cache, ids []int) ([][]float32, error) {
 	n := len(caches)
-	if n == 0 || n > b.size {
-		return nil, fmt.Errorf("%d caches (the batch takes 1..%d)", n, b.size)
-	}
 	if len(ids) != n {
 		return nil, fmt.Errorf("%d caches with %d ids", n, len(ids))
 	}
+	if err := b.checkCaches(caches, func(i int) []int { return ids[i : i+1] }); err != nil {
+		return nil, err
+	}
+	if err := b.m.eng.runBatch(caches, ids, b.logits); err != nil {
+		return nil, err
+	}
+	return b.out[:n], nil
+}
+
+// checkCaches says whether caches (1..Size of them, each once, of this batch's model) can take
+// the tokens idsOf(i) each.
+func (b *Batch) checkCaches(caches []*Cache, idsOf func(i int) []int) error {
+	n := len(caches)
+	if n == 0 || n > b.size {
+		return fmt.Errorf("%d caches (the batch takes 1..%d)", n, b.size)
+	}
 	clear(b.seen)
+	defer clear(b.seen) // the batch keeps no cache alive
 	for i, c := range caches {
 		switch {
 		case c == nil:
-			return nil, fmt.Errorf("cache %d is nil", i)
+			return fmt.Errorf("cache %d is nil", i)
 		case c.m != b.m:
-			return nil, fmt.Errorf("cache %d belongs to another model", i)
+			return fmt.Errorf("cache %d belongs to another model", i)
 		case b.seen[c]:
-			return nil, fmt.Errorf("cache %d appears twice", i)
+			return fmt.Errorf("cache %d appears twice", i)
 		}
 		b.seen[c] = true
-		if err := c.check(ids[i : i+1]); err != nil {
-			return nil, fmt.Errorf("cache %d: %w", i, err)
+		if err := c.check(idsOf(i)); err != nil {
+			return fmt.Errorf("cache %d: %w", i, err)
 		}
 	}
-	clear(b.seen) // the batch keeps no cache alive
-	if err := b.m.eng.runBatch(caches, ids, b.logits); err != nil {
+	return nil
+}
+
+// Run is Step with any number of tokens per cache: it runs ids[i] (one token or more) after
+// the cached tokens of caches[i], for every i, all in one forward pass, and returns the logits
+// that predict each cache's next token, the one after ids[i]'s last: logits[i] for caches[i],
+// owned by the batch and valid until its next Step or Run. The tokens, at most MaxTokens in
+// all, share every weight read: this is how a server prefills a prompt chunk while other
+// sequences decode (chunked prefill: one pass instead of a prefill pass and a decoding pass,
+// each reading the weights). Each cache must have room for its tokens and may appear only once.
+//
+// When every ids[i] is one token, Run is Step, bits and all. Otherwise a pass of three tokens
+// or more takes a prompt's tiles (matmul.go) for every token: a cache's prompt chunk gets the
+// bits Prefill gives it (a token's tile lanes do not depend on the other tokens), and a
+// decoding token logits within Step's tolerance of chapter 07, not Step's bits. An error leaves
+// every cache as it was.
+func (b *Batch) Run(caches []*Cache, ids [][]int) ([][]float32, error) {
+	logits, err := b.run(caches, ids)
+	if err != nil {
+		return nil, fmt.Errorf("qwen3: batch run: %w", err)
+	}
+	return logits, nil
+}
+
+func (b *Batch) run(caches []*Cache, ids [][]int) ([][]float32, error) {
+	n := len(caches)
+	if len(ids) != n {
+		return nil, fmt.Errorf("%d caches with %d lists of ids", n, len(ids))
+	}
+	total := 0
+	for i, s := range ids {
+		if len(s) == 0 {
+			return nil, fmt.Errorf("cache %d has no ids to run", i)
+		}
+		total += len(s)
+	}
+	if total > maxChunk {
+		return nil, fmt.Errorf("%d tokens in one pass (at most %d)", total, maxChunk)
+	}
+	if err := b.checkCaches(caches, func(i int) []int { return ids[i] }); err != nil {
+		return nil, err
+	}
+	if err := b.m.eng.runSegments(caches, ids, b.flat, b.logits); err != nil {
 		return nil, err
 	}
 	return b.out[:n], nil

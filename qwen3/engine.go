@@ -45,9 +45,11 @@ const maxChunk = 128
 // and batch: mu lets one forward pass run at a time (the pool runs one matrix pass at a time
 // anyway), and Close takes it to wait for the pass in progress before the weights go away.
 //
-// A chunk is n tokens; token t is ids[t] at position posOf[t] of cache owner[t]. For a prompt
-// chunk they are one cache's next positions; for a Batch's step each token has its own cache
-// (batch is then true, and attention never mixes two tokens in one item).
+// A chunk is n tokens; token t is ids[t] at position posOf[t] of cache owner[t]. The tokens come
+// in segments, each a run of one cache's next positions: segment s is tokens segs[s] ..
+// segs[s+1]−1. A prompt chunk is one segment; a Batch's step a segment of one token per cache
+// (oneEach); Batch.Run's pass any mix, such as one cache's prompt chunk beside other caches'
+// decoding tokens. Attention never mixes two segments in one item: each reads its own cache.
 type engine struct {
 	m *Model
 	c sizes
@@ -78,14 +80,17 @@ type engine struct {
 	tileN                   struct{ xb, att, hb, finals *kernels.ActN } // the buffers behind them
 
 	// the chunk being processed: n tokens, in layer li (l)
-	n, li  int
-	l      *layer
-	posOf  []int
-	owner  []*Cache
-	batch  bool
-	logits []float32 // where the last position's logits go: its cache's (one sequence)
-	// a Batch's step: each token's final-norm row, their Act, and where their logits go (Vocab
-	// each: the batch's)
+	n, li   int
+	l       *layer
+	posOf   []int
+	owner   []*Cache
+	segs    []int     // segment starts, and n at the end: len(segs)-1 segments
+	items   []int     // attention items before each segment (attentionItems), and all of them at the end
+	batch   bool      // a Batch's pass: the logits of every segment's last token, into batchLogits
+	oneEach bool      // a Batch's step: every segment is one token
+	logits  []float32 // where the last position's logits go: its cache's (one sequence)
+	// a Batch's pass: each segment's last token's final-norm row, their Act, and where their
+	// logits go (Vocab each: the batch's)
 	finals      []float32
 	finalsAct   *kernels.Act
 	batchLogits []float32
@@ -129,6 +134,8 @@ func newEngine(m *Model) *engine {
 		invFreq: rope.InvFreq(c.HeadDim, c.Theta),
 		posOf:   make([]int, maxChunk),
 		owner:   make([]*Cache, maxChunk),
+		segs:    make([]int, 0, maxChunk+1),
+		items:   make([]int, 0, maxChunk+1),
 		kh:      make([]uint16, c.HeadDim),
 	}
 	if m.roundsActs() {
@@ -176,7 +183,8 @@ func (e *engine) runCache(c *Cache, ids []int, wantLogits bool) (err error) {
 	for t := range ids {
 		e.owner[t], e.posOf[t] = c, c.Len()+t
 	}
-	e.batch, e.logits = false, c.logits
+	e.segs = append(e.segs[:0], 0, len(ids))
+	e.batch, e.oneEach, e.logits = false, false, c.logits
 	defer func() { clear(e.owner[:len(ids)]); e.logits = nil }() // the engine keeps no cache alive
 	defer e.recover(&err)
 	e.forward(ids, wantLogits)
@@ -193,13 +201,42 @@ func (e *engine) runBatch(caches []*Cache, ids []int, logits []float32) (err err
 			return err
 		}
 	}
+	e.segs = e.segs[:0]
 	for i, c := range caches {
 		e.owner[i], e.posOf[i] = c, c.Len()
+		e.segs = append(e.segs, i)
 	}
-	e.batch, e.batchLogits = true, logits
+	e.segs = append(e.segs, len(caches))
+	e.batch, e.oneEach, e.batchLogits = true, true, logits
 	defer func() { clear(e.owner[:len(caches)]); e.batchLogits = nil }() // the engine keeps no cache or batch alive
 	defer e.recover(&err)
 	e.forward(ids, true)
+	return nil
+}
+
+// runSegments runs ids[i] after the tokens of caches[i] for every i, all in one pass (flat holds
+// room for every id), and leaves the logits of the last token of ids[i] in logits[i*Vocab:].
+func (e *engine) runSegments(caches []*Cache, ids [][]int, flat []int, logits []float32) (err error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, c := range caches {
+		if err := e.usable(c); err != nil {
+			return err
+		}
+	}
+	flat, e.segs = flat[:0], e.segs[:0]
+	for i, c := range caches {
+		e.segs = append(e.segs, len(flat))
+		for t := range ids[i] {
+			e.owner[len(flat)+t], e.posOf[len(flat)+t] = c, c.Len()+t
+		}
+		flat = append(flat, ids[i]...)
+	}
+	e.segs = append(e.segs, len(flat))
+	e.batch, e.oneEach, e.batchLogits = true, len(flat) == len(caches), logits
+	defer func() { clear(e.owner[:len(flat)]); e.batchLogits = nil }() // the engine keeps no cache or batch alive
+	defer e.recover(&err)
+	e.forward(flat, true)
 	return nil
 }
 
@@ -215,8 +252,8 @@ func (e *engine) usable(c *Cache) error {
 }
 
 // forward runs a chunk of n <= maxChunk tokens: token t is ids[t] at position posOf[t] of cache
-// owner[t]. If wantLogits, it leaves the logits of the last token in logits, or for a Batch's
-// step those of every token in batchLogits. The tokens join their caches at the end, so that a
+// owner[t], in segments segs. If wantLogits, it leaves the logits of the last token in logits,
+// or for a Batch's pass those of every segment's last token in batchLogits. The tokens join their caches at the end, so that a
 // pass that panics part way leaves every cache as it was.
 func (e *engine) forward(ids []int, wantLogits bool) {
 	c, p := e.c, e.m.pool
@@ -227,13 +264,18 @@ func (e *engine) forward(ids []int, wantLogits bool) {
 		e.m.embed.Row(id, e.x[t*H:(t+1)*H])
 	}
 	e.ropeAngles()
-	tiles := e.n >= minTileTokens && !e.batch // a prompt chunk: tiles; decoding: dot products
+	e.countItems()
+	outs := len(e.segs) - 1                     // rows of logits
+	tiles := e.n >= minTileTokens && !e.oneEach // a prompt chunk (with other caches' tokens or not): tiles; decoding: dot products
 	e.xbN, e.attN, e.hbN, e.finalsN = nil, nil, nil, nil
-	if e.batch && e.n >= batchTileMin && e.tileN.xb != nil {
-		e.xbN, e.attN, e.hbN, e.finalsN = e.tileN.xb, e.tileN.att, e.tileN.hb, e.tileN.finals
+	if e.oneEach && e.n >= batchTileMin && e.tileN.xb != nil {
+		e.xbN, e.attN, e.hbN = e.tileN.xb, e.tileN.att, e.tileN.hb
 	}
-	e.prepared = !tiles && (e.n == 1 || e.batch) // see the attention block below
-	if _, _, perHead := e.attentionItems(); perHead != 1 {
+	if e.batch && outs >= batchTileMin && e.tileN.xb != nil {
+		e.finalsN = e.tileN.finals
+	}
+	e.prepared = !tiles && (e.n == 1 || e.oneEach) // see the attention block below
+	if _, _, perHead := e.segItems(1); perHead != 1 {
 		e.prepared = false // an item per key/value head and token only
 	}
 	for i := range e.m.layers {
@@ -299,10 +341,11 @@ func (e *engine) forward(ids []int, wantLogits bool) {
 	if wantLogits {
 		e.at(passHead, e.m.head)
 		if e.batch {
-			for t := 0; t < e.n; t++ {
-				rmsnorm(e.finals[t*H:(t+1)*H], e.x[t*H:(t+1)*H], e.m.norm, c.Eps)
+			for s := range outs {
+				t := e.segs[s+1] - 1 // the segment's last token
+				rmsnorm(e.finals[s*H:(s+1)*H], e.x[t*H:(t+1)*H], e.m.norm, c.Eps)
 			}
-			e.quantizeChunk(e.finalsAct, e.finalsN, e.finals, H)
+			quantizeRows(e.finalsAct, e.finalsN, e.finals, outs, H)
 			p.run(c.Vocab, 256, e.headBatchBody)
 		} else {
 			rmsnorm(e.final, e.x[(e.n-1)*H:e.n*H], e.m.norm, c.Eps)
@@ -361,10 +404,11 @@ func (e *engine) normRotateGroup(t, g int) {
 // headRows computes logits [lo, hi) for the last position.
 func (e *engine) headRows(_, lo, hi int) { e.m.head.dotRows(lo, e.logits[lo:hi], e.final, e.finalAct) }
 
-// headBatchRows computes logits [lo, hi) for every token of a Batch's step in one kernel call:
-// each block of the head's rows is read from memory once and multiplied with every token's row.
+// headBatchRows computes logits [lo, hi) for every segment of a Batch's pass in one kernel call:
+// each block of the head's rows is read from memory once and multiplied with every segment's
+// last row.
 func (e *engine) headBatchRows(_, lo, hi int) {
-	e.m.head.dotRowsN(lo, hi-lo, e.batchLogits[lo:], e.c.Vocab, e.finals, e.c.Hidden, e.finalsAct, e.finalsN, e.n)
+	e.m.head.dotRowsN(lo, hi-lo, e.batchLogits[lo:], e.c.Vocab, e.finals, e.c.Hidden, e.finalsAct, e.finalsN, len(e.segs)-1)
 }
 
 // rmsnorm writes x / sqrt(mean(x²) + eps) · w into dst (dst may be x). The sum of squares is

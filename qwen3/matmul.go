@@ -47,11 +47,16 @@ func newTileScratch(widest int) tileScratch {
 // the quantized matrices, and lays them out in xn for kernels.TileQN when xn is not nil (a
 // Batch's step of batchTileMin tokens or more); it does nothing when the model has none (a is nil).
 func (e *engine) quantizeChunk(a *kernels.Act, xn *kernels.ActN, x []float32, width int) {
+	quantizeRows(a, xn, x, e.n, width)
+}
+
+// quantizeRows is quantizeChunk for the first n rows of x.
+func quantizeRows(a *kernels.Act, xn *kernels.ActN, x []float32, n, width int) {
 	if a != nil {
-		a.Quantize(x[:e.n*width])
+		a.Quantize(x[:n*width])
 	}
 	if xn != nil {
-		xn.Set(a, e.n, width)
+		xn.Set(a, n, width)
 	}
 }
 
