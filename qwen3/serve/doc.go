@@ -42,16 +42,11 @@
 // (qwen3.Batch): a weight read from memory serves every running reply. One goroutine, the
 // scheduler (scheduler.go), admits a new request into the running batch at the next step,
 // retires a reply the moment it ends, and notices a client that went away before the next step.
-// A prompt is run in chunks of Config.PrefillChunk tokens between decoding steps, so a long
-// prompt costs the running replies one chunk's time per step rather than stalling them for the
-// whole prompt. A slot keeps its cache after its request: the next request goes to the free slot
+// A prompt is run in chunks of at most Config.PrefillChunk tokens, each in the same forward pass
+// as the decoding step (qwen3.Batch.Run: a weight read serves the chunk and the decoding tokens,
+// as in vLLM's chunked prefill and llama.cpp's server, which put both in one batch), so a long
+// prompt costs the running replies one chunk's arithmetic per step rather than stalling them for
+// the whole prompt. A slot keeps its cache after its request: the next request goes to the free slot
 // whose cache shares the longest prefix with its prompt, and only the rest is run (a
 // conversation's next turn prefills only the new messages). Notebook 13 measures all three.
-//
-// # What the engine could do for it
-//
-// The scheduler asks little of package qwen3 (engine.go: a cache per slot, a chunk prefilled, a
-// batched step, a token picked with qwen3.Picker), and one thing it lacks costs speed: a forward
-// pass that mixes a prompt's chunk with the other slots' decoding tokens (llama.cpp's server puts
-// both in one batch; here they are two passes, so a chunk's weights are read twice).
 package serve

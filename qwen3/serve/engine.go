@@ -29,6 +29,11 @@ type engine interface {
 	// step runs ids[i] after the cached ids of slots[i], all in one forward pass, and returns
 	// the logits for each (valid until the next call).
 	step(slots, ids []int) ([][]float32, error)
+	// run is step with any number of ids per slot (a decoding token, a prompt's chunk), at
+	// most passTokens in all, in one forward pass; the logits of each slot predict the token
+	// after its last id.
+	run(slots []int, ids [][]int) ([][]float32, error)
+	passTokens() int
 	// close releases the caches; the engine is not used afterwards.
 	close() error
 }
@@ -44,11 +49,6 @@ func newPicker(vocab int, s sampling.Settings) (picker, error) { return qwen3.Ne
 
 // modelEngine runs a qwen3.Model: a Cache per slot (made when the slot is first used and kept
 // until Close: it is the prefix cache) and one Batch for the decoding steps.
-//
-// What the engine does not offer yet, and this adapter makes up for or lives without (see
-// doc.go's last section): a forward pass that mixes one slot's prompt chunk with the other
-// slots' decoding tokens (the scheduler runs them as two passes, so a chunk's weights are read
-// twice).
 type modelEngine struct {
 	m      *qwen3.Model
 	n, max int
@@ -107,15 +107,32 @@ func (e *modelEngine) prefill(ctx context.Context, slot int, ids []int) ([]float
 }
 
 func (e *modelEngine) step(slots, ids []int) ([][]float32, error) {
+	if err := e.gather(slots); err != nil {
+		return nil, err
+	}
+	return e.batch.Step(e.args, ids)
+}
+
+func (e *modelEngine) run(slots []int, ids [][]int) ([][]float32, error) {
+	if err := e.gather(slots); err != nil {
+		return nil, err
+	}
+	return e.batch.Run(e.args, ids)
+}
+
+func (e *modelEngine) passTokens() int { return e.batch.MaxTokens() }
+
+// gather puts the caches of slots in args.
+func (e *modelEngine) gather(slots []int) error {
 	e.args = e.args[:0]
 	for _, i := range slots {
 		c, err := e.cache(i)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		e.args = append(e.args, c)
 	}
-	return e.batch.Step(e.args, ids)
+	return nil
 }
 
 // close returns the caches' memory.

@@ -22,18 +22,21 @@ import (
 //     shares the longest prefix with its prompt, so that a conversation's next turn prefills only
 //     what is new), and drops those whose client has gone;
 //  2. retires the requests whose client disconnected, freeing their slots;
-//  3. runs one decoding step: one token of every slot that is decoding, in one batched pass,
-//     then picks each slot's next token and hands its text to the request's handler; a reply
-//     that ends (a stop token or string, its max_tokens, a full context) leaves at once;
-//  4. runs one chunk of at most Config.PrefillChunk tokens of the oldest prompt still being
-//     prefilled; when the chunk is the prompt's last, its logits give the reply's first token
-//     and the slot decodes from the next step on.
+//  3. runs one forward pass (qwen3.Batch.Run) of one token of every slot that is decoding and a
+//     chunk of at most Config.PrefillChunk tokens of the oldest prompt still being prefilled
+//     (fewer if the pass would pass the engine's limit), then picks each decoding slot's next
+//     token and hands its text to the request's handler; a reply that ends (a stop token or
+//     string, its max_tokens, a full context) leaves at once. When the chunk is the prompt's
+//     last, its logits give the reply's first token and the slot decodes from the next turn on.
 //
 // So a new request joins the running batch at the next step instead of waiting for the batch to
 // finish (static batching, Config.Static, which chapter 10 teaches and notebook 13 measures), and
 // a long prompt is spread over many turns, each costing the running streams one chunk's time
-// instead of the whole prompt's. The handlers never block the loop: a reply's text goes into its
-// job, and the handler takes it when its client can receive it.
+// instead of the whole prompt's. The chunk rides in the decoding step's pass, as vLLM's chunked
+// prefill does: every weight read from memory serves the chunk and the decoding tokens, where a
+// pass for each would read the weights twice a turn. Static batching and a whole prompt at once
+// (PrefillChunk < 0) run the prompt in a pass of its own. The handlers never block the loop: a
+// reply's text goes into its job, and the handler takes it when its client can receive it.
 
 // job is one request inside the server: what the scheduler needs to run it, and the reply it
 // hands back to the request's handler.
@@ -160,6 +163,7 @@ type scheduler struct {
 	eng    engine
 	tok    *tokenizer.Tokenizer
 	chunk  int  // prompt tokens per prefill turn; 0: a whole prompt
+	budget int  // the most tokens of a turn's pass, decoding tokens and chunk together; 0: the engine's limit
 	static bool // admit only into an empty batch
 	queue  int  // requests that may wait for a slot
 	onStep func(StepEvent)
@@ -182,6 +186,8 @@ type scheduler struct {
 	stepIdx, ids []int
 	picked       []int
 	pickErrs     []error
+	passSlots    []int   // a turn's pass: the decoding slots, then the chunk's
+	passIDs      [][]int // and their ids
 }
 
 // counters are the scheduler's running totals (Stats).
@@ -273,10 +279,18 @@ func (s *scheduler) run() {
 			}
 			continue
 		}
-		if !s.static || !s.anyPrefilling() {
+		switch {
+		case s.static: // chapter 10's way: prompts first, then the batch decodes
+			if !s.anyPrefilling() {
+				s.decode()
+			}
+			s.prefill()
+		case s.chunk == 0: // a whole prompt in a pass of its own
 			s.decode()
+			s.prefill()
+		default:
+			s.turn()
 		}
-		s.prefill()
 	}
 }
 
@@ -422,16 +436,21 @@ func (s *scheduler) endAll(err error) {
 	s.mu.Unlock()
 }
 
-// decode runs one token of every decoding slot in one batched pass and takes each one's next
-// token.
-func (s *scheduler) decode() {
+// decoding gathers the decoding slots and their next tokens into stepSlots, stepIdx and ids.
+func (s *scheduler) decoding() int {
 	s.stepSlots, s.stepIdx, s.ids = s.stepSlots[:0], s.stepIdx[:0], s.ids[:0]
 	for _, sl := range s.slots {
 		if sl.job != nil && len(sl.pending) == 0 {
 			s.stepSlots, s.stepIdx, s.ids = append(s.stepSlots, sl), append(s.stepIdx, sl.i), append(s.ids, sl.next)
 		}
 	}
-	n := len(s.stepSlots)
+	return len(s.stepSlots)
+}
+
+// decode runs one token of every decoding slot in one batched pass and takes each one's next
+// token.
+func (s *scheduler) decode() {
+	n := s.decoding()
 	if n == 0 {
 		return
 	}
@@ -444,16 +463,78 @@ func (s *scheduler) decode() {
 		}
 		return
 	}
+	s.took(rows, n, pass)
+}
+
+// took counts a step of n decoding slots (stepSlots) and takes each one's next token from rows.
+func (s *scheduler) took(rows [][]float32, n int, pass time.Duration) {
 	s.stats.steps.Add(1)
 	s.stats.stepTokens.Add(int64(n))
-	s.pickAll(rows)
-	for k, sl := range s.stepSlots {
+	s.pickAll(rows[:n])
+	for k, sl := range s.stepSlots[:n] {
 		if s.pickErrs[k] != nil {
 			s.retire(sl, "", s.pickErrs[k])
 			continue
 		}
 		s.accept(sl, s.picked[k], rows[k], false, n, pass)
 	}
+}
+
+// minChunk is the fewest prompt tokens a turn's pass carries when the decoding tokens fill its
+// budget: a prompt still moves on while many replies decode.
+const minChunk = 8
+
+// turn runs one pass of every decoding slot's next token and the next chunk of the oldest prompt
+// still being prefilled, and takes what it gives. The chunk is at most s.chunk tokens and fills
+// the pass up to its budget (at least minChunk). With no one decoding the chunk runs alone
+// (prefill); with no room left in the pass beside the decoding tokens (MaxTokens of the engine),
+// the chunk runs in its own pass after the step.
+func (s *scheduler) turn() {
+	n, sl := s.decoding(), s.oldestPrefilling()
+	room := s.eng.passTokens() - n
+	if s.budget > 0 {
+		room = min(room, max(s.budget-n, minChunk))
+	}
+	switch {
+	case sl == nil:
+		s.decode()
+		return
+	case n == 0 || room <= 0:
+		s.decode()
+		s.prefill()
+		return
+	}
+	c := min(len(sl.pending), s.chunk, room)
+	s.passSlots = append(append(s.passSlots[:0], s.stepIdx...), sl.i)
+	s.passIDs = s.passIDs[:0]
+	for k := range s.ids {
+		s.passIDs = append(s.passIDs, s.ids[k:k+1])
+	}
+	s.passIDs = append(s.passIDs, sl.pending[:c])
+	start := time.Now()
+	rows, err := s.eng.run(s.passSlots, s.passIDs)
+	pass := time.Since(start)
+	if err != nil {
+		for _, d := range s.stepSlots {
+			s.retire(d, "", err)
+		}
+		s.retire(sl, "", err)
+		return
+	}
+	chunk := rows[n] // the decoding slots' picks below run before the next pass: it stays valid
+	s.took(rows, n, pass)
+	s.chunked(sl, c, chunk, n+1, pass)
+}
+
+// oldestPrefilling is the slot of the oldest prompt still being prefilled, or nil.
+func (s *scheduler) oldestPrefilling() *slot {
+	var sl *slot
+	for _, c := range s.slots {
+		if c.job != nil && len(c.pending) > 0 && (sl == nil || c.admitted < sl.admitted) {
+			sl = c
+		}
+	}
+	return sl
 }
 
 // pickAll picks the next token of every slot of the step, on all cores: with top-k, each pick
@@ -485,12 +566,7 @@ func (s *scheduler) pickAll(rows [][]float32) {
 // prefill runs the next chunk of the oldest prompt still being prefilled; after its last chunk
 // the reply's first token is picked.
 func (s *scheduler) prefill() {
-	var sl *slot
-	for _, c := range s.slots {
-		if c.job != nil && len(c.pending) > 0 && (sl == nil || c.admitted < sl.admitted) {
-			sl = c
-		}
-	}
+	sl := s.oldestPrefilling()
 	if sl == nil {
 		return
 	}
@@ -505,6 +581,15 @@ func (s *scheduler) prefill() {
 		s.retire(sl, "", err)
 		return
 	}
+	s.chunked(sl, n, logits, 1, pass)
+}
+
+// chunked counts n prompt tokens of sl as prefilled by a pass of batch sequences; after the
+// prompt's last chunk, its logits give the reply's first token.
+func (s *scheduler) chunked(sl *slot, n int, logits []float32, batch int, pass time.Duration) {
+	if sl.job == nil { // retired meanwhile (cannot happen today: the picks above touch other slots)
+		return
+	}
 	s.stats.chunks.Add(1)
 	s.stats.prefilledTokens.Add(int64(n))
 	sl.pending = sl.pending[n:]
@@ -516,7 +601,7 @@ func (s *scheduler) prefill() {
 		s.retire(sl, "", err)
 		return
 	}
-	s.accept(sl, id, logits, true, 1, pass)
+	s.accept(sl, id, logits, true, batch, pass)
 }
 
 // accept takes id as sl's next token: a stop token ends the reply; otherwise its text is

@@ -52,6 +52,8 @@ type fakeEngine struct {
 	gate    chan struct{}
 	failAt  int // the step (1-based) that fails, 0 none
 	stepped int
+	pass    int  // passTokens (0: 128)
+	failRun bool // every run (a pass with a chunk) fails
 }
 
 func newFakeEngine(slots, maxLen int) *fakeEngine {
@@ -123,6 +125,40 @@ func (e *fakeEngine) step(slots, ids []int) ([][]float32, error) {
 		rows[k] = e.oneHot(s, ids[k])
 	}
 	return rows, nil
+}
+
+// run logs a pass of decoding slots and a prompt's chunk (the scheduler puts the chunk last) as
+// "step 0,2 + prefill 1 64", and runs each slot's ids as step and prefill would.
+func (e *fakeEngine) run(slots []int, ids [][]int) ([][]float32, error) {
+	var names []string
+	for _, s := range slots[:len(slots)-1] {
+		names = append(names, fmt.Sprint(s))
+	}
+	last := slots[len(slots)-1]
+	e.log("step %s + prefill %d %d", strings.Join(names, ","), last, len(ids[len(ids)-1]))
+	if e.gate != nil {
+		<-e.gate
+	}
+	e.stepped++
+	if e.stepped == e.failAt || e.failRun {
+		return nil, errors.New("fake: the pass failed")
+	}
+	rows := make([][]float32, len(slots))
+	for k, s := range slots {
+		if len(e.caches[s])+len(ids[k]) > e.max {
+			return nil, fmt.Errorf("fake: slot %d is full", s)
+		}
+		e.caches[s] = append(e.caches[s], ids[k]...)
+		rows[k] = e.oneHot(s, ids[k][len(ids[k])-1])
+	}
+	return rows, nil
+}
+
+func (e *fakeEngine) passTokens() int {
+	if e.pass > 0 {
+		return e.pass
+	}
+	return 128
 }
 
 func (e *fakeEngine) close() error { return nil }
@@ -235,8 +271,8 @@ func TestSchedulerAdmitsIntoRunningBatch(t *testing.T) {
 	t.Fatalf("B's prompt was never prefilled in one chunk: %v", ops)
 }
 
-// A long prompt is prefilled a chunk at a time, and between two chunks the running replies
-// take a step: no two chunks without a step between them while someone decodes.
+// A long prompt is prefilled a chunk at a time, each chunk in the same pass as the running
+// replies' step: no pass of a chunk alone while someone decodes.
 func TestSchedulerChunkedPrefill(t *testing.T) {
 	eng := newFakeEngine(2, 1024)
 	eng.gate = make(chan struct{})
@@ -255,19 +291,94 @@ func TestSchedulerChunkedPrefill(t *testing.T) {
 	wait(t, b)
 	wait(t, a)
 	var chunks []string
-	last := ""
 	for _, op := range eng.opsLog() {
-		if strings.HasPrefix(op, "prefill 1") {
+		if strings.Contains(op, "prefill 1") {
 			chunks = append(chunks, op)
-			if strings.HasPrefix(last, "prefill") {
-				t.Fatalf("two prefill chunks without a step between them while A decodes: %v", eng.opsLog())
+		}
+	}
+	want := []string{"step 0 + prefill 1 64", "step 0 + prefill 1 64", "step 0 + prefill 1 64", "step 0 + prefill 1 64", "step 0 + prefill 1 44"}
+	if strings.Join(chunks, "; ") != strings.Join(want, "; ") {
+		t.Errorf("B's prompt of 300 tokens went in passes %v, want %v", chunks, want)
+	}
+	if st := s.snapshot(); st.PrefillChunks != 6 || st.PrefilledTokens != 301 {
+		t.Errorf("stats: %d chunks of %d tokens in all, want 6 of 301 (A's prompt of 1 alone, B's 300 in 5)", st.PrefillChunks, st.PrefilledTokens)
+	}
+}
+
+// A chunk takes what room the pass has beside the decoding tokens: the engine's limit
+// (passTokens) and the step's budget (StepTokens), which leaves a chunk at least minChunk
+// tokens. With no room left under the engine's limit, the chunk runs in a pass of its own after
+// the step, so that a prompt is never starved.
+func TestSchedulerChunkFitsThePass(t *testing.T) {
+	for _, tc := range []struct {
+		pass, budget int
+		want         []string
+	}{
+		{4, 0, []string{"step 0,1 + prefill 2 2", "step 0,1 + prefill 2 2", "step 0,1 + prefill 2 2", "step 0,1 + prefill 2 2", "step 0,1 + prefill 2 2", "step 0,1 + prefill 2 2", "step 0,1 + prefill 2 1"}},
+		{2, 0, []string{"prefill 2 10", "prefill 2 3"}}, // two decoding slots fill a pass of 2: the chunk goes alone
+		{128, 11, []string{"step 0,1 + prefill 2 9", "step 0,1 + prefill 2 4"}},
+		{128, 3, []string{"step 0,1 + prefill 2 8", "step 0,1 + prefill 2 5"}}, // the budget leaves less than minChunk: minChunk
+	} {
+		eng := newFakeEngine(3, 1024)
+		eng.gate, eng.pass = make(chan struct{}), tc.pass
+		s := newScheduler(eng, byteTokenizer(t), 10, 4, false, nil)
+		s.budget = tc.budget
+		a := fakeJob(context.Background(), "a", "a", 30)
+		b := fakeJob(context.Background(), "b", "b", 30)
+		s.submit(a)
+		s.submit(b)
+		for range 4 { // both prompts, then both decoding
+			eng.gate <- struct{}{}
+		}
+		c := fakeJob(context.Background(), "c", "ccccccccccccc", 1)
+		s.submit(c)
+		go func() {
+			for range 100 {
+				eng.gate <- struct{}{}
+			}
+		}()
+		wait(t, c)
+		wait(t, a)
+		wait(t, b)
+		s.abort()
+		var got []string
+		for _, op := range eng.opsLog() {
+			if strings.Contains(op, "prefill 2") {
+				got = append(got, op)
 			}
 		}
-		last = op
+		if strings.Join(got, "; ") != strings.Join(tc.want, "; ") {
+			t.Errorf("a pass of at most %d tokens, budget %d: C's prompt of 13 went in %v, want %v", tc.pass, tc.budget, got, tc.want)
+		}
 	}
-	want := []string{"prefill 1 64", "prefill 1 64", "prefill 1 64", "prefill 1 64", "prefill 1 44"}
-	if strings.Join(chunks, ";") != strings.Join(want, ";") {
-		t.Errorf("B's prompt of 300 tokens went in chunks %v, want %v", chunks, want)
+}
+
+// A pass that fails ends every request in it, the decoding ones and the one whose chunk it
+// carried, with the engine's error; the server goes on.
+func TestSchedulerFailedPassEndsItsRequests(t *testing.T) {
+	eng := newFakeEngine(2, 1024)
+	eng.gate, eng.failRun = make(chan struct{}), true
+	s := newScheduler(eng, byteTokenizer(t), 64, 4, false, nil)
+	defer s.abort()
+	a := fakeJob(context.Background(), "a", "a", 40)
+	s.submit(a)
+	eng.gate <- struct{}{} // A's first step (its prompt went alone)
+	b := fakeJob(context.Background(), "b", strings.Repeat("q", 100), 2)
+	s.submit(b)
+	go func() {
+		for range 20 {
+			eng.gate <- struct{}{}
+		}
+	}()
+	for _, j := range []*job{a, b} {
+		if _, _, err := wait(t, j); err == nil || !strings.Contains(err.Error(), "fake: the pass failed") {
+			t.Errorf("job %s ended with %v, want the pass's error", j.id, err)
+		}
+	}
+	c := fakeJob(context.Background(), "c", "c", 2)
+	s.submit(c)
+	if _, _, err := wait(t, c); err != nil {
+		t.Errorf("after the failed pass, a new request ended with %v", err)
 	}
 }
 

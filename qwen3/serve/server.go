@@ -39,10 +39,16 @@ type Config struct {
 	// Queue is how many requests may wait for a free slot beyond the Slots running: 0 means
 	// 4 x Slots, a negative number none. A request beyond it gets a 429 with Retry-After.
 	Queue int
-	// PrefillChunk is the most prompt tokens run between two decoding steps, so that a long
+	// PrefillChunk is the most prompt tokens run in one decoding step's pass, so that a long
 	// prompt does not stall the running replies: 0 means 64; a negative number runs each prompt
-	// whole (no chunking: the comparison notebook 13 draws).
+	// whole, in a pass of its own (no chunking: the comparison notebook 13 draws).
 	PrefillChunk int
+	// StepTokens bounds a step's pass, the decoding tokens and a prompt's chunk together (vLLM's
+	// max_num_batched_tokens): the chunk takes what the decoding tokens leave, at least 8. A
+	// pass's time grows with its tokens, so this bounds the inter-token latency of the running
+	// replies while prompts arrive, at the cost of a prompt's time to its first token. 0 means
+	// 48; a negative number, only the engine's limit (128).
+	StepTokens int
 	// Static makes batching static, as chapter 10's: requests are admitted only when every
 	// slot is free, and the batch decodes until its last reply ends. For comparison only.
 	Static bool
@@ -69,6 +75,9 @@ type Config struct {
 	// Log receives a line per request and the server's own events; nil logs nothing.
 	Log *slog.Logger
 }
+
+// defaultStepTokens is Config.StepTokens' default: see its doc and notebook 13.
+const defaultStepTokens = 48
 
 // withDefaults fills the zero fields and checks the rest against the model.
 func (c Config) withDefaults(modelContext int) (Config, error) {
@@ -98,6 +107,12 @@ func (c Config) withDefaults(modelContext int) (Config, error) {
 		c.PrefillChunk = 64
 	case c.PrefillChunk < 0:
 		c.PrefillChunk = 0 // the scheduler's "whole prompt"
+	}
+	switch {
+	case c.StepTokens == 0:
+		c.StepTokens = defaultStepTokens
+	case c.StepTokens < 0:
+		c.StepTokens = 0 // the scheduler's "the engine's limit"
 	}
 	if c.MaxTokens == 0 {
 		c.MaxTokens = c.Context
@@ -171,6 +186,7 @@ func New(m *qwen3.Model, cfg Config) (*Server, error) {
 		limits: limits{model: cfg.Model, maxTokens: cfg.MaxTokens, defaultMaxTokens: cfg.DefaultMaxTokens, thinking: cfg.Thinking},
 	}
 	s.sched = newScheduler(eng, s.tok, cfg.PrefillChunk, cfg.Queue, cfg.Static, cfg.OnStep)
+	s.sched.budget = cfg.StepTokens
 	s.mux = http.NewServeMux()
 	s.mux.HandleFunc("POST /v1/chat/completions", func(w http.ResponseWriter, r *http.Request) { s.complete(w, r, true) })
 	s.mux.HandleFunc("POST /v1/completions", func(w http.ResponseWriter, r *http.Request) { s.complete(w, r, false) })

@@ -39,7 +39,8 @@ func serveCmd(args []string, e *env) error {
 	name := fs.String("name", "", "the model's id in the API (default: the file's name without .gguf; tiny-qwen3 for the built-in one)")
 	slots := fs.Int("slots", 4, "requests decoded together, each with its own KV cache of -ctx tokens (1..128)")
 	queue := fs.Int("queue", 0, "requests that may wait for a slot before the server answers 429 (default 4 x -slots; -1 none)")
-	chunk := fs.Int("chunk", 0, "prompt tokens run between two decoding steps, so a long prompt does not stall the others (default 64; -1 whole prompts)")
+	chunk := fs.Int("chunk", 0, "prompt tokens run in a decoding step's pass, so a long prompt does not stall the others (default 64; -1 whole prompts)")
+	stepTokens := fs.Int("step-tokens", 0, "most tokens of a step's pass, decoding tokens and a prompt's chunk together: bounds the inter-token latency (default 48; -1 only the engine's 128)")
 	static := fs.Bool("static", false, "static batching, for comparison: admit requests only when every slot is free")
 	grace := fs.Duration("grace", 30*time.Second, "on SIGTERM or Ctrl-C, how long running replies may take to finish")
 	quiet := fs.Bool("quiet", false, "no line per request on standard error")
@@ -66,7 +67,7 @@ func serveCmd(args []string, e *env) error {
 		log = slog.New(slog.NewTextHandler(e.stderr, nil))
 	}
 	s, err := serve.New(m, serve.Config{
-		Model: id, Slots: *slots, Context: c.ctxTokens, Queue: *queue, PrefillChunk: *chunk, Static: *static,
+		Model: id, Slots: *slots, Context: c.ctxTokens, Queue: *queue, PrefillChunk: *chunk, StepTokens: *stepTokens, Static: *static,
 		DefaultMaxTokens: min(c.maxTokens, c.ctxTokens), Thinking: c.think, APIKey: *apiKey, Log: log,
 	})
 	if err != nil {
