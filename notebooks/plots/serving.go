@@ -170,7 +170,7 @@ func Gaps(name string, r loadgen.Record) GapRun {
 // one colour per run; each run's marked span is a bar of its colour above the points.
 func GapTrace(title string, runs []GapRun) *plot.Plot {
 	p := New(title, "time since the run began (s)", "gap before the token (ms)")
-	p.Legend.Top, p.Legend.Left = true, false
+	p.Legend.Top, p.Legend.Left = true, true // the spans start later, and run to the right edge
 	top := 0.0
 	for _, r := range runs {
 		for _, g := range r.Gaps {
