@@ -101,6 +101,8 @@
 // to half precision, llama.cpp's default (tolerance 3e-3 of the largest logit on the tiny model,
 // 2e-3 on a random full-width one). A Batch's step of up to 11 caches gives, bit for bit, the
 // logits and caches of stepping each cache alone (from 12 on, on AVX-512 VNNI, it is held to
-// Step's tolerance against chapter 07 instead: see Batch.Step), and a prompt's chunks the logits
-// of its tokens stepped one at a time within float32 rounding.
+// Step's tolerance against chapter 07 instead: see Batch.Step); Batch.Run, which mixes a prompt's
+// chunk with other caches' decoding tokens in one pass, gives the chunk Prefill's bits and each
+// decoding token Step's tolerance. A prompt's chunks give the logits of its tokens stepped one at
+// a time within float32 rounding.
 package qwen3

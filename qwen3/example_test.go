@@ -228,3 +228,61 @@ func ExampleModel_NewCache() {
 	// likeliest: " return error {\n\tif err !="
 	// runner-up: " { return c }\n\n// Copyright"
 }
+
+// Batch.Run runs any tokens of several caches in one forward pass: here cache a decodes while
+// cache b's prompt arrives in two chunks, each riding in a's step (a server's chunked prefill).
+// Every weight read from memory serves a's token and b's chunk together.
+func ExampleBatch_Run() {
+	ctx := context.Background()
+	m, err := qwen3.Load(ctx, reference.TinyGGUF())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer m.Close()
+	tok := m.Tokenizer()
+	argmax := func(logits []float32) int {
+		best := 0
+		for i, v := range logits {
+			if v > logits[best] {
+				best = i
+			}
+		}
+		return best
+	}
+	b, err := m.NewBatch(2)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	a, _ := b.NewCache(64)
+	defer a.Close()
+	logits, err := a.Prefill(ctx, tok.Encode("func main() {"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	next := argmax(logits)
+	c, _ := b.NewCache(64)
+	defer c.Close()
+	prompt := tok.Encode("// Copyright 2009 The Go Authors. All rights")
+	var out []int
+	for _, chunk := range [][]int{prompt[:6], prompt[6:]} {
+		rows, err := b.Run([]*qwen3.Cache{a, c}, [][]int{{next}, chunk})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		out = append(out, next)
+		next = argmax(rows[0]) // a's next token; rows[1] predicts the token after c's chunk
+		if c.Len() == len(prompt) {
+			first, _ := tok.Decode([]int{argmax(rows[1])}, false)
+			fmt.Printf("c: %d prompt tokens in two passes, then %q\n", c.Len(), first)
+		}
+	}
+	text, _ := tok.Decode(out, false)
+	fmt.Printf("a: %q meanwhile\n", text)
+	// Output:
+	// c: 13 prompt tokens in two passes, then " reserved"
+	// a: " return error" meanwhile
+}
