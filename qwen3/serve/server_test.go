@@ -288,6 +288,45 @@ func TestSDKCancelFreesSlot(t *testing.T) {
 	t.Logf("the client left after 4 chunks; the server generated %d tokens in all (%d steps)", st.GeneratedTokens, st.Steps)
 }
 
+// A prompt that arrives while a reply streams goes in chunks that ride in the reply's steps, each
+// pass holding at most StepTokens: with one reply decoding and a budget of 12, 11 prompt tokens a
+// pass (the server's stats count the passes that carried a prompt's tokens).
+func TestServerStepBudget(t *testing.T) {
+	const budget = 12
+	s, base := startServer(t, Config{Slots: 2, Context: 4096, StepTokens: budget})
+	client := sdk(base)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stream := client.Completions.NewStreaming(ctx, openai.CompletionNewParams{
+		Model: openai.CompletionNewParamsModel(tinyName), Prompt: openai.CompletionNewParamsPromptUnion{OfString: openai.String("import (")},
+		MaxTokens: openai.Int(3000),
+	})
+	if !stream.Next() {
+		t.Fatalf("the stream ended before its first token: %v", stream.Err())
+	}
+	before := s.Stats()
+	long := strings.Repeat("func (b *Buffer) Len() int { return len(b.buf) - b.off }\n", 8)
+	resp, err := client.Completions.New(context.Background(), openai.CompletionNewParams{
+		Model: openai.CompletionNewParamsModel(tinyName), Prompt: openai.CompletionNewParamsPromptUnion{OfString: openai.String(long)},
+		MaxTokens: openai.Int(1),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := s.Stats()
+	if !stream.Next() {
+		t.Fatalf("the stream ended while the prompt went in: %v", stream.Err())
+	}
+	cancel()
+	stream.Close()
+	p := int(resp.Usage.PromptTokens)
+	passes := int(after.PrefillChunks - before.PrefillChunks)
+	if want := (p + budget - 2) / (budget - 1); passes != want || after.PrefilledTokens-before.PrefilledTokens != int64(p) {
+		t.Errorf("a prompt of %d tokens went in %d passes (%d tokens), want %d of at most %d (a budget of %d beside one decoding token)",
+			p, passes, after.PrefilledTokens-before.PrefilledTokens, want, budget-1, budget)
+	}
+}
+
 // A conversation's next turn goes to the slot that ran the last one and prefills only what its
 // cache does not hold: usage's cached_tokens counts at least the prompt tokens the two turns share,
 // the server's stats count the prefill skipped, and the reply is still the one the engine's own
