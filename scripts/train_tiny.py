@@ -13,11 +13,23 @@ trains it with transformers + torch on a corpus every machine can get offline-sa
   file (a line `// Code generated ... DO NOT EDIT.`). Files are held out for validation by a hash of their path (1 in
   HOLDOUT_EVERY). The selected text has a pinned sha256 (CORPUS_SHA256): another Go release or another rule is refused.
 
+  More Go. `--modules golang.org/x/tools@v0.52.0,golang.org/x/net@v0.62.0` adds pinned modules (MODULES: x/tools,
+  x/net, x/text, gonum), each fetched by `go mod download -json`, its go.sum hash compared with the pinned one, and
+  its selected text with a pinned sha256. A module gives its non-test, non-generated .go files outside testdata/ and
+  vendor/ (module_select). Files whose text repeats one kept before them (the standard library first, then MODULES'
+  order) are dropped before the split (dedup), and every file goes through the same held_out rule, a hash of its
+  import path and name: a file's side never depends on which modules are added, which check_split verifies at every
+  run with modules. A module's training file that copies most of a standard-library held-out file with small
+  changes (a fork: x/net's webdav/internal/xml/read.go of encoding/xml/read.go) is dropped too (near_copies). The
+  curve's and the final held-out measures stay on the standard library's held-out files (comparable with every
+  earlier recipe's), and so do the head probes; the modules' held-out files are measured apart, at the end. The
+  script prints, per source, files, bytes, tokens and their split, and the epochs the run will make.
+
   Vocabulary. The LM head over 151,936 tokens costs about 7x the rest of a step at hidden 64, so training uses a compact
-  vocabulary: the ids that occur in the training split (25,867; the held-out split plays no part in it), plus one
-  "other" row shared by every other id. In the training softmax the "other" logit gets + log(number of other ids):
-  that is exactly the softmax of the full model in which every other id has the "other" row as its embedding (N equal
-  terms exp(l) sum to exp(l + log N)). So the compact loss IS the full-vocabulary loss, and the saved model is that
+  vocabulary: the ids that occur in the training split (25,867 for the standard library alone; the held-out split
+  plays no part in it), plus one "other" row shared by every other id. In the training softmax the "other" logit gets
+  + log(number of other ids): that is exactly the softmax of the full model in which every other id has the "other"
+  row as its embedding (N equal terms exp(l) sum to exp(l + log N)). So the compact loss IS the full-vocabulary loss, and the saved model is that
   full model: every row outside the training vocabulary is the shared row. Without the trick a never-seen row would
   stay at its initial value (or at zero), and a tied head gives such a row a logit near 0, not -inf: 126,000 of them
   would take a large share of the probability. After training the script checks on the whole held-out split that the
@@ -82,6 +94,19 @@ SKIP_DIRS = {"internal", "vendor", "testdata"}
 GENERATED = re.compile(rb"^// Code generated .* DO NOT EDIT\.$", re.M)
 HOLDOUT_EVERY = 20
 CORPUS_SHA256 = "50ffa019b3cca73e60fd67a8891f47b5219f7ea4830cc997762906b1b0da2257"
+# More Go (--modules; reference/README.md, "More Go"): module@version -> (its go.sum hash, the sha256 of the files
+# module_select picks, as corpus' digest). All four are under BSD-3-Clause licences, LICENSE at each module's root.
+MODULES = {
+    "golang.org/x/tools@v0.52.0": ("h1:ryxg4U63oaUYk7uOLTF37n43f4qgtGvqV4Ioit1BaEs=",
+                                   "dc7dc971c138befaa47754fd742fafd16fdfa13275e83b3ffe0995115b7d9423"),
+    "golang.org/x/net@v0.62.0": ("h1:18ELalfM5+XNRwzM2nYqXsZQ9ByS1uhj2O/U7+5jqRY=",
+                                   "62c89fd09b46eaa3706ce509fd68779b0383d2b87ab8921ede4be5fb3a4af7b6"),
+    "golang.org/x/text@v0.44.0": ("h1:YItdp/mQNGnsmrgpcdA5yQ3bnRxCfo/Tj/iByGW9GGo=",
+                                   "e39b066a41b5dfb52cd3f6bd4d549bf0546ce967e181520a5fa07b1c507547dc"),
+    "gonum.org/v1/gonum@v0.17.0": ("h1:VbpOemQlsSMrYmn7T2OUvQ4dqxQXU+ouZFQsZOx50z4=",
+                                   "e3e2695d4f52f4fa0dca03b9fd98741e2cd3444f17a8539f3d019eb4646bb04c"),
+}
+MODULE_SKIP_DIRS = {"testdata", "vendor"}
 
 SEED = 20251125
 # The recipe of the committed checkpoint (reference/README.md lists the others tried, with their flags).
@@ -104,17 +129,30 @@ CURVE = ROOT / "notebooks" / "data" / "tiny_training.json"
 # the corpus
 
 
+def module_zip(module: str, want_sum: str) -> Path:
+    """The zip of module (path@version), downloaded (or found in the module cache) by `go mod download -json`, which
+    checks it against the checksum database; its reported hash must also be want_sum, the go.sum line pinned here."""
+    try:
+        with tempfile.TemporaryDirectory() as tmp:  # outside any module, so no go.mod is consulted or changed
+            run = subprocess.run(["go", "mod", "download", "-json", module], cwd=tmp, capture_output=True, text=True,
+                                 env={**os.environ, "GOFLAGS": ""})
+    except FileNotFoundError:
+        sys.exit(f"go mod download {module}: no go command on PATH (the corpus is fetched and checked by it)")
+    try:
+        info = json.loads(run.stdout)
+    except json.JSONDecodeError:
+        sys.exit(f"go mod download {module}: exit status {run.returncode}: {run.stderr.strip() or run.stdout.strip()}")
+    if info.get("Error") or run.returncode:
+        sys.exit(f"go mod download {module}: {info.get('Error') or run.stderr.strip()}")
+    if info.get("Sum") != want_sum:
+        sys.exit(f"{module}: the go command reports go.sum hash {info.get('Sum')}, but {want_sum} is pinned in "
+                 f"scripts/train_tiny.py: another module zip than the one recorded in reference/README.md; refused")
+    return Path(info["Zip"])
+
+
 def toolchain_zip() -> Path:
     """The Go release's module zip, downloaded (or found in the module cache) and checked by the go command."""
-    with tempfile.TemporaryDirectory() as tmp:  # outside any module, so no go.mod is consulted or changed
-        out = subprocess.run(["go", "mod", "download", "-json", GO_TOOLCHAIN], cwd=tmp, check=True,
-                             capture_output=True, text=True, env={**os.environ, "GOFLAGS": ""}).stdout
-    info = json.loads(out)
-    if info.get("Error"):
-        sys.exit(f"go mod download {GO_TOOLCHAIN}: {info['Error']}")
-    if info["Sum"] != GO_TOOLCHAIN_SUM:
-        sys.exit(f"{GO_TOOLCHAIN}: checksum {info['Sum']}, want {GO_TOOLCHAIN_SUM}")
-    return Path(info["Zip"])
+    return module_zip(GO_TOOLCHAIN, GO_TOOLCHAIN_SUM)
 
 
 def select(rel: str, data: bytes) -> bool:
@@ -124,8 +162,11 @@ def select(rel: str, data: bytes) -> bool:
             and not SKIP_DIRS.intersection(parts[:-1]) and not GENERATED.search(data))
 
 
-def held_out(rel: str) -> bool:
-    return int(hashlib.sha256(rel.encode()).hexdigest()[:8], 16) % HOLDOUT_EVERY == 0
+def held_out(key: str) -> bool:
+    """The held-out rule, one for every source: a hash of the file's key (its import path and file name: the path under
+    src/ for the standard library, module path + path in the module for a module), nothing else. So a file's side
+    depends on no other file: adding a module moves no file across the split."""
+    return int(hashlib.sha256(key.encode()).hexdigest()[:8], 16) % HOLDOUT_EVERY == 0
 
 
 def corpus(zip_path: Path) -> tuple[list[tuple[str, str]], str]:
@@ -143,6 +184,146 @@ def corpus(zip_path: Path) -> tuple[list[tuple[str, str]], str]:
                 files.append((rel, data.decode("utf-8")))
                 h.update(rel.encode() + b"\0" + data + b"\0")
     return files, h.hexdigest()
+
+
+def module_select(rel: str, data: bytes) -> bool:
+    """The rule that picks a module's files (reference/README.md, "More Go"): non-test .go files outside testdata/ and
+    vendor/, and not generated: no line `// Code generated ... DO NOT EDIT.` (Go's convention,
+    https://pkg.go.dev/cmd/go#hdr-Generate_Go_files_by_processing_source; GENERATED, as for the standard library, looks
+    for it anywhere in the file, where Go wants it before the package clause: one generator's source in each of x/tools
+    and x/net, which writes that line in a string, is left out too)."""
+    parts = rel.split("/")
+    return (rel.endswith(".go") and not rel.endswith("_test.go") and not MODULE_SKIP_DIRS.intersection(parts[:-1])
+            and not GENERATED.search(data))
+
+
+def module_corpus(module: str, zip_path: Path) -> tuple[list[tuple[str, str]], str]:
+    """A module's selected files as (module path/path in the module, text), sorted, and their sha256 as corpus'."""
+    prefix, path = module + "/", module.split("@")[0]
+    files, h = [], hashlib.sha256()
+    with zipfile.ZipFile(zip_path) as z:
+        for name in sorted(z.namelist()):
+            rel = name[len(prefix):]
+            if not name.startswith(prefix) or not rel.endswith(".go"):
+                continue
+            data = z.read(name)
+            if module_select(rel, data):
+                key = f"{path}/{rel}"
+                try:
+                    files.append((key, data.decode("utf-8")))
+                except UnicodeDecodeError as e:
+                    sys.exit(f"{module}: {rel} is not UTF-8 ({e})")
+                h.update(key.encode() + b"\0" + data + b"\0")
+    return files, h.hexdigest()
+
+
+def checked_module(module: str) -> tuple[list[tuple[str, str]], str]:
+    """A pinned module's files, refused unless the go command's hash is the pinned go.sum line and the selected text's
+    sha256 is the pinned one. module is one of MODULES (main checks --modules first)."""
+    want_sum, want_sha = MODULES[module]
+    files, digest = module_corpus(module, module_zip(module, want_sum))
+    if digest != want_sha:
+        sys.exit(f"{module}: selected files' sha256 {digest}, want {want_sha} ({len(files)} files): another rule?")
+    return files, digest
+
+
+def dedup(sources: list[list[tuple[str, str]]]) -> tuple[list[list[tuple[str, str]]], list[tuple[str, str]]]:
+    """Drop every module file whose text (sha256) equals a file's seen before it (the standard library first, then the
+    modules in MODULES' order, files by path), so that one text cannot be on both sides of the split. The standard
+    library's pinned corpus stays whole (its 9 repeated texts, per-OS variants, are each on one side, which
+    check_split verifies). Returns the kept files per source and the dropped (key, key of the kept copy) pairs."""
+    seen, kept, dropped = {}, [], []
+    for i, files in enumerate(sources):
+        out = []
+        for key, text in files:
+            h = hashlib.sha256(text.encode()).digest()
+            if i and h in seen:
+                dropped.append((key, seen[h]))
+                continue
+            seen.setdefault(h, key)
+            out.append((key, text))
+        kept.append(out)
+    return kept, dropped
+
+
+def split(files: list[tuple[str, str]], rng: np.random.Generator) -> tuple[list, list]:
+    """The training files in a seeded order (rng) and the held-out files in the given order, by held_out."""
+    order = rng.permutation(len(files))  # the training stream visits files in a seeded order
+    return [files[i] for i in order if not held_out(files[i][0])], [f for f in files if held_out(f[0])]
+
+
+def check_split(sources: list[list[tuple[str, str]]]) -> str:
+    """The split's invariants, checked on the sources at hand (the standard library first): (1) every file is on the
+    side it is on when the standard library alone, or the standard library and any single one of the modules, go
+    through dedup and split; (2) no text (sha256) is on both sides; (3) no module file kept has the text of a file kept
+    before it. Exits with the first file that breaks them."""
+    def sides(srcs):
+        kept, _ = dedup(srcs)
+        train, val = split([f for s in kept for f in s], np.random.default_rng(0))
+        return {k: False for k, _ in train} | {k: True for k, _ in val}, train, val
+
+    everything, train, val = sides(sources)
+    first = {}
+    for i, src in enumerate(dedup(sources)[0]):
+        for key, text in src:
+            h = hashlib.sha256(text.encode()).digest()
+            if i and h in first:
+                sys.exit(f"split check: {key} is kept with the same text as {first[h]}: dedup let a copy through")
+            first.setdefault(h, key)
+    for sub in [sources[:1]] + [[sources[0], m] for m in sources[1:]]:
+        for key, side in sides(sub)[0].items():
+            if everything.get(key, side) != side:
+                sys.exit(f"split check: {key} is {'held out' if side else 'in training'} with "
+                         f"{len(sub) - 1} module(s) and {'held out' if everything[key] else 'in training'} with "
+                         f"{len(sources) - 1}: the split depends on which modules are added")
+    train_text = {hashlib.sha256(t.encode()).digest(): k for k, t in train}
+    for key, text in val:
+        if (other := train_text.get(hashlib.sha256(text.encode()).digest())) is not None:
+            sys.exit(f"split check: held-out {key} has the same text as training file {other}")
+    return (f"split check: {len(everything):,} files keep their side when modules are added or left out "
+            f"({len(sources) - 1} module(s) tried one at a time), no text on both sides, no module text twice")
+
+
+NEAR_LINE = 25  # near_copies compares the distinct lines of at least this many characters (spaces stripped),
+NEAR_MIN, NEAR_SHARE = 20, 0.4  # and drops a module's training file that holds NEAR_MIN of a held-out file's and
+# NEAR_SHARE of them. The two forks of held-out files in x/tools and x/net clear it widely (194 lines, 68%; 42, 45%);
+# what comes next is a licence header (3 lines) or a sibling file of the same source.
+
+
+def near_copies(train_files: list[tuple[str, str]], held: list[tuple[str, str]], is_module) -> list[tuple[str, str]]:
+    """The modules' training files that copy most of one of the held-out files held (the standard library's, which the
+    curve and the final measures use), as (key, held-out key) pairs: forks, such as x/net's webdav/internal/xml/read.go
+    of encoding/xml/read.go, whose text differs a little and so passes dedup. They are dropped from training, so that
+    adding modules keeps the standard library's held-out measures comparable; held-out files are never dropped."""
+    def lines(text):
+        return {l.strip() for l in text.splitlines() if len(l.strip()) >= NEAR_LINE}
+
+    held_lines = [(k, lines(t)) for k, t in held]
+    out = []
+    for key, text in train_files:
+        if not is_module(key):
+            continue
+        mine = lines(text)
+        for hk, h in held_lines:
+            n = len(mine & h)
+            if n >= NEAR_MIN and n >= NEAR_SHARE * len(h):
+                out.append((key, hk))
+                break
+    return out
+
+
+def source_table(names: list[str], train_files: list, val_files: list, source_of: dict, ids: dict) -> list[dict]:
+    """Per source (and "all" when there are several): files, bytes, tokens (each file's, with its <|endoftext|>) and
+    their split."""
+    rows = []
+    for i, name in enumerate(names + ["all"]):
+        tr = [(k, t) for k, t in train_files if name == "all" or source_of[k] == i]
+        va = [(k, t) for k, t in val_files if name == "all" or source_of[k] == i]
+        rows.append({"source": name, "files": len(tr) + len(va), "bytes": sum(len(t.encode()) for _, t in tr + va),
+                     "tokens": sum(len(ids[k]) for k, _ in tr + va), "train_files": len(tr),
+                     "train_tokens": sum(len(ids[k]) for k, _ in tr), "heldout_files": len(va),
+                     "heldout_tokens": sum(len(ids[k]) for k, _ in va)})
+    return rows if len(names) > 1 else rows[:1]
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -462,43 +643,78 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=1, help="torch threads (default %(default)s: two were no faster on a shared 2-core machine, and one thread does not collapse when the other core is busy)")
     ap.add_argument("--out", type=Path, default=OUT, help="where the trained model goes (default .cache/tiny-go)")
     ap.add_argument("--curve", type=Path, default=CURVE, help="the loss curve's JSON (default %(default)s)")
+    ap.add_argument("--modules", default="", help="more Go: pinned modules (module@version, comma-separated) added to the training corpus, each fetched and checked by the go command and split by the same held-out rule as the standard library; pinned: " + ", ".join(MODULES))
     ap.add_argument("--smoke", action="store_true", help="a quick check of the whole script: final measures on 8 held-out windows only (numbers not to be reported)")
     ap.add_argument("--evaluate", type=Path, help="train nothing: measure the full-vocabulary model in this BF16 safetensors file (e.g. reference/tiny-qwen3/model.safetensors) on the held-out split and the head probes, and print it")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)  # make_reference set 1 for its own reproducibility
     torch.use_deterministic_algorithms(True)
 
-    files, digest = checked_corpus()
+    mods = [m.strip() for m in args.modules.split(",") if m.strip()]
+    for m in mods:
+        if m not in MODULES:
+            sys.exit(f"--modules: {m} is not pinned; pinned (module@version, reference/README.md \"More Go\"): "
+                     + ", ".join(MODULES))
+    mods = [m for m in MODULES if m in mods]  # MODULES' order, whatever the flag's: dedup keeps the same copies
+    std_files, digest = checked_corpus()
+    mod_files = [checked_module(m) for m in mods]
+    sources = [std_files] + [f for f, _ in mod_files]
+    names = [f"{re.search(r'-(go[0-9.]+)[.]', GO_TOOLCHAIN).group(1)} standard library"] + mods
+    kept, dropped = dedup(sources)
+    files = [f for src in kept for f in src]  # the standard library first, as it always was
+    source_of = {k: i for i, src in enumerate(kept) for k, _ in src}
     tok = tokenizer()
     rng = np.random.default_rng(SEED)
-    order = rng.permutation(len(files))  # the training stream visits files in a seeded order
-    train_files = [files[i] for i in order if not held_out(files[i][0])]
-    val_files = [f for f in files if held_out(f[0])]
+    train_files, val_files = split(files, rng)
+    near = near_copies(train_files, [f for f in val_files if source_of[f[0]] == 0], lambda k: source_of[k] > 0)
+    train_files = [f for f in train_files if f[0] not in {k for k, _ in near}]
+    enc = tok.encode_batch([text for _, text in files], add_special_tokens=False)
+    ids = {k: np.append(np.array(e.ids, dtype=np.int64), ENDOFTEXT) for (k, _), e in zip(files, enc)}
 
     def stream(fs):
-        enc = tok.encode_batch([text for _, text in fs], add_special_tokens=False)
-        return np.concatenate([np.append(np.array(e.ids, dtype=np.int64), ENDOFTEXT) for e in enc])
+        return np.concatenate([ids[k] for k, _ in fs]) if fs else np.zeros(0, dtype=np.int64)
 
-    train, val = stream(train_files), stream(val_files)
+    # The held-out measures (curve, final, --evaluate) stay on the standard library's held-out files, as for every
+    # model before, so that recipes compare; the modules' held-out files are measured apart, at the end.
+    train = stream(train_files)
+    val = stream([f for f in val_files if source_of[f[0]] == 0])
+    val_mod = stream([f for f in val_files if source_of[f[0]] > 0]) if mods else None
     vocab = Vocab(train, mr.TINY["vocab_size"])  # the training split's ids only
     if args.smoke:
         val = val[: 8 * REPORT_SEQ + 1]
+        val_mod = val_mod[: 8 * REPORT_SEQ + 1] if mods else None
     train_c, val_c = vocab.to_compact[train], vocab.to_compact[val]
     # The curve's held-out loss: a fixed random sample (seeded) of the held-out windows, the same at every point.
     n_win = len(chunks(val, EVAL_SEQ))
     sample = np.sort(np.random.default_rng(SEED + 1).choice(n_win, min(EVAL_SEQS, n_win), replace=False))
     val_sample_c = chunks(val_c, EVAL_SEQ)[sample]
     unseen = float((val_c == vocab.other).mean())
-    print(f"corpus: {len(files)} files, {sum(len(t) for _, t in files) / 1e6:.2f} MB, sha256 {digest[:16]}...; "
-          f"train {len(train_files)} files {len(train):,} tokens, held out {len(val_files)} files {len(val):,} tokens "
-          f"({unseen:.2%} of them never seen in training); compact vocabulary (the training split's ids) "
-          f"{vocab.other:,} ids + 1 shared row for {vocab.n_other:,}", flush=True)
-    probes = head_probes(tok, files)
+    table = source_table(names, train_files, val_files, source_of, ids)
+    print("corpus (files kept, after dedup and near copies; tokens count one <|endoftext|> per file):\n" + "\n".join(
+        f"  {r['source']:32s} {r['files']:5d} files {r['bytes'] / 1e6:5.2f} MB {r['tokens']:10,} tokens; training "
+        f"{r['train_files']:5d} files {r['train_tokens']:10,} tokens; held out {r['heldout_files']:3d} files "
+        f"{r['heldout_tokens']:8,} tokens" for r in table), flush=True)
+    print(f"corpus: sha256 {digest[:16]}... (standard library)" + "".join(
+        f", {d[:16]}... ({m})" for m, (_, d) in zip(mods, mod_files)) + (
+        f"; dropped as the same text as a file kept before them: {len(dropped)} files ("
+        + ", ".join(f"{k} = {o}" for k, o in dropped[:3]) + (", ..." if len(dropped) > 3 else "") + ")"
+        + f"; dropped from training as near copies of the standard library's held-out files: {len(near)} ("
+        + ", ".join(f"{k} ~ {o}" for k, o in near) + ")" if mods else ""), flush=True)
+    if mods:
+        print(check_split(sources), flush=True)
+    print(f"training stream sha256 {hashlib.sha256(train.tobytes()).hexdigest()[:16]}...; held out (measured: the "
+          f"standard library's {len(val):,} tokens; {unseen:.2%} of them never seen in training); compact vocabulary "
+          f"(the training split's ids) {vocab.other:,} ids + 1 shared row for {vocab.n_other:,}", flush=True)
+    if not args.evaluate:
+        planned = args.steps * args.batch * args.seq
+        print(f"this run: {args.steps:,} steps x {args.batch} x {args.seq} tokens = {planned:,} tokens = "
+              f"{planned / len(train):.2f} epochs of the training split's {len(train):,} tokens", flush=True)
+    probes = head_probes(tok, std_files)  # the standard library's: the same probes for every recipe, as chapter 07's
     train_seqs = chunks(train, REPORT_SEQ)[:16]  # real ids: suppress_unseen calibrates on these 4,096 training positions
 
     if args.evaluate:
         full = mr.load_trained_model(args.evaluate)
-        print(json.dumps(evaluate(full, vocab, val, probes), indent=1))
+        print(json.dumps(evaluate(full, vocab, val, probes, val_mod), indent=1))
         return
 
     torch.manual_seed(SEED)
@@ -529,6 +745,7 @@ def main() -> None:
     stopped = None
     batches = np.zeros((0, args.seq + 1), dtype=np.int64)
     epoch, seen, running, t0 = 0, 0, [], time.time()
+    busy, busy_tokens = 0.0, 0  # seconds in training steps (no evaluation) since the last point, and their tokens
     load_start = os.getloadavg()
     for step in range(args.steps + 1):
         if step % args.eval_every == 0 or step == args.steps:
@@ -538,12 +755,14 @@ def main() -> None:
             model.train()
             point = {"step": step, "tokens": seen, "seconds": round(time.time() - t0, 1), "heldout": round(held, 4),
                      "train": round(float(np.mean(running)), 4) if running else None, "epoch": epoch,
+                     "step_tokens_per_second": round(busy_tokens / busy) if busy else None,
                      "heads": {k: {"best": v["best"], "heldout": round(v["best_heldout"], 4),
                                    "control_max": round(v["control_max"], 4), "threshold": round(v["threshold"], 4)}
                                for k, v in heads.items()}}
             curve.append(point)
-            running = []
-            print(f"step {step:6d}  {point['seconds']:7.0f} s  epoch {epoch}  train {point['train']}  held-out "
+            running, busy, busy_tokens = [], 0.0, 0
+            print(f"step {step:6d}  {point['seconds']:7.0f} s  {point['step_tokens_per_second'] or 0:5d} tokens/s in "
+                  f"steps  epoch {epoch}  train {point['train']}  held-out "
                   f"{held:.4f}  lr {lr_at(min(step, args.steps - 1)):.2e}  load {os.getloadavg()[0]:.1f}  heads: "
                   + "  ".join(f"{k} L{v['best'][0]}H{v['best'][1]} {v['heldout']:.2f} (control max {v['control_max']:.2f})"
                               for k, v in point["heads"].items()), flush=True)
@@ -559,6 +778,7 @@ def main() -> None:
             batches = np.concatenate([batches, fresh[rng.permutation(len(fresh))]])
             epoch += 1
         x, batches = torch.from_numpy(batches[:args.batch]), batches[args.batch:]
+        t_step = time.time()
         for g in opt.param_groups:
             g["lr"] = lr_at(step)
         loss = compact_loss(model, vocab, x)
@@ -568,6 +788,7 @@ def main() -> None:
         opt.step()
         running.append(loss.item())
         seen += args.batch * args.seq
+        busy, busy_tokens = busy + time.time() - t_step, busy_tokens + args.batch * args.seq
     wall = time.time() - t0
     load_end = os.getloadavg()
 
@@ -588,10 +809,16 @@ def main() -> None:
     quarter = curve[-1 - max(1, len(curve) // 4)]
     summary = {
         "command": "python scripts/train_tiny.py" + "".join(f" {a}" for a in sys.argv[1:]),
-        "corpus": {"module": GO_TOOLCHAIN, "sum": GO_TOOLCHAIN_SUM, "sha256": digest, "files": len(files),
-                   "bytes": sum(len(t.encode()) for _, t in files), "train_files": len(train_files),
+        "corpus": {"module": GO_TOOLCHAIN, "sum": GO_TOOLCHAIN_SUM, "sha256": digest,
+                   "files": len(train_files) + len(val_files),
+                   "bytes": sum(len(t.encode()) for _, t in train_files + val_files), "train_files": len(train_files),
                    "heldout_files": [r for r, _ in val_files], "train_tokens": int(len(train)),
-                   "heldout_tokens": int(len(val)), "heldout_unseen_fraction": round(unseen, 6)},
+                   "heldout_tokens": int(len(val)), "heldout_unseen_fraction": round(unseen, 6),
+                   **({"modules": {m: {"sum": MODULES[m][0], "sha256": d} for m, (_, d) in zip(mods, mod_files)},
+                       "sources": table, "dedup_dropped": [list(x) for x in dropped],
+                       "near_copies_dropped": [list(x) for x in near],
+                       "heldout_measured": "the standard library's held-out files (heldout_tokens); the modules' apart "
+                                           "(result.final.heldout_modules_256)"} if mods else {})},
         "vocab": {"compact_ids": int(vocab.other), "shared_row_ids": int(vocab.n_other), "from": "training split"},
         "model": {k: v for k, v in mr.TINY.items()},
         "training": {"steps": curve[-1]["step"], "planned_steps": args.steps, "stopped_early": stopped is not None,
@@ -607,12 +834,14 @@ def main() -> None:
                    "heldout_loss_compact_bf16": round(compact_bf16, 5), "heldout_loss_full_bf16": round(before["loss"], 5),
                    "outside_mass_mean": before["outside_mean"], "outside_mass_worst": before["outside_worst"]},
     }
-    finish(full, vocab, train_seqs, val, probes, summary, curve, args)
+    finish(full, vocab, train_seqs, val, val_mod, probes, summary, curve, args)
 
 
-def evaluate(full: Qwen3ForCausalLM, vocab: Vocab, val: np.ndarray, probes: dict) -> dict:
+def evaluate(full: Qwen3ForCausalLM, vocab: Vocab, val: np.ndarray, probes: dict,
+             val_mod: np.ndarray | None = None) -> dict:
     """The held-out measures of a full-vocabulary model: loss, top-1 and the probability outside the training split's
-    vocabulary on the whole held-out split (windows of REPORT_SEQ and of EVAL_SEQ tokens), and its head scores."""
+    vocabulary on the standard library's whole held-out split (windows of REPORT_SEQ and of EVAL_SEQ tokens), on the
+    modules' held-out files if val_mod is given (windows of REPORT_SEQ), and its head scores."""
     def attention(ids):
         out = full(input_ids=torch.tensor([ids]), output_attentions=True)
         return torch.stack([a[0] for a in out.attentions])
@@ -620,6 +849,9 @@ def evaluate(full: Qwen3ForCausalLM, vocab: Vocab, val: np.ndarray, probes: dict
     full.set_attn_implementation("eager")
     r = {f"heldout_{n}": {k: round(v, 6) if isinstance(v, float) else v for k, v in full_eval(full, vocab, chunks(val, n)).items()}
          for n in (REPORT_SEQ, EVAL_SEQ)}
+    if val_mod is not None:
+        r[f"heldout_modules_{REPORT_SEQ}"] = {k: round(v, 6) if isinstance(v, float) else v
+                                              for k, v in full_eval(full, vocab, chunks(val_mod, REPORT_SEQ)).items()}
     heads = probe_report(attention, probes)
     print_probe_report(heads)
     r["heads"] = {k: {"named": v["named"], "best": v["best"], "heldout": round(v["best_heldout"], 4),
@@ -630,16 +862,21 @@ def evaluate(full: Qwen3ForCausalLM, vocab: Vocab, val: np.ndarray, probes: dict
     return r
 
 
-def finish(full: Qwen3ForCausalLM, vocab: Vocab, train_seqs: np.ndarray, val: np.ndarray, probes: dict, summary: dict,
-           curve: list, args) -> None:
+def finish(full: Qwen3ForCausalLM, vocab: Vocab, train_seqs: np.ndarray, val: np.ndarray, val_mod: np.ndarray | None,
+           probes: dict, summary: dict, curve: list, args) -> None:
     """suppress_unseen, the held-out measures and head scores of the saved model, then save the model, train.json and
     the curve (before the last check, so that a failed check keeps the run to study)."""
     alpha = suppress_unseen(full, vocab, train_seqs)
-    r = evaluate(full, vocab, val, probes)
+    r = evaluate(full, vocab, val, probes, val_mod)
     w = r[f"heldout_{REPORT_SEQ}"]
     print(f"after suppress_unseen (the shared row moved {alpha:.3f}): held-out loss (whole split, windows of "
           f"{REPORT_SEQ}) {w['loss']:.5f}, top-1 {w['top1']:.2%}; probability outside the training split's vocabulary: "
           f"mean {w['outside_mean']:.3e}, worst position {w['outside_worst']:.3e}", flush=True)
+    if val_mod is not None:
+        m = r[f"heldout_modules_{REPORT_SEQ}"]
+        print(f"the modules' held-out files ({m['tokens']:,} tokens in windows of {REPORT_SEQ}): loss {m['loss']:.5f}, "
+              f"top-1 {m['top1']:.2%}; probability outside the training split's vocabulary: mean "
+              f"{m['outside_mean']:.3e}, worst position {m['outside_worst']:.3e}", flush=True)
     t = summary["training"]
     print(f"{t['steps']} steps of {t['batch']} x {t['seq']} tokens: {t['tokens']:,} tokens, {t['epochs']} epochs of the "
           f"training split, {t['seconds'] / 60:.0f} minutes ({t['tokens_per_second']} tokens/s); the curve's held-out "
@@ -653,7 +890,8 @@ def finish(full: Qwen3ForCausalLM, vocab: Vocab, train_seqs: np.ndarray, val: np
     args.curve.parent.mkdir(parents=True, exist_ok=True)
     args.curve.write_text(json.dumps({
         "about": "scripts/train_tiny.py: the tiny Qwen3's loss (nats per token) on Go's standard library while it "
-                 "trained; train = mean over the steps since the previous point, heldout = on "
+                 "trained" + "".join(f" (and {', '.join(m)})" for m in [summary["corpus"].get("modules")] if m)
+                 + "; train = mean over the steps since the previous point, heldout = on "
                  + t["curve_heldout"] + "; heads = the best head of each pattern on the held-out probes, the controls' "
                  "maximum and the threshold; seconds = wall time on the machine described",
         "training": summary["training"], "result": summary["result"], "points": curve}, indent=1) + "\n")
