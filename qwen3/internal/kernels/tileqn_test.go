@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	gguf "github.com/qwen3go/qwen3go/chapters/01_gguf"
@@ -119,4 +120,129 @@ func fma32Big(x, y, z float32) float32 {
 	p.Add(p, new(big.Float).SetPrec(200).SetFloat64(float64(z)))
 	f, _ := p.Float32()
 	return f
+}
+
+// BenchmarkStreamTileQN is benchStream for TileQN: 128 MB of rows of 1024 weights (four times the
+// L3), 32 rows per call as the engine's passes make them, for a batch of 16 or 32 tokens on one
+// core. MAC/ns against BenchmarkTileQN's (the rows in the cache) is what streaming the weights
+// from memory costs the batched kernel.
+func BenchmarkStreamTileQN(b *testing.B) {
+	for _, typ := range []gguf.GGMLType{gguf.TypeQ8_0, gguf.TypeQ4_K, gguf.TypeQ6_K} {
+		for _, tokens := range []int{16, 32} {
+			b.Run(fmt.Sprintf("%v/%d", typ, tokens), func(b *testing.B) {
+				r := rand.New(rand.NewPCG(1, 1))
+				const cols = 1024
+				bl := blockOf[typ]
+				rb := cols / bl.size * bl.bytes
+				rows := (128 << 20) / rb / 32 * 32
+				w := randBlocks(r, typ, rows*cols/bl.size)
+				a := NewAct(tokens * cols)
+				a.Quantize(randX(r, tokens*cols))
+				xn := NewActN(tokens, cols)
+				xn.Set(a, tokens, cols)
+				out := make([]float32, tokens*32)
+				m := startCPU()
+				for b.Loop() {
+					for r0 := 0; r0 < rows; r0 += 32 {
+						TileQN(qKinds[typ], out, 32, 32, w[r0*rb:(r0+32)*rb], rb, xn)
+					}
+				}
+				m.report(b, float64(rows*cols*tokens), "MAC")
+			})
+		}
+	}
+}
+
+// BenchmarkActNSet: laying out 16 and 32 tokens of 3072 values (the down projection's inputs),
+// once per matrix pass of a Batch's step, on one core while the other waits.
+func BenchmarkActNSet(b *testing.B) {
+	for _, tokens := range []int{16, 32} {
+		b.Run(fmt.Sprint(tokens), func(b *testing.B) {
+			r := rand.New(rand.NewPCG(1, 1))
+			const k = 3072
+			a := NewAct(tokens * k)
+			a.Quantize(randX(r, tokens*k))
+			xn := NewActN(tokens, k)
+			for b.Loop() {
+				xn.Set(a, tokens, k)
+			}
+		})
+	}
+}
+
+// TestActNSet: Set puts token 16g+l's values 2j, 2j+1 of block b in the word
+// Q[((g·nb+b)·16+j)·16+l] (low half, high half), its scale and sum at SS[(g·nb+b)·32+l] and
+// [..+16+l], zeros for the lanes past the batch, over a layout full of other values; and the
+// form that puts each word together from the two values (big-endian machines) gives the same, and
+// so does SetBlocks over runs of blocks.
+func TestActNSet(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	const k = 256
+	nb := k / ActBlock
+	for _, tokens := range []int{1, 5, 16, 21, 32} {
+		a := NewAct(tokens * k)
+		x := randX(r, tokens*k)
+		for i := range x {
+			x[i] *= float32(1 + i%7) // values near ±32767 too, with their sign bit in the low half
+		}
+		a.Quantize(x)
+		xn := NewActN(32, k)
+		for i := range xn.Q {
+			xn.Q[i] = -1
+		}
+		for i := range xn.SS {
+			xn.SS[i] = -1
+		}
+		xn.Set(a, tokens, k)
+		for g := 0; g*ActNLanes < tokens; g++ {
+			for b := range nb {
+				for l := range ActNLanes {
+					tok := g*ActNLanes + l
+					var s, m float32
+					if tok < tokens {
+						s, m = a.Scale[tok*nb+b], a.Sum[tok*nb+b]
+					}
+					if got := xn.SS[(g*nb+b)*32+l]; got != s {
+						t.Fatalf("%d tokens: token %d block %d scale %v, want %v", tokens, tok, b, got, s)
+					}
+					if got := xn.SS[(g*nb+b)*32+16+l]; got != m {
+						t.Fatalf("%d tokens: token %d block %d sum %v, want %v", tokens, tok, b, got, m)
+					}
+					for j := range ActBlock / 2 {
+						var lo, hi int16
+						if tok < tokens {
+							lo, hi = a.Q[tok*k+b*ActBlock+2*j], a.Q[tok*k+b*ActBlock+2*j+1]
+						}
+						if got := xn.Q[((g*nb+b)*16+j)*16+l]; int16(got) != lo || int16(got>>16) != hi {
+							t.Fatalf("%d tokens: token %d block %d pair %d = %#x, want %d, %d", tokens, tok, b, j, got, lo, hi)
+						}
+					}
+				}
+			}
+		}
+		runs := NewActN(32, k) // Shape, then SetBlocks of two runs of blocks, the second first
+		copy(runs.Q, xn.Q[len(xn.Q)/2:])
+		runs.Shape(a, tokens, k)
+		runs.SetBlocks(a, 3, nb)
+		runs.SetBlocks(a, 0, 3)
+		g := (tokens + ActNLanes - 1) / ActNLanes
+		if !slices.Equal(runs.Q[:g*k/2*ActNLanes], xn.Q[:g*k/2*ActNLanes]) || !slices.Equal(runs.SS[:2*g*nb*ActNLanes], xn.SS[:2*g*nb*ActNLanes]) {
+			t.Fatalf("%d tokens: SetBlocks of blocks 3.. then 0..3 differs from Set", tokens)
+		}
+		if !littleEndian {
+			continue // Set took the pairs' form itself
+		}
+		pairs := NewActN(32, k)
+		for i := range pairs.Q {
+			pairs.Q[i] = -1
+		}
+		for i := range pairs.SS {
+			pairs.SS[i] = -1
+		}
+		pairs.N, pairs.K = tokens, k
+		pairs.setBlocks(a, 0, nb, false)
+		if !slices.Equal(pairs.Q, xn.Q) || !slices.Equal(pairs.SS, xn.SS) {
+			t.Fatalf("%d tokens: the pairs' form differs from the words' form", tokens)
+		}
+	}
 }
