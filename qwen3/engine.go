@@ -109,9 +109,11 @@ type engine struct {
 	jobAct                                    *kernels.Act  // quantizeTokens' Act (nil: none)
 	jobX                                      []float32     // and its inputs,
 	jobWidth                                  int           // jobWidth values per token
+	jobN                                      *kernels.ActN // layOut's layout of jobAct
 	actViews                                  []kernels.Act // per worker
 	khs                                       [][]uint16    // per worker: storeKV's kh
 	normQuantBody, quantBody, rotateStoreBody func(worker, lo, hi int)
+	layOutBody                                func(worker, lo, hi int)
 }
 
 // newEngine sizes the buffers of m's forward pass for m.pool's workers.
@@ -159,6 +161,7 @@ func newEngine(m *Model) *engine {
 	e.qkvTileBody, e.oTileBody = e.qkvTiles, e.oTiles
 	e.gateUpTileBody, e.downTileBody = e.gateUpTiles, e.downTiles
 	e.normQuantBody, e.quantBody, e.rotateStoreBody = e.normQuantTokens, e.quantTokens, e.rotateStoreTokens
+	e.layOutBody = e.layOutBlocks
 	return e
 }
 
@@ -268,7 +271,7 @@ func (e *engine) forward(ids []int, wantLogits bool) {
 	outs := len(e.segs) - 1                     // rows of logits
 	tiles := e.n >= minTileTokens && !e.oneEach // a prompt chunk (with other caches' tokens or not): tiles; decoding: dot products
 	e.xbN, e.attN, e.hbN, e.finalsN = nil, nil, nil, nil
-	if e.oneEach && e.n >= batchTileMin && e.tileN.xb != nil {
+	if e.oneEach && e.n >= batchTileMin && e.tileN.xb != nil && batchTiles() {
 		e.xbN, e.attN, e.hbN = e.tileN.xb, e.tileN.att, e.tileN.hb
 	}
 	if e.batch && outs >= batchTileMin && e.tileN.xb != nil {
@@ -306,10 +309,7 @@ func (e *engine) forward(ids []int, wantLogits bool) {
 			continue
 		}
 		e.at(passNorm, nil)
-		for t := 0; t < e.n; t++ {
-			rmsnorm(e.xb[t*H:(t+1)*H], e.x[t*H:(t+1)*H], e.l.attnNorm, c.Eps)
-		}
-		e.quantizeChunk(e.xbChunk, e.xbN, e.xb, H)
+		e.normQuantizeStep(e.l.attnNorm)
 		e.at(passQKV, e.l.q)
 		p.run(c.qDim()+2*c.kvDim(), 32, e.qkvBody)
 		// One item per token and key/value head (one token, or a Batch's step): each item
@@ -327,10 +327,7 @@ func (e *engine) forward(ids []int, wantLogits bool) {
 		p.run(H, 16, e.oBody)
 		// MLP block
 		e.at(passNorm, nil)
-		for t := 0; t < e.n; t++ {
-			rmsnorm(e.xb[t*H:(t+1)*H], e.x[t*H:(t+1)*H], e.l.ffnNorm, c.Eps)
-		}
-		e.quantizeChunk(e.xbChunk, e.xbN, e.xb, H)
+		e.normQuantizeStep(e.l.ffnNorm)
 		e.at(passGateUp, e.l.gate)
 		p.run(c.Intermediate, 32, e.gateUpBody)
 		e.quantizeChunk(e.hbChunk, e.hbN, e.hb, c.Intermediate)

@@ -43,10 +43,19 @@ func newTileScratch(widest int) tileScratch {
 	}
 }
 
+// batchTiles reports whether kernels.TileQN runs in assembly on this processor (AVX-512 VNNI,
+// where every block-quantized type has a form): elsewhere a Batch's step takes the batched dots,
+// and laying its inputs out for the tile would be work nobody reads.
+func batchTiles() bool { return kernels.TileQNFast(kernels.QQ8_0) }
+
 // quantizeChunk rounds the chunk's inputs of a matrix pass (width values per token) into a, for
 // the quantized matrices, and lays them out in xn for kernels.TileQN when xn is not nil (a
 // Batch's step of batchTileMin tokens or more); it does nothing when the model has none (a is nil).
 func (e *engine) quantizeChunk(a *kernels.Act, xn *kernels.ActN, x []float32, width int) {
+	if a != nil && xn != nil && e.m.pool.workers() > 1 {
+		e.quantizeTokensN(a, xn, x, width)
+		return
+	}
 	quantizeRows(a, xn, x, e.n, width)
 }
 
