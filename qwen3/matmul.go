@@ -219,8 +219,8 @@ func (e *engine) qkvRows(_, lo, hi int) {
 // them to the residual stream: the output and down projections. The products go through the
 // worker's scratch, kernels.TileRows rows for every token at a time.
 func (e *engine) addRows(worker int, w *matrix, lo, hi int, in []float32, width int, a *kernels.Act, xn *kernels.ActN) {
-	const R = kernels.TileRows
 	H, y := e.c.Hidden, e.scratch[worker].out
+	R := e.rowsPerCall(xn, len(y))
 	for r0 := lo; r0 < hi; r0 += R {
 		rows := min(hi-r0, R)
 		w.dotRowsN(r0, rows, y, R, in, width, a, xn, e.n)
@@ -231,6 +231,18 @@ func (e *engine) addRows(worker int, w *matrix, lo, hi int, in []float32, width 
 			}
 		}
 	}
+}
+
+// rowsPerCall is how many rows of a matrix the decoding passes that go through a worker's scratch
+// (addRows, gateUpRows) give one dotRowsN call, for a scratch of room floats: kernels.TileRows,
+// or for the batched tile (xn not nil) as many whole TileRows as the scratch holds for every token
+// of the step. TileQN starts the prefetchers on 16 new rows at each call, and gate and up take
+// turns: runs of 32 rows started them about 190 times a layer.
+func (e *engine) rowsPerCall(xn *kernels.ActN, room int) int {
+	if xn == nil {
+		return kernels.TileRows
+	}
+	return max(room/e.n/kernels.TileRows, 1) * kernels.TileRows
 }
 
 // oRows computes rows [lo, hi) of the output projection and adds them to the residual stream.
@@ -245,7 +257,6 @@ func (e *engine) downRows(worker, lo, hi int) {
 
 // gateUpRows computes rows [lo, hi) of silu(gate)·up for every token.
 func (e *engine) gateUpRows(worker, lo, hi int) {
-	const R = kernels.TileRows
 	H, I := e.c.Hidden, e.c.Intermediate
 	g, u := e.scratch[worker].out, e.scratch[worker].out2
 	// One token: each matrix's rows in one run, not 32 gate rows then 32 up rows in turn. Each
@@ -258,6 +269,7 @@ func (e *engine) gateUpRows(worker, lo, hi int) {
 		kernels.SiLUMul(e.hb[lo:hi], g[:hi-lo], u[:hi-lo])
 		return
 	}
+	R := e.rowsPerCall(e.xbN, len(g))
 	for r0 := lo; r0 < hi; r0 += R {
 		rows := min(hi-r0, R)
 		e.l.gate.dotRowsN(r0, rows, g, R, e.xb, H, e.xbChunk, e.xbN, e.n)
