@@ -47,7 +47,7 @@ type Config struct {
 	// max_num_batched_tokens): the chunk takes what the decoding tokens leave, at least 8. A
 	// pass's time grows with its tokens, so this bounds the inter-token latency of the running
 	// replies while prompts arrive, at the cost of a prompt's time to its first token. 0 means
-	// 48; a negative number, only the engine's limit (128).
+	// 32; a negative number, only the engine's limit (128).
 	StepTokens int
 	// Static makes batching static, as chapter 10's: requests are admitted only when every
 	// slot is free, and the batch decodes until its last reply ends. For comparison only.
@@ -77,7 +77,7 @@ type Config struct {
 }
 
 // defaultStepTokens is Config.StepTokens' default: see its doc and notebook 13.
-const defaultStepTokens = 48
+const defaultStepTokens = 32
 
 // withDefaults fills the zero fields and checks the rest against the model.
 func (c Config) withDefaults(modelContext int) (Config, error) {

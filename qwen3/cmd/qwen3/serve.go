@@ -40,7 +40,7 @@ func serveCmd(args []string, e *env) error {
 	slots := fs.Int("slots", 4, "requests decoded together, each with its own KV cache of -ctx tokens (1..128)")
 	queue := fs.Int("queue", 0, "requests that may wait for a slot before the server answers 429 (default 4 x -slots; -1 none)")
 	chunk := fs.Int("chunk", 0, "prompt tokens run in a decoding step's pass, so a long prompt does not stall the others (default 64; -1 whole prompts)")
-	stepTokens := fs.Int("step-tokens", 0, "most tokens of a step's pass, decoding tokens and a prompt's chunk together: bounds the inter-token latency (default 48; -1 only the engine's 128)")
+	stepTokens := fs.Int("step-tokens", 0, "most tokens of a step's pass, decoding tokens and a prompt's chunk together: bounds the inter-token latency (default 32; -1 only the engine's 128)")
 	static := fs.Bool("static", false, "static batching, for comparison: admit requests only when every slot is free")
 	grace := fs.Duration("grace", 30*time.Second, "on SIGTERM or Ctrl-C, how long running replies may take to finish")
 	quiet := fs.Bool("quiet", false, "no line per request on standard error")
