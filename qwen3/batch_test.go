@@ -162,15 +162,9 @@ func TestBatchStepMatchesStep(t *testing.T) {
 					for i := range ids {
 						ids[i] = next[(i+step)%len(next)] % tc.m.Config().VocabSize
 					}
-					got, err := b.Step(together, ids)
-					if err != nil {
-						t.Fatal(err)
-					}
+					got, wants := stepBoth(t, b, together, alone, ids)
 					for i, s := range alone {
-						want, err := s.Step(ids[i])
-						if err != nil {
-							t.Fatal(err)
-						}
+						want := wants[i]
 						if !slices.Equal(got[i], want) {
 							t.Fatalf("step %d, session %d: batched logits differ from Step's (max %.3g); they should be identical", step, i, maxAbsDiff(got[i], want))
 						}
@@ -182,6 +176,24 @@ func TestBatchStepMatchesStep(t *testing.T) {
 			})
 		}
 	}
+}
+
+// stepBoth steps ids through the caches together (one Batch step) and through each of alone
+// (Cache.Step), and returns both sets of logits.
+func stepBoth(t *testing.T, b *Batch, together, alone []*Cache, ids []int) (got, want [][]float32) {
+	t.Helper()
+	got, err := b.Step(together, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range alone {
+		w, err := s.Step(ids[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, w)
+	}
+	return got, want
 }
 
 // maxAbsDiff is max |got - want|, for the failure message.

@@ -126,15 +126,9 @@ func TestBatchRunMatchesPrefillAndStep(t *testing.T) {
 						for i := range ids {
 							ids[i] = (264 + step + i) % v
 						}
-						got, err := b.Step(together, ids)
-						if err != nil {
-							t.Fatal(err)
-						}
-						for i, s := range alone {
-							want, err := s.Step(ids[i])
-							if err != nil {
-								t.Fatal(err)
-							}
+						got, wants := stepBoth(t, b, together, alone, ids)
+						for i := range alone {
+							want := wants[i]
 							d := relDiff(got[i], want)
 							if i == at && !slices.Equal(got[i], want) {
 								t.Fatalf("step %d after the run, cache %d (the chunk's): logits differ from a cache prefilled alone (max %.3g); its keys and values should be Prefill's", step, i, d)

@@ -230,8 +230,8 @@ func ExampleModel_NewCache() {
 }
 
 // Batch.Run runs any tokens of several caches in one forward pass: here cache a decodes while
-// cache b's prompt arrives in two chunks, each riding in a's step (a server's chunked prefill).
-// Every weight read from memory serves a's token and b's chunk together.
+// cache c's prompt arrives in two chunks, each riding in a's step (a server's chunked prefill).
+// Every weight read from memory serves a's token and c's chunk together.
 func ExampleBatch_Run() {
 	ctx := context.Background()
 	m, err := qwen3.Load(ctx, reference.TinyGGUF())
