@@ -137,7 +137,7 @@ func (b *Batch) checkCaches(caches []*Cache, idsOf func(i int) []int) error {
 // When every ids[i] is one token, Run is Step, bits and all. Otherwise a pass of three tokens
 // or more takes a prompt's tiles (matmul.go) for every token: a cache's prompt chunk gets the
 // bits Prefill gives it (a token's tile lanes do not depend on the other tokens), and a
-// decoding token logits within Step's tolerance of chapter 07, not Step's bits. An error leaves
+// decoding token gets logits within Step's tolerance of chapter 07, not Step's bits. An error leaves
 // every cache as it was.
 func (b *Batch) Run(caches []*Cache, ids [][]int) ([][]float32, error) {
 	logits, err := b.run(caches, ids)

@@ -24,7 +24,8 @@ import (
 //  2. retires the requests whose client disconnected, freeing their slots;
 //  3. runs one forward pass (qwen3.Batch.Run) of one token of every slot that is decoding and a
 //     chunk of at most Config.PrefillChunk tokens of the oldest prompt still being prefilled
-//     (fewer if the pass would pass the engine's limit), then picks each decoding slot's next
+//     (fewer when the pass would exceed Config.StepTokens, though at least minChunk, or the
+//     engine's limit; with no one decoding, the chunk runs alone), then picks each decoding slot's next
 //     token and hands its text to the request's handler; a reply that ends (a stop token or
 //     string, its max_tokens, a full context) leaves at once. When the chunk is the prompt's
 //     last, its logits give the reply's first token and the slot decodes from the next turn on.

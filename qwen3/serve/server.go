@@ -39,9 +39,10 @@ type Config struct {
 	// Queue is how many requests may wait for a free slot beyond the Slots running: 0 means
 	// 4 x Slots, a negative number none. A request beyond it gets a 429 with Retry-After.
 	Queue int
-	// PrefillChunk is the most prompt tokens run in one decoding step's pass, so that a long
-	// prompt does not stall the running replies: 0 means 64; a negative number runs each prompt
-	// whole, in a pass of its own (no chunking: the comparison notebook 13 draws).
+	// PrefillChunk is the most prompt tokens run in one pass, so that a long prompt does not
+	// stall the running replies; in a decoding step's pass StepTokens bounds the chunk further.
+	// 0 means 64; a negative number runs each prompt whole, in a pass of its own (no chunking:
+	// the comparison notebook 13 draws).
 	PrefillChunk int
 	// StepTokens bounds a step's pass, the decoding tokens and a prompt's chunk together (vLLM's
 	// max_num_batched_tokens): the chunk takes what the decoding tokens leave, at least 8. A
