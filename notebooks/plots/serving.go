@@ -139,6 +139,7 @@ func ServingCurves(series []Series) []*plot.Plot {
 	}
 	for _, p := range []*plot.Plot{tps, ttft, itl} {
 		p.Y.Min = 0
+		p.Y.Max *= 1.3 // headroom: the legend, top left, stays clear of a curve that starts high
 		p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	}
 	return []*plot.Plot{tps, ttft, itl}
