@@ -10,9 +10,11 @@ import (
 )
 
 // engine is all the scheduler asks of a model: a KV cache per slot, kept between requests; a
-// chunk of a prompt run after what a slot's cache holds; and one token of several slots run in
-// one batched pass. modelEngine below is the one implementation over package qwen3; the scheduler's tests use a fake one. Keeping the scheduler behind this
-// small interface means a change of the engine's API touches this file only.
+// chunk of a prompt run after what a slot's cache holds; one token of several slots run in one
+// batched pass; and such a pass with a prompt's chunk of another slot beside them (run).
+// modelEngine below is the one implementation over package qwen3; the scheduler's tests use a
+// fake one. Keeping the scheduler behind this small interface means a change of the engine's
+// API touches this file only.
 type engine interface {
 	// slots is the number of caches, maxLen how many tokens each holds, vocab the logits' length.
 	slots() int
