@@ -31,7 +31,7 @@
 # SERVE=1,4,8,16,32 measures serving instead: `qwen3 serve` beside llama.cpp's llama-server on one
 # file (WEIGHTS, default q8_0), both with continuous batching, SERVE_SLOTS slots (default: the most
 # clients) of SERVE_CTX (512) tokens, a float16 KV cache, and the same load generator at each number
-# of concurrent clients: streamed completions of prompts of SERVE_PROMPT words (100, about 130 tokens)
+# of concurrent clients: streamed completions of prompts of SERVE_PROMPT words (100: 115 to 117 tokens in bench_serving.json)
 # and DECODE new tokens each, SERVE_REQUESTS (2) per client, REPS times, interleaved; aggregate tok/s,
 # time to first token and inter-token latency p50/p99 (scripts/bench/serving; JSON default
 # notebooks/data/bench_serving.json). The servers and the clients share the machine: run it quiet.
