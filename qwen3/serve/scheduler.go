@@ -137,8 +137,8 @@ type StepEvent struct {
 	Logits   []float32
 	Token    int
 	Prefill  bool          // the logits came from the prompt's last chunk
-	Batch    int           // sequences in the pass (1 for a prefill chunk)
-	Pass     time.Duration // the forward pass's time
+	Batch    int           // decoding sequences in the pass; for Prefill, those and the chunk's (1 alone)
+	Pass     time.Duration // the forward pass's time, a chunk riding beside the decoding tokens included
 }
 
 // Errors of submit, which the server turns into 429 and 503.
