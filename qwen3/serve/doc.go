@@ -43,8 +43,10 @@
 // scheduler (scheduler.go), admits a new request into the running batch at the next step,
 // retires a reply the moment it ends, and notices a client that went away before the next step.
 // A prompt is run in chunks of at most Config.PrefillChunk tokens, each in the same forward pass
-// as the decoding step (qwen3.Batch.Run: a weight read serves the chunk and the decoding tokens,
-// as in vLLM's chunked prefill and llama.cpp's server, which put both in one batch), so a long
+// as the decoding step, the two within Config.StepTokens (qwen3.Batch.Run: a weight read serves
+// the chunk and the decoding tokens, as in vLLM's chunked prefill, whose max_num_batched_tokens
+// bounds the same pass, and llama.cpp's server, whose update_slots in tools/server/server.cpp
+// adds the decoding tokens to the batch first and the prompts' after them), so a long
 // prompt costs the running replies one chunk's arithmetic per step rather than stalling them for
 // the whole prompt. A slot keeps its cache after its request: the next request goes to the free slot
 // whose cache shares the longest prefix with its prompt, and only the rest is run (a
