@@ -114,6 +114,8 @@ func (c Config) withDefaults(modelContext int) (Config, error) {
 		c.StepTokens = defaultStepTokens
 	case c.StepTokens < 0:
 		c.StepTokens = 0 // the scheduler's "the engine's limit"
+	case c.StepTokens > 128:
+		return c, fmt.Errorf("serve: StepTokens %d: at most 128, the most tokens of one pass (a negative number for that limit)", c.StepTokens)
 	}
 	if c.MaxTokens == 0 {
 		c.MaxTokens = c.Context

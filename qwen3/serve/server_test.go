@@ -706,3 +706,11 @@ func neverReads(t testing.TB, addr, body string) net.Conn {
 	}
 	return c
 }
+
+// A pass budget past the engine's limit is refused, naming the field, rather than silently
+// meaning the limit.
+func TestConfigStepTokensLimit(t *testing.T) {
+	if _, err := New(tinyModel(t), Config{StepTokens: 129}); err == nil || !strings.Contains(err.Error(), "StepTokens 129: at most 128") {
+		t.Errorf("StepTokens 129: %v, want an error naming it", err)
+	}
+}

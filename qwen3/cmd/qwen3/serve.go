@@ -40,13 +40,16 @@ func serveCmd(args []string, e *env) error {
 	slots := fs.Int("slots", 4, "requests decoded together, each with its own KV cache of -ctx tokens (1..128)")
 	queue := fs.Int("queue", 0, "requests that may wait for a slot before the server answers 429 (default 4 x -slots; -1 none)")
 	chunk := fs.Int("chunk", 0, "most prompt tokens run in one pass, so a long prompt does not stall the others; beside decoding tokens -step-tokens bounds it further (default 64; -1 whole prompts)")
-	stepTokens := fs.Int("step-tokens", 0, "most tokens of a step's pass, decoding tokens and a prompt's chunk together, though a chunk gets at least 8: bounds the inter-token latency (default 32; -1 only the engine's 128)")
+	stepTokens := fs.Int("step-tokens", 0, "most tokens of a step's pass, decoding tokens and a prompt's chunk together, though a chunk gets at least 8: bounds the inter-token latency (default 32; -1 only the engine's 128; -static and -chunk -1 run prompts in passes of their own, which it does not bound)")
 	static := fs.Bool("static", false, "static batching, for comparison: admit requests only when every slot is free")
 	grace := fs.Duration("grace", 30*time.Second, "on SIGTERM or Ctrl-C, how long running replies may take to finish")
 	quiet := fs.Bool("quiet", false, "no line per request on standard error")
 	ln, m, err := srv.start(args, serveSynopsis, e, func() error {
 		if *slots < 1 || *slots > 128 {
 			return usagef("-slots %d: must be in 1..128", *slots)
+		}
+		if *stepTokens > 128 {
+			return usagef("-step-tokens %d: at most 128, the most tokens of one pass (-1 for that limit)", *stepTokens)
 		}
 		return nil
 	})

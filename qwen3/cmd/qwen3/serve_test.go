@@ -114,6 +114,7 @@ func TestServeFlags(t *testing.T) {
 		want string
 	}{
 		{[]string{"serve", "-slots", "0"}, "-slots 0: must be in 1..128"},
+		{[]string{"serve", "-step-tokens", "129"}, "-step-tokens 129: at most 128, the most tokens of one pass"},
 		{[]string{"serve", "-port", "70000"}, "-port 70000: must be in 0..65535"},
 		{[]string{"serve", "extra"}, "serve takes no arguments"},
 		{[]string{"serve", "-temperature", "1"}, "flag provided but not defined: -temperature"},
