@@ -18,7 +18,8 @@ import (
 // two key blocks, or 32 value dimensions, for the same rows; the same bits as two AttnTiles, and
 // on AVX-512 each input is loaded once for both). A work item is one key/value head and up to six query rows
 // (tokens x the query heads that share it) in tiles of six, up to attnTiles tiles; it walks the
-// keys in blocks of attnKeys with an online softmax: per row a running maximum m and sum l, the
+// keys in blocks of attnKeys (a decoding item of a short context: all of them, see stepKeys)
+// with an online softmax: per row a running maximum m and sum l, the
 // output o rescaled by e^(m_old−m_new) whenever the maximum grows, and divided by l at the end. No
 // score array as long as the context is ever stored, and every key and value loaded from memory
 // serves all the rows of the item: a long prompt's attention reads its keys and values once per
@@ -33,12 +34,29 @@ import (
 // than ten times the Q8_0 weights'.
 
 // attnKeys is the number of keys per step of the online softmax; attnTiles the most 6-row tiles
-// of an item.
+// of an item; attnWhole the most bytes of keys and values a decoding item (two rows) takes in
+// one step (256 positions of a float16 cache at Qwen3's head_dim 128, 128 of a float32 one).
 const (
 	attnKeys  = 64
 	attnTiles = 4
 	attnMax   = attnTiles * kernels.AttnRows
+	attnWhole = 128 << 10
 )
+
+// stepKeys is the number of keys per step of an item of rows query rows that sees keys keys,
+// each key and value of kvBytes bytes. Decoding (two rows) takes a short context whole, in one
+// step: there is no rescaling, and the step's prefetches ask for the worker's whole next item
+// while it computes this one (its two rows of scores fit the scratch, attnMax x attnKeys, up to
+// attnMax·attnKeys/2 keys). A Batch step at the contexts of a chat (16 sequences at 160
+// positions) reads its keys and values 1.2-1.3x faster so (BenchmarkAttendDecode, one core);
+// a longer context keeps steps of attnKeys, whose prefetches stay within the caches (steps of
+// 128 to 384 keys read a context of 2,048 positions 8-20% more slowly).
+func stepKeys(rows, keys, kvBytes int) int {
+	if rows == 2 && keys <= attnMax*attnKeys/2 && 2*keys*kvBytes <= attnWhole {
+		return (keys + 2*kernels.AttnLanes - 1) &^ (2*kernels.AttnLanes - 1)
+	}
+	return attnKeys
+}
 
 // attnScratch is one worker's space for an attention item.
 type attnScratch struct {
@@ -114,6 +132,14 @@ func headKV(o *Cache, li, g, d int) (keys, values []float32, keysH, valuesH []ui
 		return nil, nil, o.keysH[li][g*kStride : (g+1)*kStride], o.valuesH[li][g*vStride : (g+1)*vStride]
 	}
 	return o.keys[li][g*kStride : (g+1)*kStride], o.values[li][g*vStride : (g+1)*vStride], nil, nil
+}
+
+// kvBytes is the size of one key (or value) head in cache o, in bytes.
+func (e *engine) kvBytes(o *Cache) int {
+	if o.keysH != nil {
+		return 2 * e.c.HeadDim
+	}
+	return 4 * e.c.HeadDim
 }
 
 // kvBytes is n values from off of a head's keys or values (the pair of the cache's type; the
@@ -211,16 +237,17 @@ func (e *engine) attend(worker, lo, hi int) {
 		// scores' calls for its keys, the value sums' for its values, a share each; the last step
 		// asks for the first of the worker's next item.
 		var kNext, vNext []byte
-		for k0 := 0; k0 < maxKeys; k0 += attnKeys {
-			kn := min(attnKeys, maxKeys-k0)
+		ks := stepKeys(rows, maxKeys, e.kvBytes(o)) // keys per step, and the stride of the scores' rows
+		for k0 := 0; k0 < maxKeys; k0 += ks {
+			kn := min(ks, maxKeys-k0)
 			if rows == 2 {
-				nn := min(attnKeys, maxKeys-k0-kn) // the next step's keys
+				nn := min(ks, maxKeys-k0-kn) // the next step's keys
 				kNext, vNext = kvBytes(keys, keysH, (k0+kn)*d, keyBlocks(nn)*d*L), kvBytes(values, valuesH, (k0+kn)*d, nn*d)
 				if nn == 0 && it+1 < hi {
-					g, first, _, _, _ := e.item(it + 1)
+					g, first, _, rows, _ := e.item(it + 1)
 					t := first / group
 					nk, nv, nkH, nvH := headKV(e.owner[t], e.li, g, d)
-					nn = min(attnKeys, e.posOf[t]+1)
+					nn = min(stepKeys(rows, e.posOf[t]+1, e.kvBytes(e.owner[t])), e.posOf[t]+1)
 					kNext, vNext = kvBytes(nk, nkH, 0, keyBlocks(nn)*d*L), kvBytes(nv, nvH, 0, nn*d)
 				}
 			}
@@ -230,16 +257,16 @@ func (e *engine) attend(worker, lo, hi int) {
 				i := b / (2 * L)
 				pf := kNext[i*len(kNext)/calls : (i+1)*len(kNext)/calls]
 				for tl := 0; tl < used; tl++ {
-					q, out := sc.q[tl*rows*d:], sc.s[tl*rows*attnKeys+b:]
+					q, out := sc.q[tl*rows*d:], sc.s[tl*rows*ks+b:]
 					switch {
 					case keysH != nil && two:
-						kernels.AttnTile32F16(rows, keysH[at:], d*L, L, q, d, d, out, attnKeys, false, pf)
+						kernels.AttnTile32F16(rows, keysH[at:], d*L, L, q, d, d, out, ks, false, pf)
 					case keysH != nil:
-						kernels.AttnTileF16(rows, keysH[at:], L, q, d, d, out, attnKeys, false)
+						kernels.AttnTileF16(rows, keysH[at:], L, q, d, d, out, ks, false)
 					case two:
-						kernels.AttnTile32(rows, keys[at:], d*L, L, q, d, d, out, attnKeys, false, pf)
+						kernels.AttnTile32(rows, keys[at:], d*L, L, q, d, d, out, ks, false, pf)
 					default:
-						kernels.AttnTile(rows, keys[at:], L, q, d, d, out, attnKeys, false)
+						kernels.AttnTile(rows, keys[at:], L, q, d, d, out, ks, false)
 					}
 				}
 				b += L
@@ -248,7 +275,7 @@ func (e *engine) attend(worker, lo, hi int) {
 				}
 			}
 			for r := 0; r < used*rows; r++ { // online softmax
-				w := sc.s[r*attnKeys : r*attnKeys+kn]
+				w := sc.s[r*ks : r*ks+kn]
 				valid := min(kn, limit[r]-k0)
 				if valid <= 0 {
 					clear(w)
@@ -270,16 +297,16 @@ func (e *engine) attend(worker, lo, hi int) {
 				two := d0+2*L <= d
 				pf := vNext[d0*len(vNext)/d : min(d0+2*L, d)*len(vNext)/d]
 				for tl := 0; tl < used; tl++ {
-					w, out := sc.s[tl*rows*attnKeys:], sc.o[tl*rows*d+d0:]
+					w, out := sc.s[tl*rows*ks:], sc.o[tl*rows*d+d0:]
 					switch {
 					case valuesH != nil && two:
-						kernels.AttnTile32F16(rows, valuesH[k0*d+d0:], L, d, w, attnKeys, kn, out, d, true, pf)
+						kernels.AttnTile32F16(rows, valuesH[k0*d+d0:], L, d, w, ks, kn, out, d, true, pf)
 					case valuesH != nil:
-						kernels.AttnTileF16(rows, valuesH[k0*d+d0:], d, w, attnKeys, kn, out, d, true)
+						kernels.AttnTileF16(rows, valuesH[k0*d+d0:], d, w, ks, kn, out, d, true)
 					case two:
-						kernels.AttnTile32(rows, values[k0*d+d0:], L, d, w, attnKeys, kn, out, d, true, pf)
+						kernels.AttnTile32(rows, values[k0*d+d0:], L, d, w, ks, kn, out, d, true, pf)
 					default:
-						kernels.AttnTile(rows, values[k0*d+d0:], d, w, attnKeys, kn, out, d, true)
+						kernels.AttnTile(rows, values[k0*d+d0:], d, w, ks, kn, out, d, true)
 					}
 				}
 				d0 += L

@@ -30,7 +30,8 @@ const (
 
 // longContextError runs a 300-token context through every attention path — prompt chunks of 128
 // tokens (six query rows per item, keys in many blocks of 64, the online softmax rescaling as the
-// maximum grows), then decoding at depth 290..299 (two query rows per item) — and returns the
+// maximum grows), then decoding at depth 290..299 (two query rows per item: in steps of 64 keys
+// with a float32 cache at head_dim 64, in one step with a float16 one, see stepKeys) — and returns the
 // largest difference from chapter 07's plain softmax over all positions, relative to the largest
 // logit.
 func longContextError(t *testing.T, m *Model, cfg gguf.Config, want func(pos, c int) float64) float64 {

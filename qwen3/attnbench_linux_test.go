@@ -55,6 +55,11 @@ func BenchmarkAttendDecode(b *testing.B) {
 					e.q[i] = float32(r.NormFloat64())
 				}
 				e.batch, e.n, e.li, e.prepared = true, c.seqs, 0, false
+				e.segs = e.segs[:0] // a Batch step: one segment of one token per cache
+				for t := range c.seqs + 1 {
+					e.segs = append(e.segs, t)
+				}
+				e.countItems()
 				items := e.attentionItemCount()
 				bytes := float64(c.seqs*c.depth) * float64(m.KVBytesPerToken())
 				runtime.LockOSThread()
