@@ -117,7 +117,7 @@ func TestSDKStreamsChat(t *testing.T) {
 		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
 	})
 	var text strings.Builder
-	var chunks, finishes int
+	var chunks, pieces, finishes int // pieces: chunks with content
 	var usage openai.CompletionUsage
 	var id string
 	for stream.Next() {
@@ -133,6 +133,9 @@ func TestSDKStreamsChat(t *testing.T) {
 		}
 		for _, ch := range c.Choices {
 			text.WriteString(ch.Delta.Content)
+			if ch.Delta.Content != "" {
+				pieces++
+			}
 			if ch.FinishReason != "" {
 				finishes++
 				if ch.FinishReason != "length" {
@@ -155,8 +158,12 @@ func TestSDKStreamsChat(t *testing.T) {
 	if usage.PromptTokens != int64(prompt) || usage.CompletionTokens != 24 || usage.TotalTokens != int64(prompt)+24 {
 		t.Errorf("usage %d prompt + %d completion = %d, want %d + 24", usage.PromptTokens, usage.CompletionTokens, usage.TotalTokens, prompt)
 	}
-	if finishes != 1 || chunks < 10 {
-		t.Errorf("%d chunks, %d with a finish_reason: want one piece per token or so, and one finish", chunks, finishes)
+	// A reply streams: its text comes in pieces as it is made, not in one piece at the end. How
+	// many depends on the machine: a writer behind the engine sends what came meanwhile in one
+	// piece (stream, job.take), so a busy single core gets 5-9 pieces of the 24 tokens, two
+	// free cores one piece per token or so.
+	if finishes != 1 || pieces < 2 {
+		t.Errorf("%d chunks, %d with text, %d with a finish_reason: want the text in several pieces, and one finish", chunks, pieces, finishes)
 	}
 }
 
@@ -461,13 +468,17 @@ func TestSDKErrors(t *testing.T) {
 	check("a prompt longer than the context", err, 400, "prompt", "context_length_exceeded")
 	_, err = ok.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{Model: tinyName, Messages: user, N: openai.Int(2)})
 	check("n 2", err, 400, "n", "unsupported_parameter")
-	// The one slot busy and no queue: 429 with Retry-After.
+	// The one slot busy and no queue: 429 with Retry-After. The slot is held by a stream of 4,000
+	// greedy tokens on a server of its own with room for them (60 tokens, all this server's
+	// context holds, were done before the next request came in on one busy core).
+	_, longBase := startServer(t, Config{Slots: 1, Queue: -1, Context: 4096, APIKey: "sesame"})
+	long := sdk(longBase, option.WithAPIKey("sesame"))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	busy := ok.Completions.NewStreaming(ctx, openai.CompletionNewParams{Model: tinyName,
-		Prompt: openai.CompletionNewParamsPromptUnion{OfString: openai.String("package")}, MaxTokens: openai.Int(60)})
+	busy := long.Completions.NewStreaming(ctx, openai.CompletionNewParams{Model: tinyName,
+		Prompt: openai.CompletionNewParamsPromptUnion{OfString: openai.String("package")}, MaxTokens: openai.Int(4000), Temperature: openai.Float(0)})
 	busy.Next()
-	_, err = ok.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{Model: tinyName, Messages: user})
+	_, err = long.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{Model: tinyName, Messages: user})
 	if e := check("every slot busy, no queue", err, 429, "", "queue_full"); e != nil && e.Response.Header.Get("Retry-After") != "1" {
 		t.Errorf("429 without Retry-After: 1 (%q)", e.Response.Header.Get("Retry-After"))
 	}
