@@ -69,7 +69,12 @@ func TestLoad(t *testing.T) {
 	served := make(chan error, 1)
 	go func() { served <- s.Serve(smallBuffers{ln}) }()
 	base := "http://" + ln.Addr().String() + "/v1"
-	transport := &http.Transport{MaxIdleConnsPerHost: 64, DisableCompression: true}
+	// The clients drop an idle connection after 2 s, before the server's IdleTimeout (5 s) closes
+	// it: a POST sent on a connection the server is closing that instant fails with "connection
+	// reset by peer", and a POST is not retried (net/http retries only idempotent requests), so
+	// a client must not keep idle connections longer than the server does (CI saw it once, the
+	// machine shared with another build, 2026-11-27).
+	transport := &http.Transport{MaxIdleConnsPerHost: 64, DisableCompression: true, IdleConnTimeout: 2 * time.Second}
 	hc := &http.Client{Transport: transport}
 
 	// Warm up: every slot's cache made once (they are kept: the prefix cache), so that the
