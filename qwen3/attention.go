@@ -44,15 +44,15 @@ const (
 )
 
 // stepKeys is the number of keys per step of an item of rows query rows that sees keys keys,
-// each key and value of kvBytes bytes. Decoding (two rows) takes a short context whole, in one
+// each key and value of headBytes bytes. Decoding (two rows) takes a short context whole, in one
 // step: there is no rescaling, and the step's prefetches ask for the worker's whole next item
 // while it computes this one (its two rows of scores fit the scratch, attnMax x attnKeys, up to
 // attnMax·attnKeys/2 keys). A Batch step at the contexts of a chat (16 sequences at 160
-// positions) reads its keys and values 1.2-1.3x faster so (BenchmarkAttendDecode, one core);
-// a longer context keeps steps of attnKeys, whose prefetches stay within the caches (steps of
-// 128 to 384 keys read a context of 2,048 positions 8-20% more slowly).
-func stepKeys(rows, keys, kvBytes int) int {
-	if rows == 2 && keys <= attnMax*attnKeys/2 && 2*keys*kvBytes <= attnWhole {
+// positions) reads its keys and values 1.15-1.27x faster so (BenchmarkAttendDecode, one core,
+// 2026-11-27); a longer context keeps steps of attnKeys, whose prefetches stay within the caches
+// (steps of 192 to 384 keys read a context of 2,048 positions 6-20% more slowly, 128 as fast).
+func stepKeys(rows, keys, headBytes int) int {
+	if rows == 2 && keys <= attnMax*attnKeys/2 && 2*keys*headBytes <= attnWhole {
 		return (keys + 2*kernels.AttnLanes - 1) &^ (2*kernels.AttnLanes - 1)
 	}
 	return attnKeys
@@ -134,8 +134,8 @@ func headKV(o *Cache, li, g, d int) (keys, values []float32, keysH, valuesH []ui
 	return o.keys[li][g*kStride : (g+1)*kStride], o.values[li][g*vStride : (g+1)*vStride], nil, nil
 }
 
-// kvBytes is the size of one key (or value) head in cache o, in bytes.
-func (e *engine) kvBytes(o *Cache) int {
+// headBytes is the size of one position's key (or value) for one head in cache o, in bytes.
+func (e *engine) headBytes(o *Cache) int {
 	if o.keysH != nil {
 		return 2 * e.c.HeadDim
 	}
@@ -237,7 +237,7 @@ func (e *engine) attend(worker, lo, hi int) {
 		// scores' calls for its keys, the value sums' for its values, a share each; the last step
 		// asks for the first of the worker's next item.
 		var kNext, vNext []byte
-		ks := stepKeys(rows, maxKeys, e.kvBytes(o)) // keys per step, and the stride of the scores' rows
+		ks := stepKeys(rows, maxKeys, e.headBytes(o)) // keys per step, and the stride of the scores' rows
 		for k0 := 0; k0 < maxKeys; k0 += ks {
 			kn := min(ks, maxKeys-k0)
 			if rows == 2 {
@@ -247,7 +247,7 @@ func (e *engine) attend(worker, lo, hi int) {
 					g, first, _, rows, _ := e.item(it + 1)
 					t := first / group
 					nk, nv, nkH, nvH := headKV(e.owner[t], e.li, g, d)
-					nn = min(stepKeys(rows, e.posOf[t]+1, e.kvBytes(e.owner[t])), e.posOf[t]+1)
+					nn = min(stepKeys(rows, e.posOf[t]+1, e.headBytes(e.owner[t])), e.posOf[t]+1)
 					kNext, vNext = kvBytes(nk, nkH, 0, keyBlocks(nn)*d*L), kvBytes(nv, nvH, 0, nn*d)
 				}
 			}
