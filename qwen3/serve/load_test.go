@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"os"
 	"runtime"
 	"slices"
@@ -434,13 +435,32 @@ func post(hc *http.Client, url, key, body string) (int, string) {
 func postCtx(ctx context.Context, hc *http.Client, url, key, body string) (int, string) {
 	req, _ := http.NewRequestWithContext(ctx, "POST", url, strings.NewReader(body))
 	req.Header.Set("Authorization", "Bearer "+key)
-	resp, err := hc.Do(req)
+	resp, err := do(hc, req)
 	if err != nil {
 		return 0, err.Error()
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, string(b)
+}
+
+// do sends req, and sends it once more on a new connection when it failed on a kept-alive one
+// before any response: an HTTP/1.1 server may close an idle connection as a request goes out on
+// it (the client sees EOF or a reset), and net/http resends only idempotent requests, not a
+// POST, so a client such as the OpenAI SDKs retries. A failure on a new connection is returned:
+// that one is the server's.
+func do(hc *http.Client, req *http.Request) (*http.Response, error) {
+	var reused bool
+	trace := &httptrace.ClientTrace{GotConn: func(c httptrace.GotConnInfo) { reused = c.Reused }}
+	resp, err := hc.Do(req.WithContext(httptrace.WithClientTrace(req.Context(), trace)))
+	if err == nil || !reused || req.Context().Err() != nil {
+		return resp, err
+	}
+	again := req.Clone(req.Context())
+	if again.Body, err = req.GetBody(); err != nil {
+		return nil, err
+	}
+	return hc.Do(again)
 }
 
 type streamResult struct {
@@ -460,7 +480,7 @@ func stream(ctx context.Context, hc *http.Client, url, key, body string, leaveAf
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, "POST", url, strings.NewReader(body))
 	req.Header.Set("Authorization", "Bearer "+key)
-	resp, err := hc.Do(req)
+	resp, err := do(hc, req)
 	if err != nil {
 		if ctx.Err() != nil {
 			return streamResult{err: ctx.Err()}
