@@ -934,8 +934,8 @@ BATCH_PROMPTS = [
 BATCH_NEW_TOKENS = 24
 # Qwen's two stop tokens, and two more that the tiny model's greedy text contains, so that three sequences stop early,
 # at different steps (asserted below; BATCH_STOPPED says where); the other two run to the budget.
-BATCH_STOP = [151645, 151643, 8, 11]  # ... and ")" and ","
-BATCH_STOPPED = [12, BATCH_NEW_TOKENS, BATCH_NEW_TOKENS, 3, 8]
+BATCH_STOP = [151645, 151643, 11, 353]  # ... and "," and " *"
+BATCH_STOPPED = [8, BATCH_NEW_TOKENS, BATCH_NEW_TOKENS, 6, 5]
 BATCH_PAD = 151643  # <|endoftext|>, Qwen3's pad token (generation_config.json)
 
 
