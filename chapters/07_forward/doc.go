@@ -133,7 +133,7 @@
 // GoldenTrace loads transformers' trace of the tiny model for each golden prompt (GoldenPrompts of
 // them), and FirstDivergence walks both in order and names the first stage that differs:
 //
-//	layer 2 differs by 22.5 (tolerance 1e-05): check its attention (Q/K/V, QK-norm, RoPE, GQA), its MLP and the two residual adds
+//	layer 2 differs by 62.2 (tolerance 1e-05): check its attention (Q/K/V, QK-norm, RoPE, GQA), its MLP and the two residual adds
 //
 // (ExampleFirstDivergence, after one value of layer 2's output is overwritten.)
 //

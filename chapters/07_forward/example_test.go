@@ -37,7 +37,7 @@ func ExampleModel_Forward() {
 	fmt.Printf("next token id %d (logit %.2f)\n", best, last[best])
 	// Output:
 	// logits 5 x 151936, tied head true
-	// next token id 537 (logit 8.13)
+	// next token id 537 (logit 5.62)
 }
 
 // Compare a forward pass with transformers' trace, stage by stage.
@@ -59,7 +59,7 @@ func ExampleFirstDivergence() {
 	fmt.Println(forward.FirstDivergence(got, want, 1e-5))
 	// Output:
 	// every stage agrees (tolerance 1e-05)
-	// layer 2 differs by 22.5 (tolerance 1e-05): check its attention (Q/K/V, QK-norm, RoPE, GQA), its MLP and the two residual adds
+	// layer 2 differs by 62.2 (tolerance 1e-05): check its attention (Q/K/V, QK-norm, RoPE, GQA), its MLP and the two residual adds
 }
 
 // What tying the LM head to the embedding saves in Qwen3-0.6B: the weights of a second

@@ -49,8 +49,8 @@ func ExampleCache_Step() {
 	fmt.Printf("as text: %q\n", text)
 	fmt.Println("cached tokens:", c.Len(), "rows projected:", c.ProjectedRows())
 	// Output:
-	// generated: [470 1465 341 743 1848 961 2092 341]
-	// as text: " return error {\n\tif err != nil {\n"
+	// generated: [470 220 15 555 2830 320 82 353]
+	// as text: " return 0 }\n\nfunc (s *"
 	// cached tokens: 12 rows projected: 72
 }
 
