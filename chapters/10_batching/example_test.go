@@ -117,12 +117,12 @@ func ExampleCache() {
 	report()
 	// Output:
 	// width 5, next positions [5 1 4], weight passes 6
-	// greedy tokens: [537 198 624]
+	// greedy tokens: [537 1669 315]
 	// width 6, next positions [6 2 5], weight passes 12
 }
 
 // Greedy generation for three prompts at once. The tiny model completes Go and never says
-// <|im_end|>, so the stop token here is one it does say: 311 is the 4th token after the first
+// <|im_end|>, so the stop token here is one it does say: 12 ("-") is the 4th token after the first
 // prompt. That sequence stops after 3 tokens and leaves the batch; the other two run to the budget.
 // Each list is exactly what chapter 09's Generate gives for the prompt alone.
 func ExampleGenerate() {
@@ -132,7 +132,7 @@ func ExampleGenerate() {
 	}
 	prompts := [][]int{{785, 6722, 315, 9625, 374}, {13048}, {12522, 5193, 264, 882}}
 	opts := batching.Options{
-		GenerateOptions: sampling.GenerateOptions{Settings: sampling.Greedy(), MaxNewTokens: 8, StopTokens: []int{311}},
+		GenerateOptions: sampling.GenerateOptions{Settings: sampling.Greedy(), MaxNewTokens: 8, StopTokens: []int{12}},
 		Pad:             batching.PadToken,
 	}
 	out, err := batching.Generate(context.Background(), m, prompts, opts, nil)
@@ -143,9 +143,9 @@ func ExampleGenerate() {
 		fmt.Println(b, ids)
 	}
 	// Output:
-	// 0 [537 387 1483]
-	// 1 [198 197 197 322 279 897 315 279]
-	// 2 [624 197 322 1416 279 1465 374 264]
+	// 0 [537 264 2477]
+	// 1 [1669 1281 9147 58 9242 10184 60 9242]
+	// 2 [315 279 882 315 279 882 315 279]
 }
 
 // The golden batch (reference/golden/10_batching/batch.json), transformers' run that the tests

@@ -62,5 +62,5 @@ func Example_columnPositions() {
 	}
 	fmt.Printf("positions from the column: the last column's logits move by %.0e relative at most\n", worst)
 	// Output:
-	// positions from the column: the last column's logits move by 3e-08 relative at most
+	// positions from the column: the last column's logits move by 2e-08 relative at most
 }
