@@ -48,8 +48,7 @@ func Example() {
 	}
 	fmt.Printf("\n%d bytes\n", len(reply))
 	// Output:
-	// // A Go Authors. All rights reserved.
-	// // Use of
+	// // The result is the value of the value of the
 	// 47 bytes
 }
 
@@ -77,7 +76,7 @@ func ExampleModel_Generate() {
 	}
 	fmt.Printf("%q\n%d prompt tokens, %d new tokens, finish: %s\n", text, stats.PromptTokens, stats.NewTokens, stats.Finish)
 	// Output:
-	// " not be used to\n\t// the"
+	// " not a non-1, or the"
 	// 5 prompt tokens, 8 new tokens, finish: length
 }
 
@@ -163,9 +162,9 @@ func ExampleModel_GenerateBatch() {
 		fmt.Printf("%d: %q (%d tokens, %d pieces, finish: %s)\n", i, text, stats[i].NewTokens, pieces[i], stats[i].Finish)
 	}
 	// Output:
-	// 0: " not be used to\n\t" (6 tokens, 6 pieces, finish: length)
-	// 1: ".\n\t// If the error" (6 tokens, 6 pieces, finish: length)
-	// 2: "\n\t\t// the value" (6 tokens, 6 pieces, finish: length)
+	// 0: " not a non-1," (6 tokens, 6 pieces, finish: length)
+	// 1: " of the time of the time" (6 tokens, 6 pieces, finish: length)
+	// 2: " := make(map[types.Type" (6 tokens, 6 pieces, finish: length)
 }
 
 // A Cache is one sequence's keys and values: Prefill runs a prompt into it, Step one token more,
@@ -225,8 +224,8 @@ func ExampleModel_NewCache() {
 	fmt.Printf("runner-up: %q\n", continueFrom(second))
 	// Output:
 	// 4 prompt tokens cached
-	// likeliest: " return error {\n\tif err !="
-	// runner-up: " { return c }\n\n// Copyright"
+	// likeliest: " return 0 }\n\nfunc ("
+	// runner-up: " { return 0 }\n\nfunc"
 }
 
 // Batch.Run runs any tokens of several caches in one forward pass: here cache a decodes while
@@ -284,5 +283,5 @@ func ExampleBatch_Run() {
 	fmt.Printf("a: %q meanwhile\n", text)
 	// Output:
 	// c: 13 prompt tokens in two passes, then " reserved"
-	// a: " return error" meanwhile
+	// a: " return " meanwhile
 }
