@@ -242,8 +242,8 @@ func TestSDKSeed(t *testing.T) {
 func TestSDKStop(t *testing.T) {
 	_, base := startServer(t, Config{})
 	client := sdk(base)
-	full := engineText(t, "func main() {", 40, 0, 0) // " return error {\n\tif err != nil {..."
-	stop := "err"
+	full := engineText(t, "func main() {", 40, 0, 0) // " return 0 }\n\nfunc (s *ast.Expr) String() string {..."
+	stop := "String"
 	i := strings.Index(full, stop)
 	if i < 0 {
 		t.Fatalf("the reference %q has no %q", full, stop)
