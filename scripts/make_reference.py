@@ -705,7 +705,9 @@ def golden_06_mlp(gen: torch.Generator) -> None:
     save_json(chapter, "meta", {"hidden": 64, "intermediate": 160})
 
 
-# The tiny model completes Go code, so the golden prompts are Go (chapter 09 adds "if err != nil {" and a chat prompt).
+# The tiny model completes Go code, so the golden prompts are Go (chapter 09 adds "if err != nil {\n" and a chat prompt).
+# That one ends with its newline, where Go's text has the token " {\n" (notebook 09, token healing); cut after " {",
+# the model of 2026-11-27 (R3) had a near tie in its greedy text (margin 0.002, below GREEDY_MARGIN).
 PROMPTS = [
     "func main() {",
     "for i := 0; i < n; i++ {",
@@ -890,7 +892,7 @@ def golden_09_sampling(model, tok, gen: torch.Generator) -> None:
     chat = tok.apply_chat_template([{"role": "user", "content": "What is 2+2?"}], tokenize=False,
                                    add_generation_prompt=True, enable_thinking=False)
     runs = []
-    for text in PROMPTS + ["if err != nil {", chat]:
+    for text in PROMPTS + ["if err != nil {\n", chat]:
         ids = tok(text)["input_ids"]
         with torch.no_grad():
             out = model.generate(torch.tensor([ids]), do_sample=False, max_new_tokens=40,
@@ -926,7 +928,7 @@ def check_margin(what: str, logits: torch.Tensor) -> float:
 
 BATCH_PROMPTS = [
     "func main() {",  # 4 tokens
-    "package",  # 1 token: twelve pads before it
+    "import",  # 1 token: twelve pads before it
     "for i := 0; i < n; i++ {",  # 13 tokens: the longest, no padding at all
     "func (b *Buffer) Len() int {",  # 10 tokens
     "if err != nil {",  # 5 tokens
