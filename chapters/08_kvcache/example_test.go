@@ -14,7 +14,7 @@ import (
 
 // Greedy decoding with a KV cache: prefill the prompt once, then feed each chosen token back with
 // Step. The prompt is the golden one of reference/golden/08_kvcache, and the tiny model, trained
-// on Go's standard library, continues it with Go; the ids are the ones transformers' cached
+// on Go source, continues it with Go; the ids are the ones transformers' cached
 // generation picks too (step_ids.npy there).
 func ExampleCache_Step() {
 	m, err := forward.Load(reference.TinyGGUF())

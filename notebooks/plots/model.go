@@ -25,8 +25,8 @@ type ModelChoice struct {
 }
 
 // PickModel chooses the model the notebooks draw from: the checkpoint QWEN3_MODEL names when that
-// variable is set (Qwen3-0.6B: the real model), else the course's tiny Qwen3 trained on Go's
-// standard library (reference.TinyGGUF; see reference/README.md). A QWEN3_MODEL that names
+// variable is set (Qwen3-0.6B: the real model), else the course's tiny Qwen3 trained on Go
+// source: the standard library, golang.org/x/tools and x/net (reference.TinyGGUF; see reference/README.md). A QWEN3_MODEL that names
 // nothing is an error, so a typo does not silently fall back to the tiny model.
 //
 // Chapter 07 (forward.Load) widens every weight to float64: for Qwen3-0.6B that is 4.8 GB of
@@ -48,7 +48,7 @@ func PickModel() (ModelChoice, error) {
 	}
 	return ModelChoice{
 		Path: reference.TinyGGUF(),
-		About: "the course's tiny Qwen3 (6 layers, hidden 64), trained on Go's standard library: it completes Go code " +
+		About: "the course's tiny Qwen3 (6 layers, hidden 64), trained on Go (the standard library, x/tools, x/net): it completes Go code " +
 			"and knows nothing else; set " + ModelEnv + " to draw from the real Qwen3-0.6B",
 		Short: "tiny model trained on Go",
 	}, nil

@@ -12,7 +12,7 @@ import (
 )
 
 // Training is notebooks/data/tiny_training.json, written by scripts/train_tiny.py while it trained
-// the course's tiny Qwen3 on Go's standard library: the loss curve and what the run measured.
+// the course's tiny Qwen3 on Go source: the loss curve and what the run measured.
 type Training struct {
 	About    string          `json:"about"`
 	Training map[string]any  `json:"training"` // steps, batch, seq, lr, seconds, cpu, ...

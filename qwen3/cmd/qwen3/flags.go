@@ -135,7 +135,7 @@ func (c *common) sampling() qwen3.Sampling {
 }
 
 // builtinNote says what the built-in checkpoint is, when no -model is given.
-const builtinNote = "note: no -model given, using the built-in tiny reference checkpoint: a 6-layer Qwen3 trained on Go's standard library (reference/README.md); it completes Go code"
+const builtinNote = "note: no -model given, using the built-in tiny reference checkpoint: a 6-layer Qwen3 trained on Go source (reference/README.md); it completes Go code"
 
 // builtinName is what the built-in checkpoint is called (in errors and the chat's first line).
 const builtinName = "tiny-qwen3.gguf (built in)"

@@ -60,7 +60,7 @@ func (c *common) vizOptions(m *qwen3.Model) (viz.Options, error) {
 	o := viz.Options{Name: c.path, Thinking: c.think, Settings: &first, MaxTokens: c.maxTokens, MaxContext: c.ctxTokens}
 	if c.model == "" {
 		o.Complete = true
-		o.Note = "The built-in tiny model (6 layers, trained on Go's standard library) completes Go code: type the start " +
+		o.Note = "The built-in tiny model (6 layers, trained on Go source) completes Go code: type the start " +
 			"of a Go file, e.g. func main() {. It was never trained on the chat template; for a chat, run qwen3 viz -model " +
 			"with the real Qwen3-0.6B."
 	}
