@@ -194,9 +194,9 @@ func Example_goldenBatch() {
 	}
 	// Output:
 	// prompt lengths: [4 1 13 10 5] budget: 24
-	// prompt 0: left-padded, stops after 12 new tokens; right-padded, differs from alone at new token 0
+	// prompt 0: left-padded, stops after 8 new tokens; right-padded, differs from alone at new token 0
 	// prompt 1: left-padded, runs to the budget; right-padded, differs from alone at new token 0
 	// prompt 2: left-padded, runs to the budget; right-padded, the same as alone
-	// prompt 3: left-padded, stops after 3 new tokens; right-padded, differs from alone at new token 0
-	// prompt 4: left-padded, stops after 8 new tokens; right-padded, differs from alone at new token 0
+	// prompt 3: left-padded, stops after 6 new tokens; right-padded, differs from alone at new token 0
+	// prompt 4: left-padded, stops after 5 new tokens; right-padded, differs from alone at new token 0
 }
