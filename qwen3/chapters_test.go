@@ -23,10 +23,20 @@ import (
 var engineTypes = []DType{BF16, F32, F16, Q8_0}
 
 // floatTol is the float32 engine's tolerance against chapter 07, relative to the largest logit,
-// float32 against float64. Measured on the build machine (AMD EPYC, 2 cores): 7.7e-7 (BF16, F32,
-// F16), 9.7e-7 with the low-RMS rows, up to 1.5e-6 with the generic kernels; 5e-6 is within 10 times
-// of the largest. Q8_0 decoding rounds activations to int16 and has its own, actTol (quant_test.go).
+// float32 against float64, on the random models of these tests. Measured on the build machine
+// (AMD EPYC, 2 cores): up to 8.4e-7 (TestLongContextMatchesChapter07's float32 cache), 1.5e-6
+// with the generic kernels; 5e-6 is within 10 times of the largest. Q8_0 decoding rounds
+// activations to int16 and has its own, actTol (quant_test.go).
 const floatTol = 5e-6
+
+// tinyFloatTol is floatTol for the trained tiny model (reference/tiny-qwen3.gguf), whose float32
+// rounding is larger: on the model of 2026-11-27 (R3) the engine is 2.2e-6 of the largest logit
+// from chapter 07 (BF16, F32), 5.2e-6 with the low-RMS rows and with exact activations on the
+// AVX2 kernels (the previous model, R0: 7.7e-7 and 9.7e-7). That is float32's own error on this
+// model, not the engine's: transformers in float32 is 4.0e-6 of the largest logit from
+// transformers in float64 on the same ten tokens, and up to 3.1e-5 of a row's own largest over
+// the 150 tokens of TestPrefillChunksMatchSteps (2026-11-27). 2e-5 is 3.8 times the largest.
+const tinyFloatTol = 2e-5
 
 func TestEngineMatchesChapter07(t *testing.T) {
 	base := loadTiny(t, reference.TinyGGUF())
@@ -48,7 +58,7 @@ func TestEngineMatchesChapter07(t *testing.T) {
 	for _, vr := range variants {
 		name, dt := vr.name, vr.dt
 		t.Run(name, func(t *testing.T) {
-			tol, ptol := floatTol, floatTol
+			tol, ptol := tinyFloatTol, tinyFloatTol
 			if dt.quantized() {
 				tol, ptol = actTol, prefillActTol
 			}

@@ -128,8 +128,14 @@ func TestPrefillChunksMatchSteps(t *testing.T) {
 		worst = math.Max(worst, math.Abs(float64(got[i]-want[i])))
 		scale = math.Max(scale, math.Abs(float64(want[i])))
 	}
-	if worst > 1e-5*scale {
-		t.Errorf("prefill and steps differ by %.3g (largest logit %.3g)", worst, scale)
+	// Two float32 paths that sum in different orders: on the model of 2026-11-27 they differ by
+	// 1.8e-5 of the largest logit at the last position (each is within 1.7e-5 of chapter 07's
+	// float64 at every position; transformers in float32 is up to 3.1e-5 of a row's largest from
+	// float64 on these ids). 1e-4 is 5.6 times the measured difference.
+	if worst > 1e-4*scale {
+		t.Errorf("prefill and steps differ by %.3g (largest logit %.3g, tolerance 1e-4 relative)", worst, scale)
+	} else {
+		t.Logf("prefill and steps: max |Δ| %.3g, %.2g relative", worst, worst/scale)
 	}
 	if a.Len() != 150 || b.Len() != 150 {
 		t.Errorf("cache lengths %d and %d", a.Len(), b.Len())

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 	"strings"
@@ -258,8 +259,17 @@ func TestCacheTruncate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := maxAbsDiff(got, want); d > 1e-5 {
-		t.Errorf("after Truncate(2) and a step the logits differ by %.3g from a fresh cache's", d)
+	// A step against a prefill of the same three tokens: two float32 paths that sum in different
+	// orders. Measured on the tiny model of 2026-11-27: 1.7e-6 of the largest logit; the
+	// tolerance, 1e-5 relative, is 5.9 times that.
+	scale := 0.0
+	for _, v := range want {
+		scale = math.Max(scale, math.Abs(float64(v)))
+	}
+	if d := maxAbsDiff(got, want); d > 1e-5*scale {
+		t.Errorf("after Truncate(2) and a step the logits differ by %.3g from a fresh cache's (largest logit %.3g, tolerance 1e-5 relative)", d, scale)
+	} else {
+		t.Logf("after Truncate(2) and a step: max |Δ| %.3g, %.2g relative", d, d/scale)
 	}
 }
 

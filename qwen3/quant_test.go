@@ -21,7 +21,8 @@ import (
 // rounding (2^-24), so these types get their own tolerance, actTol, from the errors measured: on
 // the random model 3e-5 .. 2e-4 of the largest logit; on the random tiny model the course had
 // before (peaked attention) 4.1e-4 with the AVX2 kernels, 2.8e-4 with the generic ones; on the
-// trained tiny model 4.8e-5 .. 5.3e-5. The tolerance is 10 times the random model's. Prompts round
+// trained tiny model 4.8e-5 .. 5.3e-5 (R0, 2026-11-25) and 8.7e-4 (R3, 2026-11-27, whose float32
+// rounding is larger too: tinyFloatTol). The tolerance is 10 times the random model's. Prompts round
 // their inputs the same way (kernels.TileQ): a 10-token prefill of the random tiny model as Q8_0
 // moved the last logits by 8.1e-5 (AVX2) and 9.2e-5 (generic) of the largest against 2.0e-5 with
 // float32 tiles; on the random model up to 5.7e-5. Their tolerance, prefillActTol, is 5 times the largest.
@@ -231,9 +232,11 @@ func TestQuantizedMatchesChapter07(t *testing.T) {
 
 // TestExactActivationsTiny: the tiny model re-encoded as Q8_0 and Q4_0, loaded with exact
 // activations, against chapter 07 on the same dequantized weights, decoding and prefilling,
-// within the float32 engine's tolerance (floatTol; measured 1.3e-6 decoding, 4.8e-7 prefill for
-// Q8_0), where int16 activations are 200 times further off (2.8e-4). That is the option's promise:
-// only the weights' own rounding separates the engine from chapter 07.
+// within the float32 engine's tolerance on this model (tinyFloatTol; measured on the model of
+// 2026-11-27: up to 5.2e-6 decoding (AVX2), 5.2e-7 for the prefill's last position, Q8_0 and Q4_0
+// alike), where int16 activations are 100 times further off (TestEngineMatchesChapter07's Q8_0:
+// 8.7e-4). That is the option's promise: only the weights' own rounding separates the engine from
+// chapter 07.
 func TestExactActivationsTiny(t *testing.T) {
 	base := loadTiny(t, reference.TinyGGUF())
 	cfg, err := gguf.ReadConfig(reference.TinyHFDir() + "/config.json")
@@ -250,8 +253,8 @@ func TestExactActivationsTiny(t *testing.T) {
 		t.Run(dt.String(), func(t *testing.T) {
 			eachLevel(t, func(t *testing.T) {
 				steps, prefill := maxRelDiff(t, m, ids, ref)
-				if steps > floatTol || prefill > floatTol {
-					t.Errorf("exact activations: logits differ from chapter 07 by %.3g (decoding), %.3g (prefill) of the largest (tolerance %g)", steps, prefill, floatTol)
+				if steps > tinyFloatTol || prefill > tinyFloatTol {
+					t.Errorf("exact activations: logits differ from chapter 07 by %.3g (decoding), %.3g (prefill) of the largest (tolerance %g)", steps, prefill, tinyFloatTol)
 				}
 				t.Logf("relative error: decoding %.2g, prefill %.2g", steps, prefill)
 			})
