@@ -130,8 +130,8 @@
 // with <|endoftext|>. Stop on only one, and the other runs on: after <|endoftext|> a model begins
 // the next document, which has nothing to do with the prompt. The tiny model of this course was
 // trained on Go files that each end with <|endoftext|> (scripts/train_tiny.py) and never saw
-// <|im_end|>; notebook 09 shows what it writes after the end of a file when only <|im_end|>
-// stops it.
+// <|im_end|>; notebook 09 shows it greedily writing <|endoftext|> after the end of a file, and,
+// when only <|im_end|> stops it, going on into the next file's "// Copyright" header.
 //
 // # When the same seed gives other text
 //
@@ -155,9 +155,10 @@
 // The model learned which token follows which where the training text had a token boundary. A
 // prompt that stops inside what the text writes as one token ends on a token rarely seen there:
 // Go writes " {" and its newline as one token, so "func main() {" ends on " {", after which the
-// tiny model expects a one-line body (" return"); a prompt ending in a space ends on the lone-space
-// token that Qwen's tokenizer keeps before digits. Heal and HealMask implement token healing (the
-// guidance library's method: guidance-ai/guidance,
+// tiny model's most likely next token is " return", the start of a one-line body; a prompt ending
+// in a space ends on the lone-space token that Qwen's tokenizer keeps before digits, and the tiny
+// model then expects a digit. Heal and HealMask implement token healing (the guidance library's
+// method: guidance-ai/guidance,
 // notebooks/art_of_prompt_design/prompt_boundaries_and_token_healing.ipynb): back the prompt up by
 // its last token and let only tokens that start with its text compete for the first place.
 // Notebook 09 prints the probabilities with and without.
