@@ -71,7 +71,7 @@
 // column index (Cache.Width).
 //
 // Counting from the column instead shifts every token of a sequence by its padding. RoPE sees only
-// position differences, so the logits barely move (3e-08 relative at most on the golden batch,
+// position differences, so the logits barely move (2e-08 relative at most on the golden batch,
 // Example_columnPositions: the float32 rounding of the angle table, chapter 04), far below the
 // 1e-4 golden tolerance: that mistake hides from a logits test. It is still wrong: the positions
 // are not the model's, a padded prompt reaches the end of the context sooner, and far positions
@@ -111,7 +111,7 @@
 // holds the stop token followed by pad ids, and the loop ends when every sequence has finished or
 // the budget is spent (generation/utils.py, _sample). The live sequences get the same tokens
 // either way; the finished ones cost work for nothing. In the golden run (Example_goldenBatch),
-// three of the five prompts stop after 12, 3 and 8 new tokens (the stop token counted) and two
+// three of the five prompts stop after 8, 6 and 5 new tokens (the stop token counted) and two
 // run to the budget of 24.
 //
 // # Shapes
