@@ -93,6 +93,16 @@ func (t *Training) ResultNumber(key string) (float64, error) {
 	return v, nil
 }
 
+// TrainingNumber returns the numeric field key of Training (the run's settings and totals, such
+// as "epochs"), or an error naming the key when the file lacks it.
+func (t *Training) TrainingNumber(key string) (float64, error) {
+	v, ok := Number(t.Training, key)
+	if !ok {
+		return 0, fmt.Errorf("plots: the training file's training section has no number %q", key)
+	}
+	return v, nil
+}
+
 // SharedRow finds the row of m that the most rows repeat exactly and returns the index of its
 // first copy and how many rows equal it (1 when no two rows are equal; 0, 0 for an empty matrix).
 // On the tiny model's embedding it counts the ids outside the vocabulary it trained with:

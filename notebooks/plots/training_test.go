@@ -75,6 +75,19 @@ func TestResultNumber(t *testing.T) {
 	}
 }
 
+// TestTrainingNumber: a number of the run's settings, and an error naming a missing key.
+func TestTrainingNumber(t *testing.T) {
+	tr := &Training{Training: map[string]any{"epochs": 2.656, "cpu": "x"}, Result: map[string]any{"steps": 1.0}}
+	if v, err := tr.TrainingNumber("epochs"); err != nil || v != 2.656 {
+		t.Errorf("TrainingNumber(epochs) = %v, %v", v, err)
+	}
+	for _, k := range []string{"cpu", "steps"} { // not a number; a key of the result, not of training
+		if _, err := tr.TrainingNumber(k); err == nil || !strings.Contains(err.Error(), k) {
+			t.Errorf("TrainingNumber(%s): error %v, want one naming the key", k, err)
+		}
+	}
+}
+
 // TestSharedRow: the row that most rows repeat, its first index and its count.
 func TestSharedRow(t *testing.T) {
 	m := mat.NewDense(6, 2, []float64{1, 2, 3, 4, 3, 4, 1, 2, 3, 4, 5, 6})
