@@ -27,7 +27,8 @@
 # empty context and DECODE tokens decoded at depth L, ours (a float16 cache past 4096 tokens)
 # beside llama.cpp's llama-bench with flash attention off (-fa off: engine llama.cpp) and on (-fa on:
 # llama.cpp fa), each L in its own processes (JSON default: notebooks/data/bench_long.json). Prefill
-# at 32k tokens takes minutes per engine and run: try LONG=8192 REPS=1 first.
+# at 32k tokens takes minutes per engine and run: try LONG=8192 REPS=1 first. LONG_FA=on (or off)
+# runs llama.cpp with one flash attention setting only (default: off,on).
 # SERVE=1,4,8,16,32 measures serving instead: `qwen3 serve` beside llama.cpp's llama-server on one
 # file (WEIGHTS, default q8_0), both with continuous batching, SERVE_SLOTS slots (default: the most
 # clients) of SERVE_CTX (512) tokens, a float16 KV cache, and the same load generator at each number
@@ -120,7 +121,7 @@ if [[ -n "${BATCH:-}" ]]; then
 	json_default=notebooks/data/bench_batched.json
 	torch=()
 elif [[ -n "${LONG:-}" ]]; then
-	args+=(-long "$LONG")
+	args+=(-long "$LONG" -long-fa "${LONG_FA:-off,on}")
 	json_default=notebooks/data/bench_long.json
 	torch=()
 fi

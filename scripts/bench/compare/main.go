@@ -112,6 +112,7 @@ func main() {
 	batch := flag.String("batch", "", "batch sizes: run only batched generation, B prompts at once (e.g. 1,2,4,8)")
 	flag.IntVar(&c.batchPrompt, "batch-prompt", 128, "prompt tokens of each sequence of a batch")
 	long := flag.String("long", "", "long contexts: run only prefill of each length and decoding at that depth (e.g. 8192,16384,32768)")
+	longFA := flag.String("long-fa", "off,on", "long contexts: llama.cpp's flash attention settings to run, comma-separated (off, on; a 32k cell of llama.cpp takes 20-40 minutes, so one can be left out)")
 	flag.Parse()
 	var err error
 	if c.prefill, err = ints.Parse(*prefill); err == nil {
@@ -139,7 +140,15 @@ func main() {
 		}
 	}
 	if c.llamaDir != "" && len(c.long) > 0 {
-		runners = append(runners, llama{&c, "off"}, llama{&c, "on"})
+		for _, fa := range strings.Split(*longFA, ",") {
+			switch fa = strings.TrimSpace(fa); fa {
+			case "off", "on":
+				runners = append(runners, llama{&c, fa})
+			default:
+				fmt.Fprintf(os.Stderr, "compare: -long-fa %q: want off, on or both (comma-separated), not %q\n", *longFA, fa)
+				os.Exit(2)
+			}
+		}
 	} else if c.llamaDir != "" {
 		runners = append(runners, llama{&c, ""})
 	}
