@@ -25,10 +25,12 @@
 # notebooks/data/bench_batched.json).
 # LONG=8192,16384,32768 measures long contexts instead: for each L, a prefill of L tokens from an
 # empty context and DECODE tokens decoded at depth L, ours (a float16 cache past 4096 tokens)
-# beside llama.cpp's llama-bench with flash attention off (-fa off: engine llama.cpp) and on (-fa on:
-# llama.cpp fa), each L in its own processes (JSON default: notebooks/data/bench_long.json). Prefill
-# at 32k tokens takes minutes per engine and run: try LONG=8192 REPS=1 first. LONG_FA=on (or off)
-# runs llama.cpp with one flash attention setting only (default: off,on).
+# beside llama.cpp's llama-batched-bench for one sequence (its prompt of L tokens, then DECODE tokens
+# decoded after it: one prefill serves both cells) with flash attention off (-fa off: engine
+# llama.cpp) and on (-fa on: llama.cpp fa), each L in its own process (JSON default:
+# notebooks/data/bench_long.json). Prefill at 32k tokens takes minutes per engine and run (llama.cpp
+# with -fa on: 22 minutes on 2 cores): try LONG=8192 REPS=1 first. LONG_FA=on (or off) runs
+# llama.cpp with one flash attention setting only (default: off,on).
 # SERVE=1,4,8,16,32 measures serving instead: `qwen3 serve` beside llama.cpp's llama-server on one
 # file (WEIGHTS, default q8_0), both with continuous batching, SERVE_SLOTS slots (default: the most
 # clients) of SERVE_CTX (512) tokens, a float16 KV cache, and the same load generator at each number

@@ -88,7 +88,8 @@ type config struct {
 	batchPrompt int
 	// long contexts (-long): prompt lengths L; each engine prefills L tokens and decodes decode
 	// tokens at depth L, one process per L (ours: bench -prefill L -depth L, its default KV cache,
-	// float16 past 4096 tokens; llama.cpp: llama-bench with flash attention off, and on)
+	// float16 past 4096 tokens; llama.cpp: llama-batched-bench with flash attention off, and on,
+	// which decodes after its own prompt, so one prefill serves both cells)
 	long []int
 }
 
@@ -112,7 +113,7 @@ func main() {
 	batch := flag.String("batch", "", "batch sizes: run only batched generation, B prompts at once (e.g. 1,2,4,8)")
 	flag.IntVar(&c.batchPrompt, "batch-prompt", 128, "prompt tokens of each sequence of a batch")
 	long := flag.String("long", "", "long contexts: run only prefill of each length and decoding at that depth (e.g. 8192,16384,32768)")
-	longFA := flag.String("long-fa", "off,on", "long contexts: llama.cpp's flash attention settings to run, comma-separated (off, on; a 32k cell of llama.cpp takes 20-40 minutes, so one can be left out)")
+	longFA := flag.String("long-fa", "off,on", "long contexts: llama.cpp's flash attention settings to run, comma-separated (off, on; llama.cpp with -fa on took 22 minutes for its 32k cells on 2 cores, 2026-11-28, so one setting can be left out)")
 	flag.Parse()
 	var err error
 	if c.prefill, err = ints.Parse(*prefill); err == nil {
@@ -336,12 +337,12 @@ func eachProcess(ns []int, run func(n int) ([]byte, int64, error), parse func(ou
 }
 
 // llama runs llama-bench with its defaults (F16 KV cache, its own choice of flash attention:
-// auto, which leaves it off on a CPU) or with flash attention fa ("off" or "on", the long-context
-// cells), one repetition per call: prompts and decoding from an empty context in one call,
-// decoding at each other depth in another.
+// auto, which leaves it off on a CPU), one repetition per call: prompts and decoding from an empty
+// context in one call, decoding at each other depth in another. Batches and long contexts take
+// llama-batched-bench (runBatched, runLong); the long cells with flash attention fa.
 type llama struct {
 	c  *config
-	fa string // -fa of llama-bench: "" (its default), "off" or "on"
+	fa string // -fa: "" (its default), "off" or "on"
 }
 
 func (e llama) name() string {
@@ -360,25 +361,8 @@ func (e llama) run(file string) (map[key]sample, int64, error) {
 	if e.fa != "" {
 		common = append(common, "-fa", e.fa)
 	}
-	if len(e.c.long) > 0 { // a process per context length, and per test
-		return eachProcess(e.c.long, func(l int) ([]byte, int64, error) {
-			p, rp, err := runTool(e.c.verbose, bin, append(slices.Clone(common), "-p", strconv.Itoa(l), "-n", "0")...)
-			if err != nil {
-				return nil, 0, err
-			}
-			d, rd, err := runTool(e.c.verbose, bin, append(slices.Clone(common), "-p", "0", "-n", strconv.Itoa(e.c.decode), "-d", strconv.Itoa(l))...)
-			if err != nil {
-				return nil, 0, err
-			}
-			return slices.Concat(p, []byte{0}, d), max(rp, rd), nil // the two calls' JSON, apart
-		}, func(out []byte, s map[key]sample) error {
-			for part := range bytes.SplitSeq(out, []byte{0}) {
-				if err := parseLlama(part, s); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
+	if len(e.c.long) > 0 {
+		return e.runLong(file)
 	}
 	calls := [][]string{append(slices.Clone(common), "-p", ints.Join(e.c.prefill), "-n", strconv.Itoa(e.c.decode))}
 	var deep []int
@@ -441,6 +425,56 @@ func (e llama) runBatched(file string) (map[key]sample, int64, error) {
 	}, parseBatched)
 }
 
+// runLong measures the long-context cells with llama-batched-bench, one process per length L: a
+// prompt of L tokens from an empty context (speed_pp), then decode tokens decoded after it, at
+// depth L (speed_tg), -fa as e.fa. One prefill serves both cells, where llama-bench's -d L would
+// fill the context again before it decodes: at 32k tokens with flash attention that prefill
+// alone takes over half an hour on two cores. The batch settings are llama-bench's defaults
+// (-b 2048 -ub 512), so the prompt runs as llama-bench's -p L runs it.
+func (e llama) runLong(file string) (map[key]sample, int64, error) {
+	return eachProcess(e.c.long, func(l int) ([]byte, int64, error) {
+		args := []string{"-m", file, "-t", strconv.Itoa(e.c.threads), "-c", strconv.Itoa(l + e.c.decode + 1),
+			"-b", "2048", "-ub", "512", "-npp", strconv.Itoa(l), "-ntg", strconv.Itoa(e.c.decode), "-npl", "1",
+			"--output-format", "jsonl"}
+		if e.fa != "" {
+			args = append(args, "-fa", e.fa)
+		}
+		return runTool(e.c.verbose, filepath.Join(e.c.llamaDir, "llama-batched-bench"), args...)
+	}, parseLong)
+}
+
+// parseLong reads llama-batched-bench's JSON lines for one sequence (pl 1) as the long-context
+// cells: speed_pp as a prefill of pp tokens from an empty context, speed_tg as a decode of tg
+// tokens at depth pp.
+func parseLong(out []byte, s map[key]sample) error {
+	n := 0
+	for line := range strings.Lines(string(out)) {
+		if !strings.HasPrefix(line, "{") {
+			continue
+		}
+		var r struct {
+			PP      int     `json:"pp"`
+			TG      int     `json:"tg"`
+			PL      int     `json:"pl"`
+			SpeedPP float64 `json:"speed_pp"`
+			SpeedTG float64 `json:"speed_tg"`
+		}
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			return fmt.Errorf("llama-batched-bench output: %v", err)
+		}
+		if r.PL != 1 {
+			return fmt.Errorf("llama-batched-bench output: a row of %d sequences where one was asked for", r.PL)
+		}
+		s[key{Test: "prefill", Tokens: r.PP}] = sample{tokS: r.SpeedPP}
+		s[key{Test: "decode", Tokens: r.TG, Depth: r.PP}] = sample{tokS: r.SpeedTG}
+		n++
+	}
+	if n == 0 {
+		return errors.New("llama-batched-bench printed no results")
+	}
+	return nil
+}
+
 // parseBatched adds the rows of llama-batched-bench's JSON lines to s: speed_pp (all B prompts'
 // tokens over the prompt time) as a prefill of batch B, speed_tg (B·tg over the decoding time) as
 // a decode of batch B. Other lines (logs) are skipped.
@@ -482,8 +516,9 @@ func llamaVersion(dir string, c config) string {
 			c.batchPrompt, c.decode, c.batchPrompt+c.decode+1, ints.Join(c.batch))
 	}
 	if len(c.long) > 0 {
-		return v + fmt.Sprintf("; llama-bench -r 1 -p L -n 0, then -p 0 -n %d -d L, for each L of %s, F16 KV cache (its default); "+
-			"engine llama.cpp with -fa off, llama.cpp fa with -fa on", c.decode, ints.Join(c.long))
+		return v + fmt.Sprintf("; llama-batched-bench -b 2048 -ub 512 -npl 1 -npp L -ntg %d -c L+%d for each L of %s, one process each "+
+			"(the prompt of L tokens, then %d tokens decoded at depth L after it), F16 KV cache (its default); "+
+			"engine llama.cpp with -fa off, llama.cpp fa with -fa on", c.decode, c.decode+1, ints.Join(c.long), c.decode)
 	}
 	return v + "; llama-bench -r 1, its default settings (F16 KV cache)"
 }
@@ -737,7 +772,7 @@ func (r *results) print(w *os.File, weights []string, c config) {
 		}
 	}
 	if len(r.samples["llama.cpp fa"]) > 0 {
-		fmt.Fprintln(w, "\nllama.cpp with flash attention on (llama-bench -fa on); ratio = qwen3 / llama.cpp fa:")
+		fmt.Fprintln(w, "\nllama.cpp with flash attention on (-fa on); ratio = qwen3 / llama.cpp fa:")
 		fmt.Fprintln(w, "| weights | test | ratio | qwen3 | llama.cpp fa |\n|---|---|---|---|---|")
 		for _, wt := range weights {
 			for _, k := range r.keys(wt) {
@@ -872,8 +907,8 @@ func (r *results) writeJSON(path string, weights []string, c config, engines ...
 	if len(c.long) > 0 {
 		doc.Source = fmt.Sprintf("scripts/bench.sh with LONG: the synthetic Qwen3-0.6B GGUF files, engines interleaved, tok_s the "+
 			"median of %d runs each; for each context length L, a prefill of L tokens from an empty context and %d tokens "+
-			"decoded at depth L; ours with its default KV cache (float16 past 4096 tokens), llama.cpp's llama-bench with its "+
-			"default F16 cache, flash attention off (engine llama.cpp) and on (engine llama.cpp fa); bytes_per_token = weights "+
+			"decoded at depth L; ours with its default KV cache (float16 past 4096 tokens), llama.cpp's llama-batched-bench "+
+			"(one sequence: its prompt of L tokens, then the decoding after it) with its default F16 cache, flash attention off (engine llama.cpp) and on (engine llama.cpp fa); bytes_per_token = weights "+
 			"+ KV cache streamed per decoded token; peak RSS: the largest resident set of the engine's process(es) for that L",
 			len(r.read)-1, c.decode)
 	}

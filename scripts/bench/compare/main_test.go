@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -83,6 +84,28 @@ func TestParseBatched(t *testing.T) {
 	}
 	if err := parseBatched([]byte("{not json\n"), map[key]sample{}); err == nil {
 		t.Error("no error for a broken JSON line")
+	}
+}
+
+// TestParseLong: llama-batched-bench's line for one sequence gives a prefill of pp tokens from an
+// empty context and a decode at depth pp, the keys of our bench's long cells; a line of several
+// sequences is not a long cell.
+func TestParseLong(t *testing.T) {
+	out := []byte("main: n_kv_max = 8257\n" +
+		`{"n_kv_max": 8257, "pp": 8192, "tg": 64, "pl": 1, "n_kv": 8256, "t_pp": 75.1, "speed_pp": 109.1, "t_tg": 10.2, "speed_tg": 6.27, "t": 85.3, "speed": 96.8}` + "\n")
+	s := map[key]sample{}
+	if err := parseLong(out, s); err != nil {
+		t.Fatal(err)
+	}
+	if len(s) != 2 || s[key{Test: "prefill", Tokens: 8192}].tokS != 109.1 || s[key{Test: "decode", Tokens: 64, Depth: 8192}].tokS != 6.27 {
+		t.Errorf("parsed %v, want prefill 8192 at 109.1 and decode 64 at depth 8192 at 6.27", s)
+	}
+	eight := []byte(`{"pp": 128, "tg": 64, "pl": 8, "speed_pp": 95.4, "speed_tg": 59.7}` + "\n")
+	if err := parseLong(eight, map[key]sample{}); err == nil || !strings.Contains(err.Error(), "8 sequences") {
+		t.Errorf("a row of 8 sequences: error %v, want one that names them", err)
+	}
+	if err := parseLong([]byte("error: failed to load model\n"), map[key]sample{}); err == nil {
+		t.Error("no error for output without results")
 	}
 }
 
