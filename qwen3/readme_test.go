@@ -196,7 +196,8 @@ type benchRow struct {
 }
 
 // column is what a table's header cell asks for: "prefill 512", "decode", "decode at depth 2048",
-// "decode x8", "prefill x16", "peak RSS", "decode of bound", each optionally after a weight type
+// "decode x8", "prefill x16", "peak RSS", "peak RSS x16" (a batched run's process at 16 sequences),
+// "decode of bound", each optionally after a weight type
 // ("Q8_0 decode at depth 2048", in a table whose rows are engines).
 type column struct {
 	weights string // "" when the rows name the weights
@@ -206,12 +207,12 @@ type column struct {
 	batch   int    // batched runs: the batch size (0: not batched)
 }
 
-var columnRE = regexp.MustCompile(`^(?:(\S+) )?(?:(prefill) (\d+)|(decode)(?: at depth (\d+))?|(prefill|decode) x(\d+)|(peak RSS)|(decode of bound))$`)
+var columnRE = regexp.MustCompile(`^(?:(\S+) )?(?:(prefill) (\d+)|(decode)(?: at depth (\d+))?|(prefill|decode) x(\d+)|(peak RSS)(?: x(\d+))?|(decode of bound))$`)
 
 func parseColumn(h string) (column, error) {
 	m := columnRE.FindStringSubmatch(h)
 	if m == nil {
-		return column{}, fmt.Errorf("header %q: not a column this test knows (prefill N, decode, decode at depth N, prefill xB, decode xB, peak RSS, decode of bound)", h)
+		return column{}, fmt.Errorf("header %q: not a column this test knows (prefill N, decode, decode at depth N, prefill xB, decode xB, peak RSS, peak RSS xB, decode of bound)", h)
 	}
 	c := column{weights: m[1]}
 	atoi := func(s string) int { n, _ := strconv.Atoi(s); return n }
@@ -223,7 +224,7 @@ func parseColumn(h string) (column, error) {
 	case m[6] != "":
 		c.kind, c.batch = m[6], atoi(m[7])
 	case m[8] != "":
-		c.kind = "rss"
+		c.kind, c.batch = "rss", atoi(m[9])
 	default:
 		c.kind = "bound"
 	}
@@ -422,6 +423,39 @@ func TestREADMEClaims(t *testing.T) {
 		values["batch_ceiling16."+w] = sixteen.TokS / prompt.TokS
 		values["batch_ceiling32."+w] = thirtyTwo.TokS / prompt.TokS
 	}
+	// The most a batch step can reach of a prompt's speed when every kernel ran as fast as the
+	// prompt's: a decoded token pays for the tied LM head (vocab x hidden multiply-adds), a prompt's
+	// token only for the 28 layers (Qwen3-0.6B's shapes, QWEN3_FACTS.md).
+	const hidden, qDim, kvDim, inter, layers, vocab = 1024, 2048, 1024, 3072, 28, 151936
+	layerMACs := float64(hidden*(qDim+2*kvDim+qDim) + 3*hidden*inter)
+	values["head_ceiling"] = layers * layerMACs / (layers*layerMACs + vocab*hidden)
+	// Long contexts at 32k tokens (bench_long32k.json): ours over llama.cpp's with flash attention
+	// on, prefill and decoding at that depth, and each engine's peak resident memory in MiB.
+	var long32 benchFile
+	b, err := os.ReadFile(filepath.Join(moduleRoot(), "notebooks", "data", "bench_long32k.json"))
+	if err == nil {
+		err = json.Unmarshal(b, &long32)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	long32.path = "bench_long32k.json"
+	for _, c := range []column{{weights: "Q8_0", kind: "prefill", tokens: 32768}, {weights: "Q8_0", kind: "decode", depth: 32768}} {
+		ours, err1 := long32.find("qwen3", "Q8_0", c)
+		peer, err2 := long32.find("llama.cpp fa", "Q8_0", c)
+		if err := errors.Join(err1, err2); err != nil {
+			t.Fatal(err)
+		}
+		values["long32_ratio."+c.kind] = ours.TokS / peer.TokS
+		values["long32_rss.qwen3"], values["long32_rss.llama_fa"] = float64(ours.PeakRSS), float64(peer.PeakRSS)
+		if c.kind == "decode" { // what our decoded token reads (GB), and its speed over the read bound
+			if ours.Bytes == 0 || long32.ReadGBs == 0 {
+				t.Fatal("bench_long32k.json: no bytes per token or read bandwidth for our decoding")
+			}
+			values["long32_gb"] = ours.Bytes / 1e9
+			values["long32_bound"] = ours.TokS * ours.Bytes / (long32.ReadGBs * 1e9)
+		}
+	}
 	// Serving (scripts/bench/serving's JSON): the aggregate ratio, and each server's p99
 	// inter-token latency in ms, at the client counts the prose names.
 	var serving struct {
@@ -434,7 +468,7 @@ func TestREADMEClaims(t *testing.T) {
 			} `json:"summary"`
 		} `json:"runs"`
 	}
-	b, err := os.ReadFile(filepath.Join(moduleRoot(), "notebooks", "data", "bench_serving.json"))
+	b, err = os.ReadFile(filepath.Join(moduleRoot(), "notebooks", "data", "bench_serving.json"))
 	if err == nil {
 		err = json.Unmarshal(b, &serving)
 	}
