@@ -429,6 +429,7 @@ func TestREADMEClaims(t *testing.T) {
 	const hidden, qDim, kvDim, inter, layers, vocab = 1024, 2048, 1024, 3072, 28, 151936
 	layerMACs := float64(hidden*(qDim+2*kvDim+qDim) + 3*hidden*inter)
 	values["head_ceiling"] = layers * layerMACs / (layers*layerMACs + vocab*hidden)
+	values["layer_macs"], values["head_macs"] = layerMACs/1e6, vocab*hidden/1e6 // millions
 	// Long contexts at 32k tokens (bench_long32k.json): ours over llama.cpp's with flash attention
 	// on, prefill and decoding at that depth, and each engine's peak resident memory in MiB.
 	var long32 benchFile

@@ -29,7 +29,7 @@
 # decoded after it: one prefill serves both cells) with flash attention off (-fa off: engine
 # llama.cpp) and on (-fa on: llama.cpp fa), each L in its own process (JSON default:
 # notebooks/data/bench_long.json). Prefill at 32k tokens takes minutes per engine and run (llama.cpp
-# with -fa on: 22 minutes on 2 cores): try LONG=8192 REPS=1 first. LONG_FA=on (or off) runs
+# with -fa on: 21 minutes for the prompt on 2 cores, 2026-11-28): try LONG=8192 REPS=1 first. LONG_FA=on (or off) runs
 # llama.cpp with one flash attention setting only (default: off,on).
 # SERVE=1,4,8,16,32 measures serving instead: `qwen3 serve` beside llama.cpp's llama-server on one
 # file (WEIGHTS, default q8_0), both with continuous batching, SERVE_SLOTS slots (default: the most

@@ -427,9 +427,10 @@ func (e llama) runBatched(file string) (map[key]sample, int64, error) {
 
 // runLong measures the long-context cells with llama-batched-bench, one process per length L: a
 // prompt of L tokens from an empty context (speed_pp), then decode tokens decoded after it, at
-// depth L (speed_tg), -fa as e.fa. One prefill serves both cells, where llama-bench's -d L would
-// fill the context again before it decodes: at 32k tokens with flash attention that prefill
-// alone takes over half an hour on two cores. The batch settings are llama-bench's defaults
+// depth L (speed_tg), -fa as e.fa. One prefill serves both cells, where llama-bench warms up with
+// an untimed prompt of L tokens, times another, and for -d L fills the context once more before it
+// decodes: at 32k tokens with flash attention one such prefill took 21 minutes on two cores
+// (2026-11-28). The batch settings are llama-bench's defaults
 // (-b 2048 -ub 512), so the prompt runs as llama-bench's -p L runs it.
 func (e llama) runLong(file string) (map[key]sample, int64, error) {
 	return eachProcess(e.c.long, func(l int) ([]byte, int64, error) {
