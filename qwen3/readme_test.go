@@ -423,6 +423,21 @@ func TestREADMEClaims(t *testing.T) {
 		values["batch_ceiling16."+w] = sixteen.TokS / prompt.TokS
 		values["batch_ceiling32."+w] = thirtyTwo.TokS / prompt.TokS
 	}
+	// Q4_K_M's decoding at 32k (bench_long_q4_k_m.json) over its run's read bound.
+	var longQ4 benchFile
+	b, err := os.ReadFile(filepath.Join(moduleRoot(), "notebooks", "data", "bench_long_q4_k_m.json"))
+	if err == nil {
+		err = json.Unmarshal(b, &longQ4)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	longQ4.path = "bench_long_q4_k_m.json"
+	q4, err := longQ4.find("qwen3", "Q4_K_M", column{weights: "Q4_K_M", kind: "decode", depth: 32768})
+	if err != nil || q4.Bytes == 0 || longQ4.ReadGBs == 0 {
+		t.Fatalf("bench_long_q4_k_m.json: our decoding at depth 32768 with its bytes and the read bandwidth: %v", err)
+	}
+	values["long_q4_bound"] = q4.TokS * q4.Bytes / (longQ4.ReadGBs * 1e9)
 	// The most a batch step can reach of a prompt's speed when every kernel ran as fast as the
 	// prompt's: a decoded token pays for the tied LM head (vocab x hidden multiply-adds), a prompt's
 	// token only for the 28 layers (Qwen3-0.6B's shapes, QWEN3_FACTS.md).
@@ -433,7 +448,7 @@ func TestREADMEClaims(t *testing.T) {
 	// Long contexts at 32k tokens (bench_long32k.json): ours over llama.cpp's with flash attention
 	// on, prefill and decoding at that depth, and each engine's peak resident memory in MiB.
 	var long32 benchFile
-	b, err := os.ReadFile(filepath.Join(moduleRoot(), "notebooks", "data", "bench_long32k.json"))
+	b, err = os.ReadFile(filepath.Join(moduleRoot(), "notebooks", "data", "bench_long32k.json"))
 	if err == nil {
 		err = json.Unmarshal(b, &long32)
 	}
