@@ -444,63 +444,63 @@ func (e llama) runLong(file string) (map[key]sample, int64, error) {
 	}, parseLong)
 }
 
-// parseLong reads llama-batched-bench's JSON lines for one sequence (pl 1) as the long-context
-// cells: speed_pp as a prefill of pp tokens from an empty context, speed_tg as a decode of tg
-// tokens at depth pp.
-func parseLong(out []byte, s map[key]sample) error {
-	n := 0
+// batchedRow is one result line of llama-batched-bench's JSON lines output.
+type batchedRow struct {
+	PP      int     `json:"pp"`       // prompt tokens of each sequence
+	TG      int     `json:"tg"`       // tokens decoded per sequence
+	PL      int     `json:"pl"`       // sequences
+	SpeedPP float64 `json:"speed_pp"` // all prompts' tokens over the prompt time
+	SpeedTG float64 `json:"speed_tg"` // all decoded tokens over the decoding time
+}
+
+// batchedRows returns the result lines of llama-batched-bench's output (--output-format jsonl);
+// other lines (logs) are skipped, and output without results is an error.
+func batchedRows(out []byte) ([]batchedRow, error) {
+	var rows []batchedRow
 	for line := range strings.Lines(string(out)) {
 		if !strings.HasPrefix(line, "{") {
 			continue
 		}
-		var r struct {
-			PP      int     `json:"pp"`
-			TG      int     `json:"tg"`
-			PL      int     `json:"pl"`
-			SpeedPP float64 `json:"speed_pp"`
-			SpeedTG float64 `json:"speed_tg"`
-		}
+		var r batchedRow
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
-			return fmt.Errorf("llama-batched-bench output: %v", err)
+			return nil, fmt.Errorf("llama-batched-bench output: %v", err)
 		}
+		rows = append(rows, r)
+	}
+	if len(rows) == 0 {
+		return nil, errors.New("llama-batched-bench printed no results")
+	}
+	return rows, nil
+}
+
+// parseLong reads llama-batched-bench's rows for one sequence (pl 1) as the long-context cells:
+// speed_pp as a prefill of pp tokens from an empty context, speed_tg as a decode of tg tokens at
+// depth pp.
+func parseLong(out []byte, s map[key]sample) error {
+	rows, err := batchedRows(out)
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
 		if r.PL != 1 {
 			return fmt.Errorf("llama-batched-bench output: a row of %d sequences where one was asked for", r.PL)
 		}
 		s[key{Test: "prefill", Tokens: r.PP}] = sample{tokS: r.SpeedPP}
 		s[key{Test: "decode", Tokens: r.TG, Depth: r.PP}] = sample{tokS: r.SpeedTG}
-		n++
-	}
-	if n == 0 {
-		return errors.New("llama-batched-bench printed no results")
 	}
 	return nil
 }
 
-// parseBatched adds the rows of llama-batched-bench's JSON lines to s: speed_pp (all B prompts'
-// tokens over the prompt time) as a prefill of batch B, speed_tg (B·tg over the decoding time) as
-// a decode of batch B. Other lines (logs) are skipped.
+// parseBatched adds llama-batched-bench's rows to s: speed_pp as a prefill of batch B (pl),
+// speed_tg as a decode of batch B.
 func parseBatched(out []byte, s map[key]sample) error {
-	n := 0
-	for line := range strings.Lines(string(out)) {
-		if !strings.HasPrefix(line, "{") {
-			continue
-		}
-		var r struct {
-			PP      int     `json:"pp"`
-			TG      int     `json:"tg"`
-			PL      int     `json:"pl"`
-			SpeedPP float64 `json:"speed_pp"`
-			SpeedTG float64 `json:"speed_tg"`
-		}
-		if err := json.Unmarshal([]byte(line), &r); err != nil {
-			return fmt.Errorf("llama-batched-bench output: %v", err)
-		}
+	rows, err := batchedRows(out)
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
 		s[key{Test: "prefill", Tokens: r.PP, Batch: r.PL}] = sample{tokS: r.SpeedPP}
 		s[key{Test: "decode", Tokens: r.TG, Batch: r.PL}] = sample{tokS: r.SpeedTG}
-		n++
-	}
-	if n == 0 {
-		return errors.New("llama-batched-bench printed no results")
 	}
 	return nil
 }
