@@ -2,7 +2,7 @@ package kernels
 
 // The prototypes of tileqn_avx512vnni_amd64.s, and the Go that calls them as TileQN's table wants.
 
-// tileQNKernelVNNI is an assembly kernel for 16 tokens (rows 16·groups) or 32 (rows 8·groups).
+// tileQNKernelVNNI is an assembly kernel for 16 tokens or 32, over rows 8·groups.
 type tileQNKernelVNNI = func(w *byte, rowBytes, groups int, x *int32, xs *float32, nb int, out *float32, outStride, ntok int)
 
 //go:noescape
@@ -37,7 +37,8 @@ const (
 
 // tileQNVNNI is TileQN's form for one type: every token group of x through the 16- or 32-token
 // kernel (a last group of 17 to 32 tokens through the 32-token one), over the rows of whole groups
-// of 16; it returns how many rows it did (the rest go to plain Go).
+// of 16 (two of the kernels' groups of 8); it returns how many rows it did (the rest go to plain
+// Go).
 func tileQNVNNI(op string, k16, k32 tileQNKernelVNNI) tileQNKernel {
 	return func(w *byte, rowBytes, rows int, x *ActN, out []float32, outStride int) int {
 		groups := rows / 16
@@ -47,14 +48,14 @@ func tileQNVNNI(op string, k16, k32 tileQNKernelVNNI) tileQNKernel {
 		nb := x.K / ActBlock
 		for g := 0; g*ActNLanes < x.N; {
 			left := x.N - g*ActNLanes
-			k, gr, step := k16, groups, 1
+			k, step := k16, 1
 			if left > ActNLanes {
-				k, gr, step = k32, 2*groups, 2
+				k, step = k32, 2
 				traceSub(op, tileQN32)
 			} else {
 				traceSub(op, tileQN16)
 			}
-			k(w, rowBytes, gr, &x.Q[g*nb*ActBlock/2*ActNLanes], &x.SS[g*nb*2*ActNLanes], nb,
+			k(w, rowBytes, 2*groups, &x.Q[g*nb*ActBlock/2*ActNLanes], &x.SS[g*nb*2*ActNLanes], nb,
 				&out[g*ActNLanes*outStride], outStride, min(2*ActNLanes, left))
 			g += step
 		}

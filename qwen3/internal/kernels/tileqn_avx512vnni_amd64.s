@@ -3,17 +3,25 @@
 
 // TileQN with AVX-512 VNNI: the tokens are the lanes.
 //
-// The 16-token kernel: Z0..Z15 hold the int32 block sums of 16 rows, each for the 16 tokens of a
-// group; per column pair it loads the group's 16 input pairs (64 bytes) once and multiplies them
-// with each row's weight pair, broadcast from the block's widened weights (VPDPWSSD with a
-// {1to16} operand): 16 instructions of 32 products per 17 loads. The 32-token kernel: Z0..Z7 hold
-// rows 0-7 for tokens 0-15 of two groups, Z8..Z15 the same rows for tokens 16-31; per column pair
-// it loads both groups' pairs and broadcasts each row's weight pair into a register once for its
-// two VPDPWSSD: 10 loads per 16 instructions.
+// A core loads at most two vectors a cycle and multiplies two, so a kernel that loads as often as
+// it multiplies waits on its loads. The 32-token kernel: Z0..Z7 hold rows 0-7 for tokens 0-15 of
+// two groups, Z8..Z15 the same rows for tokens 16-31; per column pair it loads both groups' pairs
+// and broadcasts each row's weight pair into a register once for its two VPDPWSSD: 10 loads per
+// 16 instructions. The 16-token kernel has one group to share a broadcast with, so it shares one
+// between two column pairs instead: per pair of pairs j, j+1 it broadcasts a row's two weight
+// pairs as one 64-bit word (VPBROADCASTQ: lanes 2m hold pair j, lanes 2m+1 pair j+1) and feeds
+// it two registers of inputs, A (lane 2m token 2m's pair j, lane 2m+1 token 2m+1's pair j+1) and
+// A' (lane 2m token 2m+1's pair j, lane 2m+1 token 2m's pair j+1), made from the group's pairs
+// j and j+1 by two blends and a swap of neighbouring lanes. Z0..Z7 sum A for rows 0-7, Z8..Z15
+// sum A'; at the flush, Z8+r with its neighbouring lanes swapped, added to Zr, is each token's
+// whole sum in its own lane, the same exact int32 as one register summing all 16 pairs. Ten
+// loads per 16 instructions again (before: one broadcast from memory per instruction, 17 loads
+// per 16, and 187 against 220 multiply-adds per ns of the prompt's TileQ in the L1;
+// BenchmarkTileQN).
 //
 // At the end of a block each row's sums are converted and flushed as TileQ flushes them
 // (c = S·s, o = fma(float(sum), c, o)), the o of the rows waiting in the frame between blocks;
-// after the last block the sums are turned around in registers (TRANSPOSE16, TRANSPOSE32) and
+// after the last block the sums are turned around in registers (TRANSPOSE32) and
 // each token's rows stored with one instruction. The weights are widened a block ahead: while
 // the column pairs of one block are multiplied, the next block's rows are widened into the other
 // of two buffers (the next group's first block at a group's last), so that a block's first
@@ -22,7 +30,7 @@
 //	func tileQN16Q8_0VNNI(w *byte, rowBytes, groups int, x *int32, xs *float32, nb int, out *float32, outStride, ntok int)
 //	func tileQN32Q8_0VNNI(w *byte, rowBytes, groups int, x *int32, xs *float32, nb int, out *float32, outStride, ntok int)
 //
-// rows 16·groups (16-token kernel) or 8·groups (32-token kernel) of nb Q8_0 blocks each,
+// rows 8·groups of nb Q8_0 blocks each,
 // rowBytes apart from w; x and xs the (first) token group's pairs and scales in ActN's layout,
 // the second following the first; out[t*outStride+r] for t < ntok (<= 16, or 17..32).
 //
@@ -32,8 +40,8 @@
 // the last block of the last group, which widens the scratch's own bytes again), R13 the block
 // in the group's first row, R14 the next group's first row.
 
-// The frame's scratch, from BX (64-byte aligned): QNO the rows' sums o (16 rows x 16 tokens, or 8
-// x 32), and two block buffers QNB0, QNB1, each the rows' weights widened to int16 (QNW: 64 bytes
+// The frame's scratch, from BX (64-byte aligned): QNO the rows' sums o (8 rows x 16 tokens, or 8
+// x 32; room for 16 x 16), and two block buffers QNB0, QNB1, each the rows' weights widened to int16 (QNW: 64 bytes
 // a row) and their scales S (QNS). Frame variables: the groups left, where the
 // group's outputs go and their stride.
 #define QNO 0
@@ -43,25 +51,43 @@
 #define QNS 1024
 
 
-// PAIR16(j): column pair j of the block (weights in R10) for the 16 rows.
-#define PAIR16(j) \
-	VMOVDQU32     64*j(DI), Z16 \
-	VPDPWSSD.BCST 4*j(R10), Z16, Z0 \
-	VPDPWSSD.BCST 64*1+4*j(R10), Z16, Z1 \
-	VPDPWSSD.BCST 64*2+4*j(R10), Z16, Z2 \
-	VPDPWSSD.BCST 64*3+4*j(R10), Z16, Z3 \
-	VPDPWSSD.BCST 64*4+4*j(R10), Z16, Z4 \
-	VPDPWSSD.BCST 64*5+4*j(R10), Z16, Z5 \
-	VPDPWSSD.BCST 64*6+4*j(R10), Z16, Z6 \
-	VPDPWSSD.BCST 64*7+4*j(R10), Z16, Z7 \
-	VPDPWSSD.BCST 64*8+4*j(R10), Z16, Z8 \
-	VPDPWSSD.BCST 64*9+4*j(R10), Z16, Z9 \
-	VPDPWSSD.BCST 64*10+4*j(R10), Z16, Z10 \
-	VPDPWSSD.BCST 64*11+4*j(R10), Z16, Z11 \
-	VPDPWSSD.BCST 64*12+4*j(R10), Z16, Z12 \
-	VPDPWSSD.BCST 64*13+4*j(R10), Z16, Z13 \
-	VPDPWSSD.BCST 64*14+4*j(R10), Z16, Z14 \
-	VPDPWSSD.BCST 64*15+4*j(R10), Z16, Z15
+// PAIRP(j): column pairs j and j+1 (j even) of the block (weights in R10) for the 8 rows and the
+// 16 tokens: A in Z18, A' in Z26 (K1 = 0xaaaa: the odd lanes), each row's two weight pairs in Z27.
+#define PAIRPR(j, r, za, zb) \
+	VPBROADCASTQ 64*r+4*j(R10), Z27 \
+	VPDPWSSD     Z27, Z18, za \
+	VPDPWSSD     Z27, Z26, zb
+
+#define PAIRP(j) \
+	VMOVDQU32 64*j(DI), Z16 \
+	VMOVDQU32 64*j+64(DI), Z25 \
+	VPBLENDMD Z25, Z16, K1, Z18 \
+	VPBLENDMD Z16, Z25, K1, Z26 \
+	VPSHUFD   $0xb1, Z26, Z26 \
+	PAIRPR(j, 0, Z0, Z8) \
+	PAIRPR(j, 1, Z1, Z9) \
+	PAIRPR(j, 2, Z2, Z10) \
+	PAIRPR(j, 3, Z3, Z11) \
+	PAIRPR(j, 4, Z4, Z12) \
+	PAIRPR(j, 5, Z5, Z13) \
+	PAIRPR(j, 6, Z6, Z14) \
+	PAIRPR(j, 7, Z7, Z15)
+
+// COMBINE8: each row's sums of A' (Z8..Z15), neighbouring lanes swapped, added to its sums of A
+// (Z0..Z7): token t's whole block sum in lane t.
+#define COMBINE1(za, zb) \
+	VPSHUFD $0xb1, zb, zb \
+	VPADDD  zb, za, za
+
+#define COMBINE8 \
+	COMBINE1(Z0, Z8) \
+	COMBINE1(Z1, Z9) \
+	COMBINE1(Z2, Z10) \
+	COMBINE1(Z3, Z11) \
+	COMBINE1(Z4, Z12) \
+	COMBINE1(Z5, Z13) \
+	COMBINE1(Z6, Z14) \
+	COMBINE1(Z7, Z15)
 
 // PAIR32(j): column pair j of the block for the 8 rows and both token groups (the second's pairs
 // DX bytes after the first's).
@@ -108,7 +134,8 @@
 	VFMADD213PS QNO+64*r(BX), Z18, z \
 	VMOVUPS     z, QNO+64*r(BX)
 
-#define FLUSH16 \
+#define FLUSHP \
+	COMBINE8 \
 	VMOVUPS (R9), Z17 \
 	FLUSH1(0, Z0) \
 	FLUSH1(1, Z1) \
@@ -117,15 +144,7 @@
 	FLUSH1(4, Z4) \
 	FLUSH1(5, Z5) \
 	FLUSH1(6, Z6) \
-	FLUSH1(7, Z7) \
-	FLUSH1(8, Z8) \
-	FLUSH1(9, Z9) \
-	FLUSH1(10, Z10) \
-	FLUSH1(11, Z11) \
-	FLUSH1(12, Z12) \
-	FLUSH1(13, Z13) \
-	FLUSH1(14, Z14) \
-	FLUSH1(15, Z15)
+	FLUSH1(7, Z7)
 
 // FLUSH2(r, za, zb): row r's sums of both groups into its o (QNO + 128·r), as FLUSH1; Z19 and
 // Z20 hold the two groups' input scales.
@@ -153,63 +172,39 @@
 	FLUSH2(6, Z6, Z14) \
 	FLUSH2(7, Z7, Z15)
 
-// QN8W(r, buf): row r's block at AX widened into buf's QNW, its d into word r%8 of X21 (rows 0-7)
-// or X22 (rows 8-15); AX moves R12 on.
-#define QN8WD(r, buf, xd) \
+// QN8W(r, buf): row r's block at AX widened into buf's QNW, its d into word r of X21; AX moves
+// R12 on.
+#define QN8W(r, buf) \
 	VPMOVSXBW 2(AX), Z19 \
 	VMOVDQU64 Z19, QNW+64*r(buf) \
-	VPINSRW   $(r&7), (AX), xd, xd \
+	VPINSRW   $r, (AX), X21, X21 \
 	ADDQ      R12, AX
 
-#define QN8W(r, buf) QN8WD(r, buf, X21)
-#define QN8WH(r, buf) QN8WD(r, buf, X22)
-
-// QN8S16(buf), QN8S8(buf): the 16 (8) rows' d (X21, X22) as floats, into buf's QNS.
-#define QN8S16(buf) \
-	VINSERTI32X4 $1, X22, Y21, Y19 \
-	VCVTPH2PS    Y19, Z19 \
-	VMOVUPS      Z19, QNS(buf)
-
+// QN8S8(buf): the 8 rows' d (X21) as floats, into buf's QNS.
 #define QN8S8(buf) \
 	VCVTPH2PS X21, Y19 \
 	VMOVUPS   Y19, QNS(buf)
 
 // The column pairs of a block with the next block's rows widened among them: one row after each
-// pair (16 rows), or after every other pair (8 rows).
-#define PAIRS16Q8 \
-	PAIR16(0) \
+// pair of pairs (16 tokens), or after every other pair (32).
+#define PAIRSPQ8 \
+	PAIRP(0) \
 	QN8W(0, R11) \
-	PAIR16(1) \
+	PAIRP(2) \
 	QN8W(1, R11) \
-	PAIR16(2) \
+	PAIRP(4) \
 	QN8W(2, R11) \
-	PAIR16(3) \
+	PAIRP(6) \
 	QN8W(3, R11) \
-	PAIR16(4) \
+	PAIRP(8) \
 	QN8W(4, R11) \
-	PAIR16(5) \
+	PAIRP(10) \
 	QN8W(5, R11) \
-	PAIR16(6) \
+	PAIRP(12) \
 	QN8W(6, R11) \
-	PAIR16(7) \
+	PAIRP(14) \
 	QN8W(7, R11) \
-	PAIR16(8) \
-	QN8WH(8, R11) \
-	PAIR16(9) \
-	QN8WH(9, R11) \
-	PAIR16(10) \
-	QN8WH(10, R11) \
-	PAIR16(11) \
-	QN8WH(11, R11) \
-	PAIR16(12) \
-	QN8WH(12, R11) \
-	PAIR16(13) \
-	QN8WH(13, R11) \
-	PAIR16(14) \
-	QN8WH(14, R11) \
-	PAIR16(15) \
-	QN8WH(15, R11) \
-	QN8S16(R11)
+	QN8S8(R11)
 
 #define PAIRS32Q8 \
 	PAIR32(0) \
@@ -238,26 +233,7 @@
 	PAIR32(15) \
 	QN8S8(R11)
 
-// FIRST16Q8, FIRST8Q8: the first group's first block widened into R10's buffer (AX at it).
-#define FIRST16Q8 \
-	QN8W(0, R10) \
-	QN8W(1, R10) \
-	QN8W(2, R10) \
-	QN8W(3, R10) \
-	QN8W(4, R10) \
-	QN8W(5, R10) \
-	QN8W(6, R10) \
-	QN8W(7, R10) \
-	QN8WH(8, R10) \
-	QN8WH(9, R10) \
-	QN8WH(10, R10) \
-	QN8WH(11, R10) \
-	QN8WH(12, R10) \
-	QN8WH(13, R10) \
-	QN8WH(14, R10) \
-	QN8WH(15, R10) \
-	QN8S16(R10)
-
+// FIRST8Q8: the first group's first block widened into R10's buffer (AX at it).
 #define FIRST8Q8 \
 	QN8W(0, R10) \
 	QN8W(1, R10) \
@@ -269,9 +245,12 @@
 	QN8W(7, R10) \
 	QN8S8(R10)
 
-// TRANSPOSE16 turns the 16 rows' sums in Z0..Z15 (lane t: token t) into the tokens' rows and
-// stores token t's (if t < ntok) at R12 + t·R13: 32-bit and 64-bit interleaves within 128-bit
-// lanes (Z16..Z31, then back into Z0..Z15), then the 128-bit lanes joined (STORE4).
+// TRANSPOSE32 turns the sums in Z0..Z15 (rows 0-7 of tokens 0-15 in Z0..Z7, lane t token t; the
+// same rows of tokens 16-31 in Z8..Z15) into the tokens' rows, token t's 8 rows and token 16+t's in
+// one register, and stores each token's (if t < ntok) at R12 + t·R13: 32-bit and 64-bit
+// interleaves within 128-bit lanes (Z16..Z31, then back into Z0..Z15), then the 128-bit lanes
+// joined (JOIN4). The 16-token kernel uses it too, with ntok <= 16: what Z8..Z15 hold then is never
+// stored.
 #define UNPACK32(a, b, lo, hi) \
 	VUNPCKLPS b, a, lo \
 	VUNPCKHPS b, a, hi
@@ -306,32 +285,6 @@
 	UNPACK64(Z24, Z25, Z26, Z27, Z8, Z9, Z10, Z11) \
 	UNPACK64(Z28, Z29, Z30, Z31, Z12, Z13, Z14, Z15)
 
-// STORE1(z, t, skip): token t's 16 rows (R12 the outputs of token 0, R13 the stride in bytes).
-#define STORE1(z, t, skip) \
-	CMPQ    ntok+64(FP), $t \
-	JLE     skip \
-	MOVQ    $t, AX \
-	IMULQ   R13, AX \
-	VMOVUPS z, (R12)(AX*1) \
-skip:
-
-#define STORE4(m, s0, s1, s2, s3) \
-	STORE1(Z20, m, s0) \
-	STORE1(Z21, 4+m, s1) \
-	STORE1(Z22, 8+m, s2) \
-	STORE1(Z23, 12+m, s3)
-
-#define TRANSPOSE16 \
-	INTERLEAVE16 \
-	JOIN4(Z0, Z4, Z8, Z12) \
-	STORE4(0, st0, st4, st8, st12) \
-	JOIN4(Z1, Z5, Z9, Z13) \
-	STORE4(1, st1, st5, st9, st13) \
-	JOIN4(Z2, Z6, Z10, Z14) \
-	STORE4(2, st2, st6, st10, st14) \
-	JOIN4(Z3, Z7, Z11, Z15) \
-	STORE4(3, st3, st7, st11, st15)
-
 // STORE2(z, y, t, skip): token t's 8 rows (the low half of z) and token 16+t's (the high half).
 #define STORE2(z, y, t, skip) \
 	MOVQ          ntok+64(FP), DX \
@@ -354,8 +307,6 @@ skip:
 	STORE2(Z22, Y22, 8+m, s2) \
 	STORE2(Z23, Y23, 12+m, s3)
 
-// TRANSPOSE32: TRANSPOSE16 of Z0..Z15 as one 16 x 16 matrix (rows 0-7 of tokens 0-15, then of
-// tokens 16-31), whose turned rows hold token t's 8 rows and token 16+t's.
 #define TRANSPOSE32 \
 	INTERLEAVE16 \
 	JOIN4(Z0, Z4, Z8, Z12) \
@@ -475,33 +426,34 @@ done: \
 	VZEROUPPER \
 	RET
 
-// SETUP16: nothing; SETUP32: DX the distance from the first token group's pairs to the second's.
-#define SETUP16
+// SETUPP: K1 = 0xaaaa, PAIRP's odd lanes; SETUP32: DX the distance from the first token group's
+// pairs to the second's.
+#define SETUPP \
+	MOVQ  $0xaaaa, AX \
+	KMOVW AX, K1
+
 #define SETUP32 \
 	MOVQ nb+40(FP), DX \
 	SHLQ $10, DX
 
 TEXT ·tileQN16Q8_0VNNI(SB), 0, $3728-72
-	TILEQN(16, 34, SETUP16, FIRST16Q8, PAIRS16Q8, FLUSH16, TRANSPOSE16)
+	TILEQN(8, 34, SETUPP, FIRST8Q8, PAIRSPQ8, FLUSHP, TRANSPOSE32)
 
 TEXT ·tileQN32Q8_0VNNI(SB), 0, $3728-72
 	TILEQN(8, 34, SETUP32, FIRST8Q8, PAIRS32Q8, FLUSH32, TRANSPOSE32)
 
-// Q4_0: QN40WD(r, buf, xd) widens row r's block at AX (d, then byte j: value j in its low nibble,
-// 16+j in its high one) into buf's QNW as values minus 8, its d into xd as QN8WD does. Z30 holds
-// 0x000F and Z31 8 in every 16-bit lane (SETUP16Q4, SETUP32Q4).
-#define QN40WD(r, buf, xd) \
+// Q4_0: QN40W(r, buf) widens row r's block at AX (d, then byte j: value j in its low nibble,
+// 16+j in its high one) into buf's QNW as values minus 8, its d into X21 as QN8W does. Z30 holds
+// 0x000F and Z31 8 in every 16-bit lane (SETUPPQ4, SETUP32Q4).
+#define QN40W(r, buf) \
 	VPMOVZXBW    2(AX), Y19 \
 	VPSRLW       $4, Y19, Y20 \
 	VPANDD       Y30, Y19, Y19 \
 	VINSERTI64X4 $1, Y20, Z19, Z19 \
 	VPSUBW       Z31, Z19, Z19 \
 	VMOVDQU64    Z19, QNW+64*r(buf) \
-	VPINSRW      $(r&7), (AX), xd, xd \
+	VPINSRW      $r, (AX), X21, X21 \
 	ADDQ         R12, AX
-
-#define QN40W(r, buf) QN40WD(r, buf, X21)
-#define QN40WH(r, buf) QN40WD(r, buf, X22)
 
 #define SETUPQ4 \
 	VPTERNLOGD   $0xff, Z30, Z30, Z30 \
@@ -509,45 +461,32 @@ TEXT ·tileQN32Q8_0VNNI(SB), 0, $3728-72
 	VPSRLW       $3, Z30, Z31 \
 	VPSLLW       $3, Z31, Z31
 
-#define SETUP16Q4 SETUPQ4
+#define SETUPPQ4 \
+	SETUPP \
+	SETUPQ4
+
 #define SETUP32Q4 \
 	SETUP32 \
 	SETUPQ4
 
-#define PAIRS16Q4 \
-	PAIR16(0) \
+#define PAIRSPQ4 \
+	PAIRP(0) \
 	QN40W(0, R11) \
-	PAIR16(1) \
+	PAIRP(2) \
 	QN40W(1, R11) \
-	PAIR16(2) \
+	PAIRP(4) \
 	QN40W(2, R11) \
-	PAIR16(3) \
+	PAIRP(6) \
 	QN40W(3, R11) \
-	PAIR16(4) \
+	PAIRP(8) \
 	QN40W(4, R11) \
-	PAIR16(5) \
+	PAIRP(10) \
 	QN40W(5, R11) \
-	PAIR16(6) \
+	PAIRP(12) \
 	QN40W(6, R11) \
-	PAIR16(7) \
+	PAIRP(14) \
 	QN40W(7, R11) \
-	PAIR16(8) \
-	QN40WH(8, R11) \
-	PAIR16(9) \
-	QN40WH(9, R11) \
-	PAIR16(10) \
-	QN40WH(10, R11) \
-	PAIR16(11) \
-	QN40WH(11, R11) \
-	PAIR16(12) \
-	QN40WH(12, R11) \
-	PAIR16(13) \
-	QN40WH(13, R11) \
-	PAIR16(14) \
-	QN40WH(14, R11) \
-	PAIR16(15) \
-	QN40WH(15, R11) \
-	QN8S16(R11)
+	QN8S8(R11)
 
 #define PAIRS32Q4 \
 	PAIR32(0) \
@@ -576,25 +515,6 @@ TEXT ·tileQN32Q8_0VNNI(SB), 0, $3728-72
 	PAIR32(15) \
 	QN8S8(R11)
 
-#define FIRST16Q4 \
-	QN40W(0, R10) \
-	QN40W(1, R10) \
-	QN40W(2, R10) \
-	QN40W(3, R10) \
-	QN40W(4, R10) \
-	QN40W(5, R10) \
-	QN40W(6, R10) \
-	QN40W(7, R10) \
-	QN40WH(8, R10) \
-	QN40WH(9, R10) \
-	QN40WH(10, R10) \
-	QN40WH(11, R10) \
-	QN40WH(12, R10) \
-	QN40WH(13, R10) \
-	QN40WH(14, R10) \
-	QN40WH(15, R10) \
-	QN8S16(R10)
-
 #define FIRST8Q4 \
 	QN40W(0, R10) \
 	QN40W(1, R10) \
@@ -607,7 +527,7 @@ TEXT ·tileQN32Q8_0VNNI(SB), 0, $3728-72
 	QN8S8(R10)
 
 TEXT ·tileQN16Q4_0VNNI(SB), 0, $3728-72
-	TILEQN(16, 18, SETUP16Q4, FIRST16Q4, PAIRS16Q4, FLUSH16, TRANSPOSE16)
+	TILEQN(8, 18, SETUPPQ4, FIRST8Q4, PAIRSPQ4, FLUSHP, TRANSPOSE32)
 
 TEXT ·tileQN32Q4_0VNNI(SB), 0, $3728-72
 	TILEQN(8, 18, SETUP32Q4, FIRST8Q4, PAIRS32Q4, FLUSH32, TRANSPOSE32)
@@ -681,24 +601,6 @@ TEXT ·tileQN32Q4_0VNNI(SB), 0, $3728-72
 	Q6KHALF(1, r, ws) \
 	ADDQ         R8, AX
 
-#define DEC16Q4K \
-	Q4KDEC(0, 1024) \
-	Q4KDEC(1, 1024) \
-	Q4KDEC(2, 1024) \
-	Q4KDEC(3, 1024) \
-	Q4KDEC(4, 1024) \
-	Q4KDEC(5, 1024) \
-	Q4KDEC(6, 1024) \
-	Q4KDEC(7, 1024) \
-	Q4KDEC(8, 1024) \
-	Q4KDEC(9, 1024) \
-	Q4KDEC(10, 1024) \
-	Q4KDEC(11, 1024) \
-	Q4KDEC(12, 1024) \
-	Q4KDEC(13, 1024) \
-	Q4KDEC(14, 1024) \
-	Q4KDEC(15, 1024)
-
 #define DEC8Q4K \
 	Q4KDEC(0, 512) \
 	Q4KDEC(1, 512) \
@@ -708,24 +610,6 @@ TEXT ·tileQN32Q4_0VNNI(SB), 0, $3728-72
 	Q4KDEC(5, 512) \
 	Q4KDEC(6, 512) \
 	Q4KDEC(7, 512)
-
-#define DEC16Q6K \
-	Q6KDEC(0, 1024) \
-	Q6KDEC(1, 1024) \
-	Q6KDEC(2, 1024) \
-	Q6KDEC(3, 1024) \
-	Q6KDEC(4, 1024) \
-	Q6KDEC(5, 1024) \
-	Q6KDEC(6, 1024) \
-	Q6KDEC(7, 1024) \
-	Q6KDEC(8, 1024) \
-	Q6KDEC(9, 1024) \
-	Q6KDEC(10, 1024) \
-	Q6KDEC(11, 1024) \
-	Q6KDEC(12, 1024) \
-	Q6KDEC(13, 1024) \
-	Q6KDEC(14, 1024) \
-	Q6KDEC(15, 1024)
 
 #define DEC8Q6K \
 	Q6KDEC(0, 512) \
@@ -788,7 +672,9 @@ TEXT ·tileQN32Q4_0VNNI(SB), 0, $3728-72
 	VMOVUPS (R9)(AX*1), Z20 \
 	VMOVUPS 64(R9)(AX*1), Z26
 
-#define FLUSH16K4 \
+// FLUSHP8K4, FLUSHP8K6(off): the 16-token kernel's rows 0-7, A' added in (COMBINE8), flushed.
+#define FLUSHP8K4 \
+	COMBINE8 \
 	FLUSH1K4(0, Z0) \
 	FLUSH1K4(1, Z1) \
 	FLUSH1K4(2, Z2) \
@@ -796,17 +682,10 @@ TEXT ·tileQN32Q4_0VNNI(SB), 0, $3728-72
 	FLUSH1K4(4, Z4) \
 	FLUSH1K4(5, Z5) \
 	FLUSH1K4(6, Z6) \
-	FLUSH1K4(7, Z7) \
-	FLUSH1K4(8, Z8) \
-	FLUSH1K4(9, Z9) \
-	FLUSH1K4(10, Z10) \
-	FLUSH1K4(11, Z11) \
-	FLUSH1K4(12, Z12) \
-	FLUSH1K4(13, Z13) \
-	FLUSH1K4(14, Z14) \
-	FLUSH1K4(15, Z15)
+	FLUSH1K4(7, Z7)
 
-#define FLUSH16K6(off) \
+#define FLUSHP8K6(off) \
+	COMBINE8 \
 	FLUSH1K6(0, Z0, off) \
 	FLUSH1K6(1, Z1, off) \
 	FLUSH1K6(2, Z2, off) \
@@ -814,15 +693,7 @@ TEXT ·tileQN32Q4_0VNNI(SB), 0, $3728-72
 	FLUSH1K6(4, Z4, off) \
 	FLUSH1K6(5, Z5, off) \
 	FLUSH1K6(6, Z6, off) \
-	FLUSH1K6(7, Z7, off) \
-	FLUSH1K6(8, Z8, off) \
-	FLUSH1K6(9, Z9, off) \
-	FLUSH1K6(10, Z10, off) \
-	FLUSH1K6(11, Z11, off) \
-	FLUSH1K6(12, Z12, off) \
-	FLUSH1K6(13, Z13, off) \
-	FLUSH1K6(14, Z14, off) \
-	FLUSH1K6(15, Z15, off)
+	FLUSH1K6(7, Z7, off)
 
 #define FLUSH32K4 \
 	FLUSH2K4(0, Z0, Z8) \
@@ -845,26 +716,18 @@ TEXT ·tileQN32Q4_0VNNI(SB), 0, $3728-72
 	FLUSH2K6(7, Z7, Z15, off)
 
 // The blocks' bodies: the 16 column pairs and the flush (Q6_K: a flush after each 16-value group).
-#define SUB16Q4K \
+#define SUBPQ4K \
 	ZERO16 \
-	PAIR16(0) \
-	PAIR16(1) \
-	PAIR16(2) \
-	PAIR16(3) \
-	PAIR16(4) \
-	PAIR16(5) \
-	PAIR16(6) \
-	PAIR16(7) \
-	PAIR16(8) \
-	PAIR16(9) \
-	PAIR16(10) \
-	PAIR16(11) \
-	PAIR16(12) \
-	PAIR16(13) \
-	PAIR16(14) \
-	PAIR16(15) \
+	PAIRP(0) \
+	PAIRP(2) \
+	PAIRP(4) \
+	PAIRP(6) \
+	PAIRP(8) \
+	PAIRP(10) \
+	PAIRP(12) \
+	PAIRP(14) \
 	LOADS16K \
-	FLUSH16K4
+	FLUSHP8K4
 
 #define SUB32Q4K \
 	ZERO16 \
@@ -887,28 +750,20 @@ TEXT ·tileQN32Q4_0VNNI(SB), 0, $3728-72
 	LOADS32K \
 	FLUSH32K4
 
-#define SUB16Q6K \
+#define SUBPQ6K \
 	ZERO16 \
-	PAIR16(0) \
-	PAIR16(1) \
-	PAIR16(2) \
-	PAIR16(3) \
-	PAIR16(4) \
-	PAIR16(5) \
-	PAIR16(6) \
-	PAIR16(7) \
+	PAIRP(0) \
+	PAIRP(2) \
+	PAIRP(4) \
+	PAIRP(6) \
 	LOADS16K \
-	FLUSH16K6(0) \
+	FLUSHP8K6(0) \
 	ZERO16 \
-	PAIR16(8) \
-	PAIR16(9) \
-	PAIR16(10) \
-	PAIR16(11) \
-	PAIR16(12) \
-	PAIR16(13) \
-	PAIR16(14) \
-	PAIR16(15) \
-	FLUSH16K6(4)
+	PAIRP(8) \
+	PAIRP(10) \
+	PAIRP(12) \
+	PAIRP(14) \
+	FLUSHP8K6(4)
 
 #define SUB32Q6K \
 	ZERO16 \
@@ -943,7 +798,10 @@ TEXT ·tileQN32Q4_0VNNI(SB), 0, $3728-72
 	VPSRLW     $3, Z30, Z28 \
 	VPSLLW     $5, Z28, Z28
 
-#define SETUP16K SETUPK
+#define SETUPPK \
+	SETUPP \
+	SETUPK
+
 #define SETUP32K \
 	SETUP32 \
 	SETUPK
@@ -1018,13 +876,13 @@ done: \
 	RET
 
 TEXT ·tileQN16Q4_KVNNI(SB), 0, $10320-72
-	TILEQK(16, 1024, 144, 4, SETUP16K, DEC16Q4K, SUB16Q4K, TRANSPOSE16)
+	TILEQK(8, 512, 144, 4, SETUPPK, DEC8Q4K, SUBPQ4K, TRANSPOSE32)
 
 TEXT ·tileQN32Q4_KVNNI(SB), 0, $10320-72
 	TILEQK(8, 512, 144, 4, SETUP32K, DEC8Q4K, SUB32Q4K, TRANSPOSE32)
 
 TEXT ·tileQN16Q6_KVNNI(SB), 0, $10320-72
-	TILEQK(16, 1024, 210, 8, SETUP16K, DEC16Q6K, SUB16Q6K, TRANSPOSE16)
+	TILEQK(8, 512, 210, 8, SETUPPK, DEC8Q6K, SUBPQ6K, TRANSPOSE32)
 
 TEXT ·tileQN32Q6_KVNNI(SB), 0, $10320-72
 	TILEQK(8, 512, 210, 8, SETUP32K, DEC8Q6K, SUB32Q6K, TRANSPOSE32)
