@@ -533,63 +533,45 @@ TEXT ·tileQN32Q4_0VNNI(SB), 0, $3728-72
 	TILEQN(8, 18, SETUP32Q4, FIRST8Q4, PAIRS32Q4, FLUSH32, TRANSPOSE32)
 
 // The K-quants (Q4_K, Q6_K): a super-block of 256 values is eight of the inputs' 32-value blocks.
-// The kernels widen a whole super-block of their rows at a time, with every register free (no
-// sums are kept across blocks: they wait in QNO), into QKW (eight blocks of the rows' pairs, ws
-// bytes apart) and QKS (64 bytes a row: Q4_K's eight S = d·scale_j then eight M = dmin·min_j,
-// Q6_K's sixteen S = d·scale_g of its 16-value groups), then multiply its eight blocks; a block's
-// flush reads its S (and M) from QKS, R11 moving on by a block's share each time.
+// Both kernels take 8 rows at a time. Each super-block starts with its rows' scales, into QKS
+// (64 bytes a row: Q4_K's eight S = d·scale_j then eight M = dmin·min_j, Q6_K's sixteen
+// S = d·scale_g of its 16-value groups), with every register free (no sums are kept across
+// blocks: they wait in QNO); a block's flush reads its S (and M) from QKS, R11 moving on by a
+// block's share each time. The quants are widened into QKW: eight blocks of the rows' pairs, 512
+// bytes apart, a row's 64 bytes of a block at 64·r. The 32-token kernel widens a super-block's
+// quants with its scales, all 8 rows at once; the 16-token kernel widens the next super-block's
+// into the other of two buffers (QKW, QKW+4096) while it multiplies this one's, a row in each of
+// its eight blocks, among the pairs of pairs (widening them at once with the scales was 12-14% of
+// its time: BenchmarkTileQN).
 #define QKW 1024
 #define QKS 9216
 
-// Q4KCH(r, ws, c): chunk c of row r (32 bytes: block 2c in the low nibbles, 2c+1 in the high).
-#define Q4KCH(r, ws, c) \
-	VPMOVZXBW 16+32*c(AX), Z19 \
-	VPANDD    Z30, Z19, Z20 \
-	VMOVDQU64 Z20, QKW+(2*c)*ws+64*r(BX) \
-	VPSRLW    $4, Z19, Z19 \
-	VMOVDQU64 Z19, QKW+(2*c+1)*ws+64*r(BX)
-
-// Q4KDEC(r, ws): row r's super-block at AX: its scales (Q4KSC of quant_amd64.h, as the dots
-// unpack them) and its quants; AX moves to the next row.
-#define Q4KDEC(r, ws) \
+// Q4KS(r): row r's scales at AX (Q4KSC of quant_amd64.h, as the dots unpack them) into its QKS;
+// AX moves R8 on to the next row.
+#define Q4KS(r) \
 	Q4KSC(AX) \
 	VMOVUPS Y3, QKS+64*r(BX) \
 	VMOVUPS Y4, QKS+64*r+32(BX) \
-	Q4KCH(r, ws, 0) \
-	Q4KCH(r, ws, 1) \
-	Q4KCH(r, ws, 2) \
-	Q4KCH(r, ws, 3) \
 	ADDQ    R8, AX
 
-// Q6KQ(src, shl, hsh, sub, r, ws): block sub of row r: the low 4 bits from src (its low nibbles
-// if shl is 0, else its high ones), the high 2 from the qh bytes (Z23) shifted into bits 4-5, minus
-// 32. Z30 holds 0x000F, Z29 0x0030, Z28 32 in every 16-bit lane.
-#define Q6KLO(src, hshift, sub, r, ws) \
-	VPANDD    Z30, src, Z24 \
-	VPSLLW    $hshift, Z23, Z25 \
-	VPTERNLOGD $0xf8, Z29, Z25, Z24 \
-	VPSUBW    Z28, Z24, Z24 \
-	VMOVDQU64 Z24, QKW+(sub)*ws+64*r(BX)
+// Q4KCH(s, d, c): chunk c of the super-block at s (32 bytes: block 2c in the low nibbles, 2c+1 in
+// the high) into blocks 2c and 2c+1 of the row whose block 0 is at d. Z30 holds 0x000F in every
+// 16-bit lane.
+#define Q4KCH(s, d, c) \
+	VPMOVZXBW 16+32*c(s), Z19 \
+	VPANDD    Z30, Z19, Z20 \
+	VMOVDQU64 Z20, (2*c)*512(d) \
+	VPSRLW    $4, Z19, Z19 \
+	VMOVDQU64 Z19, (2*c+1)*512(d)
 
-#define Q6KHI(src, hshift, sub, r, ws) \
-	VPSRLW    $4, src, Z24 \
-	VPSRLW    $hshift, Z23, Z25 \
-	VPTERNLOGD $0xf8, Z29, Z25, Z24 \
-	VPSUBW    Z28, Z24, Z24 \
-	VMOVDQU64 Z24, QKW+(sub)*ws+64*r(BX)
+#define Q4KQ(s, d) \
+	Q4KCH(s, d, 0) \
+	Q4KCH(s, d, 1) \
+	Q4KCH(s, d, 2) \
+	Q4KCH(s, d, 3)
 
-// Q6KHALF(h, r, ws): half h (blocks 4h..4h+3) of row r's super-block at AX.
-#define Q6KHALF(h, r, ws) \
-	VPMOVZXBW 64*h(AX), Z19 \
-	VPMOVZXBW 64*h+32(AX), Z20 \
-	VPMOVZXBW 128+32*h(AX), Z23 \
-	Q6KLO(Z19, 4, 4*h, r, ws) \
-	Q6KLO(Z20, 2, 4*h+1, r, ws) \
-	Q6KHI(Z19, 0, 4*h+2, r, ws) \
-	Q6KHI(Z20, 2, 4*h+3, r, ws)
-
-// Q6KDEC(r, ws): row r's super-block at AX: its sixteen scales d·scale_g, then both halves.
-#define Q6KDEC(r, ws) \
+// Q6KS(r): row r's sixteen scales d·scale_g at AX into its QKS; AX moves R8 on.
+#define Q6KS(r) \
 	VPMOVSXBD    192(AX), Z19 \
 	VCVTDQ2PS    Z19, Z19 \
 	VPBROADCASTW 208(AX), X20 \
@@ -597,29 +579,108 @@ TEXT ·tileQN32Q4_0VNNI(SB), 0, $3728-72
 	VBROADCASTSS X20, Z20 \
 	VMULPS       Z19, Z20, Z19 \
 	VMOVUPS      Z19, QKS+64*r(BX) \
-	Q6KHALF(0, r, ws) \
-	Q6KHALF(1, r, ws) \
 	ADDQ         R8, AX
 
+// Q6KLO, Q6KHI(src, hshift, sub, d): block sub of the row at d: the low 4 bits from src (its low
+// nibbles, or its high ones), the high 2 from the qh bytes (Z23) shifted into bits 4-5, minus 32.
+// Z30 holds 0x000F, Z29 0x0030, Z28 32 in every 16-bit lane; Z21 and Z22 are scratch.
+#define Q6KLO(src, hshift, sub, d) \
+	VPANDD     Z30, src, Z21 \
+	VPSLLW     $hshift, Z23, Z22 \
+	VPTERNLOGD $0xf8, Z29, Z22, Z21 \
+	VPSUBW     Z28, Z21, Z21 \
+	VMOVDQU64  Z21, (sub)*512(d)
+
+#define Q6KHI(src, hshift, sub, d) \
+	VPSRLW     $4, src, Z21 \
+	VPSRLW     $hshift, Z23, Z22 \
+	VPTERNLOGD $0xf8, Z29, Z22, Z21 \
+	VPSUBW     Z28, Z21, Z21 \
+	VMOVDQU64  Z21, (sub)*512(d)
+
+// Q6KHALF(h, s, d): half h (blocks 4h..4h+3) of the super-block at s into the row at d.
+#define Q6KHALF(h, s, d) \
+	VPMOVZXBW 64*h(s), Z19 \
+	VPMOVZXBW 64*h+32(s), Z20 \
+	VPMOVZXBW 128+32*h(s), Z23 \
+	Q6KLO(Z19, 4, 4*h, d) \
+	Q6KLO(Z20, 2, 4*h+1, d) \
+	Q6KHI(Z19, 0, 4*h+2, d) \
+	Q6KHI(Z20, 2, 4*h+3, d)
+
+#define Q6KQ(s, d) \
+	Q6KHALF(0, s, d) \
+	Q6KHALF(1, s, d)
+
+// QUANTS8(Q, s, d): the quants of 8 rows' super-blocks, from s (R8 apart) into the buffer at d;
+// s and d move on.
+#define QUANT1(Q, s, d) \
+	Q(s, d) \
+	ADDQ R8, s \
+	ADDQ $64, d
+
+#define QUANTS8(Q, s, d) \
+	QUANT1(Q, s, d) \
+	QUANT1(Q, s, d) \
+	QUANT1(Q, s, d) \
+	QUANT1(Q, s, d) \
+	QUANT1(Q, s, d) \
+	QUANT1(Q, s, d) \
+	QUANT1(Q, s, d) \
+	QUANT1(Q, s, d)
+
+// DEC8Q4K, DEC8Q6K (the 32-token kernel): the 8 rows' super-blocks from R13, scales then quants
+// (into QKW; R12 is free until the blocks' count).
 #define DEC8Q4K \
-	Q4KDEC(0, 512) \
-	Q4KDEC(1, 512) \
-	Q4KDEC(2, 512) \
-	Q4KDEC(3, 512) \
-	Q4KDEC(4, 512) \
-	Q4KDEC(5, 512) \
-	Q4KDEC(6, 512) \
-	Q4KDEC(7, 512)
+	MOVQ    R13, AX \
+	Q4KS(0) \
+	Q4KS(1) \
+	Q4KS(2) \
+	Q4KS(3) \
+	Q4KS(4) \
+	Q4KS(5) \
+	Q4KS(6) \
+	Q4KS(7) \
+	MOVQ    R13, AX \
+	LEAQ    QKW(BX), R12 \
+	QUANTS8(Q4KQ, AX, R12)
 
 #define DEC8Q6K \
-	Q6KDEC(0, 512) \
-	Q6KDEC(1, 512) \
-	Q6KDEC(2, 512) \
-	Q6KDEC(3, 512) \
-	Q6KDEC(4, 512) \
-	Q6KDEC(5, 512) \
-	Q6KDEC(6, 512) \
-	Q6KDEC(7, 512)
+	MOVQ    R13, AX \
+	Q6KS(0) \
+	Q6KS(1) \
+	Q6KS(2) \
+	Q6KS(3) \
+	Q6KS(4) \
+	Q6KS(5) \
+	Q6KS(6) \
+	Q6KS(7) \
+	MOVQ    R13, AX \
+	LEAQ    QKW(BX), R12 \
+	QUANTS8(Q6KQ, AX, R12)
+
+// SCALES8Q4K, SCALES8Q6K (the 16-token kernel): the 8 rows' scales from R13.
+#define SCALES8Q4K \
+	MOVQ    R13, AX \
+	Q4KS(0) \
+	Q4KS(1) \
+	Q4KS(2) \
+	Q4KS(3) \
+	Q4KS(4) \
+	Q4KS(5) \
+	Q4KS(6) \
+	Q4KS(7)
+
+#define SCALES8Q6K \
+	MOVQ    R13, AX \
+	Q6KS(0) \
+	Q6KS(1) \
+	Q6KS(2) \
+	Q6KS(3) \
+	Q6KS(4) \
+	Q6KS(5) \
+	Q6KS(6) \
+	Q6KS(7)
 
 // FLUSH1K4(r, z): FLUSH1 with Q4_K's minimum term: o = fma(float(z), S·s, o), then
 // o = o − M·Sum, fused (S, M from QKS at R11; Z17 the inputs' scales, Z24 their sums).
@@ -716,16 +777,29 @@ TEXT ·tileQN32Q4_0VNNI(SB), 0, $3728-72
 	FLUSH2K6(7, Z7, Z15, off)
 
 // The blocks' bodies: the 16 column pairs and the flush (Q6_K: a flush after each 16-value group).
+// WIDEN1 ends a block's share of the next super-block's widening: the next row's (ndst, DX) for
+// the next block. A block's share is one row, widened among its pairs of pairs from DX into
+// ndst's buffer row (AX).
+#define WIDEN1 \
+	ADDQ $64, ndst-56(SP) \
+	ADDQ nstep-48(SP), DX
+
 #define SUBPQ4K \
 	ZERO16 \
+	MOVQ ndst-56(SP), AX \
 	PAIRP(0) \
 	PAIRP(2) \
+	Q4KCH(DX, AX, 0) \
 	PAIRP(4) \
+	Q4KCH(DX, AX, 1) \
 	PAIRP(6) \
+	Q4KCH(DX, AX, 2) \
 	PAIRP(8) \
+	Q4KCH(DX, AX, 3) \
 	PAIRP(10) \
 	PAIRP(12) \
 	PAIRP(14) \
+	WIDEN1 \
 	LOADS16K \
 	FLUSHP8K4
 
@@ -752,7 +826,9 @@ TEXT ·tileQN32Q4_0VNNI(SB), 0, $3728-72
 
 #define SUBPQ6K \
 	ZERO16 \
+	MOVQ ndst-56(SP), AX \
 	PAIRP(0) \
+	Q6KHALF(0, DX, AX) \
 	PAIRP(2) \
 	PAIRP(4) \
 	PAIRP(6) \
@@ -760,9 +836,11 @@ TEXT ·tileQN32Q4_0VNNI(SB), 0, $3728-72
 	FLUSHP8K6(0) \
 	ZERO16 \
 	PAIRP(8) \
+	Q6KHALF(1, DX, AX) \
 	PAIRP(10) \
 	PAIRP(12) \
 	PAIRP(14) \
+	WIDEN1 \
 	FLUSHP8K6(4)
 
 #define SUB32Q6K \
@@ -845,7 +923,6 @@ group: \
 	MOVQ  nb+40(FP), CX \
 	SHRQ  $3, CX \
 sb: \
-	MOVQ  R13, AX \
 	DEC \
 	LEAQ  QKW(BX), R10 \
 	LEAQ  QKS(BX), R11 \
@@ -875,14 +952,95 @@ done: \
 	VZEROUPPER \
 	RET
 
+// TILEQKP(sbb, ss, SCALES, Q, SUB): the 16-token K-quant kernel (8 rows a group), super-blocks of
+// sbb bytes, ss bytes of QKS per block, Q a row's quants (Q4KQ, Q6KQ). The frame's cur and nxt are
+// the two quant buffers, the one multiplied and the one widened into; DX the next super-block's
+// row being widened (nstep bytes on to the next: rowBytes, or 0 at the last super-block of the
+// last group, which widens the scratch's own bytes again), ndst where it goes.
+#define TILEQKP(sbb, ss, SCALES, Q, SUB) \
+	LEAQ  scratch-10320(SP), BX \
+	ADDQ  $63, BX \
+	ANDQ  $~63, BX \
+	MOVQ  w+0(FP), SI \
+	MOVQ  rowBytes+8(FP), R8 \
+	MOVQ  groups+16(FP), AX \
+	TESTQ AX, AX \
+	JEQ   done \
+	MOVQ  AX, left-8(SP) \
+	MOVQ  out+48(FP), AX \
+	MOVQ  AX, outp-16(SP) \
+	SETUPPK \
+	LEAQ  QKW+4096(BX), AX \
+	MOVQ  AX, nxt-40(SP) \
+	LEAQ  QKW(BX), AX \
+	MOVQ  AX, cur-32(SP) \
+	MOVQ  SI, DX \
+	QUANTS8(Q, DX, AX) \
+group: \
+	ZEROOT \
+	MOVQ  R8, R14 \
+	SHLQ  $3, R14 \
+	ADDQ  SI, R14 \
+	MOVQ  R14, pf-24(SP) \
+	MOVQ  SI, R13 \
+	MOVQ  x+24(FP), DI \
+	MOVQ  xs+32(FP), R9 \
+	MOVQ  nb+40(FP), CX \
+	SHRQ  $3, CX \
+sb: \
+	SCALES \
+	MOVQ  R8, nstep-48(SP) \
+	LEAQ  sbb(R13), DX \
+	CMPQ  CX, $1 \
+	JNE   chosen \
+	MOVQ  R14, DX \
+	CMPQ  left-8(SP), $1 \
+	JNE   chosen \
+	MOVQ  BX, DX \
+	MOVQ  $0, nstep-48(SP) \
+chosen: \
+	MOVQ  nxt-40(SP), AX \
+	MOVQ  AX, ndst-56(SP) \
+	MOVQ  cur-32(SP), R10 \
+	LEAQ  QKS(BX), R11 \
+	MOVQ  $8, R12 \
+sub: \
+	PREFETCHK(sbb) \
+	SUB \
+	ADDQ  $512, R10 \
+	ADDQ  $ss, R11 \
+	ADDQ  $1024, DI \
+	ADDQ  $128, R9 \
+	DECQ  R12 \
+	JNE   sub \
+	MOVQ  cur-32(SP), AX \
+	MOVQ  nxt-40(SP), R10 \
+	MOVQ  R10, cur-32(SP) \
+	MOVQ  AX, nxt-40(SP) \
+	ADDQ  $sbb, R13 \
+	DECQ  CX \
+	JNE   sb \
+	MOVQ  outp-16(SP), R12 \
+	MOVQ  outStride+56(FP), R13 \
+	SHLQ  $2, R13 \
+	TRANSPOSE32 \
+	SETUPPK \
+	MOVQ  R14, SI \
+	ADDQ  $32, outp-16(SP) \
+	DECQ  left-8(SP) \
+	JNE   group \
+done: \
+	VZEROUPPER \
+	RET
+
 TEXT ·tileQN16Q4_KVNNI(SB), 0, $10320-72
-	TILEQK(8, 512, 144, 4, SETUPPK, DEC8Q4K, SUBPQ4K, TRANSPOSE32)
+	TILEQKP(144, 4, SCALES8Q4K, Q4KQ, SUBPQ4K)
 
 TEXT ·tileQN32Q4_KVNNI(SB), 0, $10320-72
 	TILEQK(8, 512, 144, 4, SETUP32K, DEC8Q4K, SUB32Q4K, TRANSPOSE32)
 
 TEXT ·tileQN16Q6_KVNNI(SB), 0, $10320-72
-	TILEQK(8, 512, 210, 8, SETUPPK, DEC8Q6K, SUBPQ6K, TRANSPOSE32)
+	TILEQKP(210, 8, SCALES8Q6K, Q6KQ, SUBPQ6K)
 
 TEXT ·tileQN32Q6_KVNNI(SB), 0, $10320-72
 	TILEQK(8, 512, 210, 8, SETUP32K, DEC8Q6K, SUB32Q6K, TRANSPOSE32)
