@@ -88,9 +88,31 @@ type config struct {
 	batchPrompt int
 	// long contexts (-long): prompt lengths L; each engine prefills L tokens and decodes decode
 	// tokens at depth L, one process per L (ours: bench -prefill L -depth L, its default KV cache,
-	// float16 past 4096 tokens; llama.cpp: llama-batched-bench with flash attention off, and on,
-	// which decodes after its own prompt, so one prefill serves both cells)
-	long []int
+	// float16 past 4096 tokens; llama.cpp: llama-batched-bench with each flash attention setting of
+	// longFA, which decodes after its own prompt, so one prefill serves both cells)
+	long   []int
+	longFA []string // "off", "on": the settings run, in order
+}
+
+// faText says which of llama.cpp's flash attention settings a long-context run had, and under
+// which engine name each one's rows are: what the JSON's source and peers say of them.
+func faText(fa []string) string {
+	var parts []string
+	for _, f := range fa {
+		switch f {
+		case "off":
+			parts = append(parts, "off (engine llama.cpp)")
+		case "on":
+			parts = append(parts, "on (engine llama.cpp fa)")
+		}
+	}
+	switch len(parts) {
+	case 0:
+		return "flash attention not run"
+	case 1:
+		return "flash attention " + parts[0] + " only"
+	}
+	return "flash attention " + strings.Join(parts, " and ")
 }
 
 func main() {
@@ -145,6 +167,7 @@ func main() {
 			switch fa = strings.TrimSpace(fa); fa {
 			case "off", "on":
 				runners = append(runners, llama{&c, fa})
+				c.longFA = append(c.longFA, fa)
 			default:
 				fmt.Fprintf(os.Stderr, "compare: -long-fa %q: want off, on or both (comma-separated), not %q\n", *longFA, fa)
 				os.Exit(2)
@@ -337,7 +360,8 @@ func eachProcess(ns []int, run func(n int) ([]byte, int64, error), parse func(ou
 }
 
 // llama runs llama-bench with its defaults (F16 KV cache, its own choice of flash attention:
-// auto, which leaves it off on a CPU), one repetition per call: prompts and decoding from an empty
+// auto, which a CPU build turns on: src/llama-context.cpp's resolve_fused_ops enables it unless a
+// layer's attention lands on another device), one repetition per call: prompts and decoding from an empty
 // context in one call, decoding at each other depth in another. Batches and long contexts take
 // llama-batched-bench (runBatched, runLong); the long cells with flash attention fa.
 type llama struct {
@@ -519,7 +543,7 @@ func llamaVersion(dir string, c config) string {
 	if len(c.long) > 0 {
 		return v + fmt.Sprintf("; llama-batched-bench -b 2048 -ub 512 -npl 1 -npp L -ntg %d -c L+%d for each L of %s, one process each "+
 			"(the prompt of L tokens, then %d tokens decoded at depth L after it), F16 KV cache (its default); "+
-			"engine llama.cpp with -fa off, llama.cpp fa with -fa on", c.decode, c.decode+1, ints.Join(c.long), c.decode)
+			"%s", c.decode, c.decode+1, ints.Join(c.long), c.decode, faText(c.longFA))
 	}
 	return v + "; llama-bench -r 1, its default settings (F16 KV cache)"
 }
@@ -909,9 +933,10 @@ func (r *results) writeJSON(path string, weights []string, c config, engines ...
 		doc.Source = fmt.Sprintf("scripts/bench.sh with LONG: the synthetic Qwen3-0.6B GGUF files, engines interleaved, tok_s the "+
 			"median of %d runs each; for each context length L, a prefill of L tokens from an empty context and %d tokens "+
 			"decoded at depth L; ours with its default KV cache (float16 past 4096 tokens), llama.cpp's llama-batched-bench "+
-			"(one sequence: its prompt of L tokens, then the decoding after it) with its default F16 cache, flash attention off (engine llama.cpp) and on (engine llama.cpp fa); bytes_per_token = weights "+
-			"+ KV cache streamed per decoded token; peak RSS: the largest resident set of the engine's process(es) for that L",
-			len(r.read)-1, c.decode)
+			"(one sequence: its prompt of L tokens, then the decoding after it) with its default F16 cache, %s; bytes_per_token = weights "+
+			"+ KV cache streamed per decoded token; read bandwidth: a 1 GiB AVX2 read stream with all cores, median of %d "+
+			"measurements (%.1f-%.1f GB/s), before and after each run; peak RSS: the largest resident set of the engine's process(es) for that L",
+			len(r.read)-1, c.decode, faText(c.longFA), len(r.read), read.lo, read.hi)
 	}
 	for _, engine := range engines {
 		for _, wt := range weights {

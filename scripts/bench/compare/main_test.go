@@ -141,3 +141,20 @@ func TestEachProcess(t *testing.T) {
 		t.Error("a failed process gave no error")
 	}
 }
+
+// TestFAText: a long run's source and peers name only the flash attention settings it ran.
+func TestFAText(t *testing.T) {
+	for _, c := range []struct {
+		fa   []string
+		want string
+	}{
+		{[]string{"off", "on"}, "flash attention off (engine llama.cpp) and on (engine llama.cpp fa)"},
+		{[]string{"on"}, "flash attention on (engine llama.cpp fa) only"},
+		{[]string{"off"}, "flash attention off (engine llama.cpp) only"},
+		{nil, "flash attention not run"},
+	} {
+		if got := faText(c.fa); got != c.want {
+			t.Errorf("faText(%q) = %q, want %q", c.fa, got, c.want)
+		}
+	}
+}
