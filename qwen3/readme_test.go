@@ -438,6 +438,8 @@ func TestREADMEClaims(t *testing.T) {
 		t.Fatalf("bench_long_q4_k_m.json: our decoding at depth 32768 with its bytes and the read bandwidth: %v", err)
 	}
 	values["long_q4_bound"] = q4.TokS * q4.Bytes / (longQ4.ReadGBs * 1e9)
+	values["long_q4_gbs"] = q4.TokS * q4.Bytes / 1e9 // what that decoding streamed, GB/s
+	values["long_q4_read"] = longQ4.ReadGBs          // the read test's median that run, GB/s
 	// The most a batch step can reach of a prompt's speed when every kernel ran as fast as the
 	// prompt's: a decoded token pays for the tied LM head (vocab x hidden multiply-adds), a prompt's
 	// token only for the 28 layers (Qwen3-0.6B's shapes, QWEN3_FACTS.md).
