@@ -533,26 +533,44 @@ TEXT ·tileQN32Q4_0VNNI(SB), 0, $3728-72
 	TILEQN(8, 18, SETUP32Q4, FIRST8Q4, PAIRS32Q4, FLUSH32, TRANSPOSE32)
 
 // The K-quants (Q4_K, Q6_K): a super-block of 256 values is eight of the inputs' 32-value blocks.
-// Both kernels take 8 rows at a time. Each super-block starts with its rows' scales, into QKS
-// (64 bytes a row: Q4_K's eight S = d·scale_j then eight M = dmin·min_j, Q6_K's sixteen
-// S = d·scale_g of its 16-value groups), with every register free (no sums are kept across
-// blocks: they wait in QNO); a block's flush reads its S (and M) from QKS, R11 moving on by a
-// block's share each time. The quants are widened into QKW: eight blocks of the rows' pairs, 512
-// bytes apart, a row's 64 bytes of a block at 64·r. The 32-token kernel widens a super-block's
-// quants with its scales, all 8 rows at once; the 16-token kernel widens the next super-block's
-// into the other of two buffers (QKW, QKW+4096) while it multiplies this one's, a row in each of
-// its eight blocks, among the pairs of pairs (widening them at once with the scales was 12-14% of
-// its time: BenchmarkTileQN).
+// Both kernels take 8 rows at a time. A super-block's quants are widened into a buffer of eight
+// blocks of the rows' pairs, 512 bytes apart (a row's 64 bytes of a block at 64·r), and its
+// scales go 8192 bytes past it (64 bytes a row: Q4_K's eight S = d·scale_j then eight M =
+// dmin·min_j, Q6_K's sixteen S = d·scale_g of its 16-value groups); a block's flush reads its S
+// (and M) there, R11 moving on by a block's share each time. No sums are kept across blocks (they
+// wait in QNO). The 32-token kernel decodes a super-block's 8 rows at once, with every register
+// free, into QKW (scales at QKS = QKW + 8192); the 16-token kernel decodes the next super-block
+// into the other of two buffers (QKW and QKW+4096, each with its scales) while it multiplies
+// this one, a row in each of its eight blocks, among the pairs of pairs (decoding them at once was
+// 12-14% of its time: BenchmarkTileQN).
 #define QKW 1024
 #define QKS 9216
 
-// Q4KS(r): row r's scales at AX (Q4KSC of quant_amd64.h, as the dots unpack them) into its QKS;
-// AX moves R8 on to the next row.
-#define Q4KS(r) \
-	Q4KSC(AX) \
-	VMOVUPS Y3, QKS+64*r(BX) \
-	VMOVUPS Y4, QKS+64*r+32(BX) \
-	ADDQ    R8, AX
+// Q4KSE(s, d): the scales of the super-block at s, as Q4KSC of quant_amd64.h unpacks them (the
+// same operations in their EVEX forms, so that they can use X21-X24, free among the pairs), into
+// the row's scales 8192 bytes past d.
+#define Q4KSE(s, d) \
+	VMOVDQU32    4(s), X23 \
+	VPSHUFD      $0x98, X23, X24 \
+	VPSRLVD      q4kshift<>(SB), X24, X24 \
+	VPANDD       q4kmask1<>(SB), X24, X24 \
+	VPSHUFD      $0x50, X23, X21 \
+	VPSRLD       $2, X21, X21 \
+	VPANDD       q4kmask2<>(SB), X21, X21 \
+	VPORD        X21, X24, X24 \
+	VPMOVZXBD    X24, Y21 \
+	VCVTDQ2PS    Y21, Y21 \
+	VPSHUFD      $0xee, X24, X24 \
+	VPMOVZXBD    X24, Y22 \
+	VCVTDQ2PS    Y22, Y22 \
+	VPBROADCASTW (s), X23 \
+	VCVTPH2PS    X23, Y23 \
+	VMULPS       Y21, Y23, Y21 \
+	VMOVUPS      Y21, 8192(d) \
+	VPBROADCASTW 2(s), X23 \
+	VCVTPH2PS    X23, Y23 \
+	VMULPS       Y22, Y23, Y22 \
+	VMOVUPS      Y22, 8192+32(d)
 
 // Q4KCH(s, d, c): chunk c of the super-block at s (32 bytes: block 2c in the low nibbles, 2c+1 in
 // the high) into blocks 2c and 2c+1 of the row whose block 0 is at d. Z30 holds 0x000F in every
@@ -570,16 +588,16 @@ TEXT ·tileQN32Q4_0VNNI(SB), 0, $3728-72
 	Q4KCH(s, d, 2) \
 	Q4KCH(s, d, 3)
 
-// Q6KS(r): row r's sixteen scales d·scale_g at AX into its QKS; AX moves R8 on.
-#define Q6KS(r) \
-	VPMOVSXBD    192(AX), Z19 \
+// Q6KSE(s, d): the sixteen scales d·scale_g of the super-block at s into the row's scales 8192
+// bytes past d.
+#define Q6KSE(s, d) \
+	VPMOVSXBD    192(s), Z19 \
 	VCVTDQ2PS    Z19, Z19 \
-	VPBROADCASTW 208(AX), X20 \
+	VPBROADCASTW 208(s), X20 \
 	VCVTPH2PS    X20, X20 \
 	VBROADCASTSS X20, Z20 \
 	VMULPS       Z19, Z20, Z19 \
-	VMOVUPS      Z19, QKS+64*r(BX) \
-	ADDQ         R8, AX
+	VMOVUPS      Z19, 8192(d)
 
 // Q6KLO, Q6KHI(src, hshift, sub, d): block sub of the row at d: the low 4 bits from src (its low
 // nibbles, or its high ones), the high 2 from the qh bytes (Z23) shifted into bits 4-5, minus 32.
@@ -612,75 +630,35 @@ TEXT ·tileQN32Q4_0VNNI(SB), 0, $3728-72
 	Q6KHALF(0, s, d) \
 	Q6KHALF(1, s, d)
 
-// QUANTS8(Q, s, d): the quants of 8 rows' super-blocks, from s (R8 apart) into the buffer at d;
-// s and d move on.
-#define QUANT1(Q, s, d) \
+// DEC8(Q, S, s, d): 8 rows' super-blocks from s (R8 apart): quants (Q) into the buffer at d,
+// scales (S) 8192 bytes past it; s and d move on.
+#define DEC1(Q, S, s, d) \
 	Q(s, d) \
+	S(s, d) \
 	ADDQ R8, s \
 	ADDQ $64, d
 
-#define QUANTS8(Q, s, d) \
-	QUANT1(Q, s, d) \
-	QUANT1(Q, s, d) \
-	QUANT1(Q, s, d) \
-	QUANT1(Q, s, d) \
-	QUANT1(Q, s, d) \
-	QUANT1(Q, s, d) \
-	QUANT1(Q, s, d) \
-	QUANT1(Q, s, d)
+#define DEC8(Q, S, s, d) \
+	DEC1(Q, S, s, d) \
+	DEC1(Q, S, s, d) \
+	DEC1(Q, S, s, d) \
+	DEC1(Q, S, s, d) \
+	DEC1(Q, S, s, d) \
+	DEC1(Q, S, s, d) \
+	DEC1(Q, S, s, d) \
+	DEC1(Q, S, s, d)
 
-// DEC8Q4K, DEC8Q6K (the 32-token kernel): the 8 rows' super-blocks from R13, scales then quants
-// (into QKW; R12 is free until the blocks' count).
+// DEC8Q4K, DEC8Q6K (the 32-token kernel): the 8 rows' super-blocks from R13 into QKW and QKS (R12
+// is free until the blocks' count).
 #define DEC8Q4K \
-	MOVQ    R13, AX \
-	Q4KS(0) \
-	Q4KS(1) \
-	Q4KS(2) \
-	Q4KS(3) \
-	Q4KS(4) \
-	Q4KS(5) \
-	Q4KS(6) \
-	Q4KS(7) \
-	MOVQ    R13, AX \
-	LEAQ    QKW(BX), R12 \
-	QUANTS8(Q4KQ, AX, R12)
+	MOVQ R13, AX \
+	LEAQ QKW(BX), R12 \
+	DEC8(Q4KQ, Q4KSE, AX, R12)
 
 #define DEC8Q6K \
-	MOVQ    R13, AX \
-	Q6KS(0) \
-	Q6KS(1) \
-	Q6KS(2) \
-	Q6KS(3) \
-	Q6KS(4) \
-	Q6KS(5) \
-	Q6KS(6) \
-	Q6KS(7) \
-	MOVQ    R13, AX \
-	LEAQ    QKW(BX), R12 \
-	QUANTS8(Q6KQ, AX, R12)
-
-// SCALES8Q4K, SCALES8Q6K (the 16-token kernel): the 8 rows' scales from R13.
-#define SCALES8Q4K \
-	MOVQ    R13, AX \
-	Q4KS(0) \
-	Q4KS(1) \
-	Q4KS(2) \
-	Q4KS(3) \
-	Q4KS(4) \
-	Q4KS(5) \
-	Q4KS(6) \
-	Q4KS(7)
-
-#define SCALES8Q6K \
-	MOVQ    R13, AX \
-	Q6KS(0) \
-	Q6KS(1) \
-	Q6KS(2) \
-	Q6KS(3) \
-	Q6KS(4) \
-	Q6KS(5) \
-	Q6KS(6) \
-	Q6KS(7)
+	MOVQ R13, AX \
+	LEAQ QKW(BX), R12 \
+	DEC8(Q6KQ, Q6KSE, AX, R12)
 
 // FLUSH1K4(r, z): FLUSH1 with Q4_K's minimum term: o = fma(float(z), S·s, o), then
 // o = o − M·Sum, fused (S, M from QKS at R11; Z17 the inputs' scales, Z24 their sums).
@@ -777,9 +755,9 @@ TEXT ·tileQN32Q4_0VNNI(SB), 0, $3728-72
 	FLUSH2K6(7, Z7, Z15, off)
 
 // The blocks' bodies: the 16 column pairs and the flush (Q6_K: a flush after each 16-value group).
-// WIDEN1 ends a block's share of the next super-block's widening: the next row's (ndst, DX) for
-// the next block. A block's share is one row, widened among its pairs of pairs from DX into
-// ndst's buffer row (AX).
+// WIDEN1 ends a block's share of the next super-block's decoding: the next row's (ndst, DX) for
+// the next block. A block's share is one row, decoded among its pairs of pairs from DX into
+// ndst's buffer row (AX) and its scales.
 #define WIDEN1 \
 	ADDQ $64, ndst-56(SP) \
 	ADDQ nstep-48(SP), DX
@@ -797,6 +775,7 @@ TEXT ·tileQN32Q4_0VNNI(SB), 0, $3728-72
 	PAIRP(8) \
 	Q4KCH(DX, AX, 3) \
 	PAIRP(10) \
+	Q4KSE(DX, AX) \
 	PAIRP(12) \
 	PAIRP(14) \
 	WIDEN1 \
@@ -839,6 +818,7 @@ TEXT ·tileQN32Q4_0VNNI(SB), 0, $3728-72
 	Q6KHALF(1, DX, AX) \
 	PAIRP(10) \
 	PAIRP(12) \
+	Q6KSE(DX, AX) \
 	PAIRP(14) \
 	WIDEN1 \
 	FLUSHP8K6(4)
@@ -952,13 +932,14 @@ done: \
 	VZEROUPPER \
 	RET
 
-// TILEQKP(sbb, ss, SCALES, Q, SUB): the 16-token K-quant kernel (8 rows a group), super-blocks of
-// sbb bytes, ss bytes of QKS per block, Q a row's quants (Q4KQ, Q6KQ). The frame's cur and nxt are
-// the two quant buffers, the one multiplied and the one widened into; DX the next super-block's
-// row being widened (nstep bytes on to the next: rowBytes, or 0 at the last super-block of the
-// last group, which widens the scratch's own bytes again), ndst where it goes.
-#define TILEQKP(sbb, ss, SCALES, Q, SUB) \
-	LEAQ  scratch-10320(SP), BX \
+// TILEQKP(sbb, ss, Q, S, SUB): the 16-token K-quant kernel (8 rows a group), super-blocks of sbb
+// bytes, ss bytes of scales per block, Q and S a row's quants and scales (Q4KQ and Q4KSE, Q6KQ and
+// Q6KSE). The frame's cur and nxt are the two buffers, the one multiplied and the one decoded
+// into; DX the next super-block's row being decoded (nstep bytes on to the next: rowBytes, or 0
+// at the last super-block of the last group, which decodes the scratch's own bytes again), ndst
+// where it goes.
+#define TILEQKP(sbb, ss, Q, S, SUB) \
+	LEAQ  scratch-13952(SP), BX \
 	ADDQ  $63, BX \
 	ANDQ  $~63, BX \
 	MOVQ  w+0(FP), SI \
@@ -975,7 +956,7 @@ done: \
 	LEAQ  QKW(BX), AX \
 	MOVQ  AX, cur-32(SP) \
 	MOVQ  SI, DX \
-	QUANTS8(Q, DX, AX) \
+	DEC8(Q, S, DX, AX) \
 group: \
 	ZEROOT \
 	MOVQ  R8, R14 \
@@ -988,7 +969,6 @@ group: \
 	MOVQ  nb+40(FP), CX \
 	SHRQ  $3, CX \
 sb: \
-	SCALES \
 	MOVQ  R8, nstep-48(SP) \
 	LEAQ  sbb(R13), DX \
 	CMPQ  CX, $1 \
@@ -1002,7 +982,7 @@ chosen: \
 	MOVQ  nxt-40(SP), AX \
 	MOVQ  AX, ndst-56(SP) \
 	MOVQ  cur-32(SP), R10 \
-	LEAQ  QKS(BX), R11 \
+	LEAQ  8192(R10), R11 \
 	MOVQ  $8, R12 \
 sub: \
 	PREFETCHK(sbb) \
@@ -1033,14 +1013,14 @@ done: \
 	VZEROUPPER \
 	RET
 
-TEXT ·tileQN16Q4_KVNNI(SB), 0, $10320-72
-	TILEQKP(144, 4, SCALES8Q4K, Q4KQ, SUBPQ4K)
+TEXT ·tileQN16Q4_KVNNI(SB), 0, $13952-72
+	TILEQKP(144, 4, Q4KQ, Q4KSE, SUBPQ4K)
 
 TEXT ·tileQN32Q4_KVNNI(SB), 0, $10320-72
 	TILEQK(8, 512, 144, 4, SETUP32K, DEC8Q4K, SUB32Q4K, TRANSPOSE32)
 
-TEXT ·tileQN16Q6_KVNNI(SB), 0, $10320-72
-	TILEQKP(210, 8, SCALES8Q6K, Q6KQ, SUBPQ6K)
+TEXT ·tileQN16Q6_KVNNI(SB), 0, $13952-72
+	TILEQKP(210, 8, Q6KQ, Q6KSE, SUBPQ6K)
 
 TEXT ·tileQN32Q6_KVNNI(SB), 0, $10320-72
 	TILEQK(8, 512, 210, 8, SETUP32K, DEC8Q6K, SUB32Q6K, TRANSPOSE32)
