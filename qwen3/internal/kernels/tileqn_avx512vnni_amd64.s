@@ -42,8 +42,8 @@
 
 // The frame's scratch, from BX (64-byte aligned): QNO the rows' sums o (8 rows x 16 tokens, or 8
 // x 32; room for 16 x 16), and two block buffers QNB0, QNB1, each the rows' weights widened to int16 (QNW: 64 bytes
-// a row) and their scales S (QNS). Frame variables: the groups left, where the
-// group's outputs go and their stride.
+// a row) and their scales S (QNS). Frame variables: the groups left (left) and where the group's
+// outputs go (outp).
 #define QNO 0
 #define QNB0 1024
 #define QNB1 2304
@@ -357,10 +357,10 @@ skip:
 	PREFETCHT0 512(AX) \
 	PREFETCHT0 576(AX)
 
-// NEXTBLOCK(bb, rows): where the next block's rows are widened from (AX, R12 on per row): the next
+// NEXTBLOCK(bb, done): where the next block's rows are widened from (AX, R12 on per row): the next
 // block of the group's rows, or at its last block the next group's first (R14), or at the last
-// group's last nothing: the scratch's own first bytes, again and again.
-#define NEXTBLOCK(bb, more, last, done) \
+// group's last nothing: the scratch's own first bytes, again and again; done is its label.
+#define NEXTBLOCK(bb, done) \
 	MOVQ R8, R12 \
 	LEAQ bb(R13), AX \
 	CMPQ CX, $1 \
@@ -403,7 +403,7 @@ group: \
 	MOVQ  nb+40(FP), CX \
 block: \
 	PREFETCHN(rows, bb) \
-	NEXTBLOCK(bb, more, last, chosen) \
+	NEXTBLOCK(bb, chosen) \
 	ZERO16 \
 	PAIRS \
 	FLUSH \
@@ -542,13 +542,15 @@ TEXT ·tileQN32Q4_0VNNI(SB), 0, $3728-72
 // free, into QKW (scales at QKS = QKW + 8192); the 16-token kernel decodes the next super-block
 // into the other of two buffers (QKW and QKW+4096, each with its scales) while it multiplies
 // this one, a row in each of its eight blocks, among the pairs of pairs (decoding them at once was
-// 12-14% of its time: BenchmarkTileQN).
+// about 12% of its time, the scales about half of that for Q4_K: BenchmarkTileQN with each part
+// left out, timing only).
 #define QKW 1024
 #define QKS 9216
 
-// Q4KSE(s, d): the scales of the super-block at s, as Q4KSC of quant_amd64.h unpacks them (the
-// same operations in their EVEX forms, so that they can use X21-X24, free among the pairs), into
-// the row's scales 8192 bytes past d.
+// Q4KSE(s, d): the scales of the super-block at s, as Q4KSC of quant_amd64.h unpacks them, into
+// the row's scales 8192 bytes past d: the same operations in their EVEX forms, so that they can
+// use X21-X24, free among the pairs (VEX forms reach X0-X15 only; Q4KSC keeps them, for the AVX2
+// dots, where EVEX forms do not run).
 #define Q4KSE(s, d) \
 	VMOVDQU32    4(s), X23 \
 	VPSHUFD      $0x98, X23, X24 \
@@ -937,7 +939,9 @@ done: \
 // Q6KSE). The frame's cur and nxt are the two buffers, the one multiplied and the one decoded
 // into; DX the next super-block's row being decoded (nstep bytes on to the next: rowBytes, or 0
 // at the last super-block of the last group, which decodes the scratch's own bytes again), ndst
-// where it goes.
+// where it goes. The scratch (the second buffer's scales end 13,824 bytes past BX, BX at most 63
+// bytes past scratch-13952(SP) and 8-aligned, so at most 56) ends at least 72 bytes below SP,
+// clear of the seven frame variables (left-8 to ndst-56): a new variable must keep above -72.
 #define TILEQKP(sbb, ss, Q, S, SUB) \
 	LEAQ  scratch-13952(SP), BX \
 	ADDQ  $63, BX \
