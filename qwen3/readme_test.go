@@ -440,6 +440,18 @@ func TestREADMEClaims(t *testing.T) {
 	values["long_q4_bound"] = q4.TokS * q4.Bytes / (longQ4.ReadGBs * 1e9)
 	values["long_q4_gbs"] = q4.TokS * q4.Bytes / 1e9 // what that decoding streamed, GB/s
 	values["long_q4_read"] = longQ4.ReadGBs          // the read test's median that run, GB/s
+	// The same at 8k and 16k: GB/s streamed and its fraction of the read test's rate.
+	for _, c := range []struct {
+		name  string
+		depth int
+	}{{"8", 8192}, {"16", 16384}} {
+		r, err := longQ4.find("qwen3", "Q4_K_M", column{weights: "Q4_K_M", kind: "decode", depth: c.depth})
+		if err != nil || r.Bytes == 0 {
+			t.Fatalf("bench_long_q4_k_m.json: our decoding at depth %d with its bytes: %v", c.depth, err)
+		}
+		values["long_q4_gbs"+c.name] = r.TokS * r.Bytes / 1e9
+		values["long_q4_frac"+c.name] = r.TokS * r.Bytes / (longQ4.ReadGBs * 1e9)
+	}
 	// The most a batch step can reach of a prompt's speed when every kernel ran as fast as the
 	// prompt's: a decoded token pays for the tied LM head (vocab x hidden multiply-adds), a prompt's
 	// token only for the 28 layers (Qwen3-0.6B's shapes, QWEN3_FACTS.md).

@@ -541,9 +541,10 @@ TEXT ·tileQN32Q4_0VNNI(SB), 0, $3728-72
 // wait in QNO). The 32-token kernel decodes a super-block's 8 rows at once, with every register
 // free, into QKW (scales at QKS = QKW + 8192); the 16-token kernel decodes the next super-block
 // into the other of two buffers (QKW and QKW+4096, each with its scales) while it multiplies
-// this one, a row in each of its eight blocks, among the pairs of pairs (decoding them at once was
-// about 12% of its time, the scales about half of that for Q4_K: BenchmarkTileQN with each part
-// left out, timing only).
+// this one, a row in each of its eight blocks, among the pairs of pairs. Decoding them at once was
+// about 12% of its time: BenchmarkTileQN x/16 with the decoding left out (timing only, 2026-11-28)
+// went from 179 to 205 multiply-adds per ns for Q4_K, 172 to 195 for Q6_K; with only the quants'
+// widening left out, 194 and 190 (so Q4_K's scales were about 5%, Q6_K's next to nothing).
 #define QKW 1024
 #define QKS 9216
 
@@ -939,9 +940,9 @@ done: \
 // Q6KSE). The frame's cur and nxt are the two buffers, the one multiplied and the one decoded
 // into; DX the next super-block's row being decoded (nstep bytes on to the next: rowBytes, or 0
 // at the last super-block of the last group, which decodes the scratch's own bytes again), ndst
-// where it goes. The scratch (the second buffer's scales end 13,824 bytes past BX, BX at most 63
-// bytes past scratch-13952(SP) and 8-aligned, so at most 56) ends at least 72 bytes below SP,
-// clear of the seven frame variables (left-8 to ndst-56): a new variable must keep above -72.
+// where it goes. The scratch (the second buffer's scales end 13,824 bytes past BX; scratch-13952(SP)
+// is 8-aligned, so BX, rounded up to 64, is at most 56 bytes past it) ends at least 72 bytes below
+// SP, clear of the seven frame variables (left-8 to ndst-56): a new one must lie at -72 or above.
 #define TILEQKP(sbb, ss, Q, S, SUB) \
 	LEAQ  scratch-13952(SP), BX \
 	ADDQ  $63, BX \
