@@ -27,8 +27,9 @@ type Bench struct {
 // BenchRow is one measurement. Tokens is the prompt length for "prefill" and the number of
 // generated tokens for "decode"; Depth is the number of tokens already in the context. Batch is
 // the number of sequences run together (notebooks/data/bench_batched.json: TokS is then the
-// aggregate of all of them), 0 in bench.json, whose rows run one sequence. Zero BytesPerToken or
-// PeakRSSMiB means not measured.
+// aggregate of all of them), 0 in bench.json, whose rows run one sequence. TokS is the median of
+// the runs, TokSMin and TokSMax their slowest and fastest (0 in files written before the
+// bench recorded them). Zero BytesPerToken or PeakRSSMiB means not measured.
 type BenchRow struct {
 	Engine        string  `json:"engine"`  // "qwen3", "llama.cpp", "pytorch"
 	Weights       string  `json:"weights"` // "F32", "BF16", "Q8_0", "Q4_K_M", ...
@@ -37,6 +38,8 @@ type BenchRow struct {
 	Depth         int     `json:"depth"`
 	Batch         int     `json:"batch,omitempty"`
 	TokS          float64 `json:"tok_s"`
+	TokSMin       float64 `json:"tok_s_min,omitempty"`
+	TokSMax       float64 `json:"tok_s_max,omitempty"`
 	BytesPerToken int64   `json:"bytes_per_token"` // weight bytes streamed per decoded token
 	PeakRSSMiB    float64 `json:"peak_rss_mib"`
 }
@@ -68,6 +71,8 @@ func LoadBench(path string) (*Bench, error) {
 			return nil, fmt.Errorf("plots: %s: row %d: test %q, want \"prefill\" or \"decode\"", path, i, r.Test)
 		case !(r.TokS > 0):
 			return nil, fmt.Errorf("plots: %s: row %d: tok_s %g, want a positive speed", path, i, r.TokS)
+		case (r.TokSMin != 0 || r.TokSMax != 0) && !(r.TokSMin <= r.TokS && r.TokS <= r.TokSMax):
+			return nil, fmt.Errorf("plots: %s: row %d: tok_s %g outside its runs' range %g-%g", path, i, r.TokS, r.TokSMin, r.TokSMax)
 		case r.Tokens < 0 || r.Depth < 0 || r.Batch < 0 || r.BytesPerToken < 0:
 			return nil, fmt.Errorf("plots: %s: row %d: negative tokens, depth, batch or bytes_per_token", path, i)
 		}

@@ -429,7 +429,8 @@ func TestLoadBench(t *testing.T) {
 		"rows": [{"engine": "qwen3", "weights": "BF16", "test": "decode", "tokens": 64, "depth": 0, "tok_s": 10,
 		          "bytes_per_token": 1000000000, "peak_rss_mib": 1200},
 		         {"engine": "qwen3", "weights": "BF16", "test": "prefill", "tokens": 128, "depth": 0, "tok_s": 90},
-		         {"engine": "qwen3", "weights": "BF16", "test": "decode", "tokens": 64, "depth": 0, "batch": 8, "tok_s": 60}]}`
+		         {"engine": "qwen3", "weights": "BF16", "test": "decode", "tokens": 64, "depth": 0, "batch": 8, "tok_s": 60,
+		          "tok_s_min": 55, "tok_s_max": 61}]}`
 	b, err := LoadBench(write(good))
 	if err != nil {
 		t.Fatal(err)
@@ -444,8 +445,8 @@ func TestLoadBench(t *testing.T) {
 	if _, ok := b.Find("qwen3", "F32", "decode", 0, 0); ok {
 		t.Error("found a row that is not there")
 	}
-	if r, ok := b.FindBatch("qwen3", "BF16", "decode", 8); !ok || r.TokS != 60 {
-		t.Errorf("FindBatch(8): %+v %v, want the batch-8 row", r, ok)
+	if r, ok := b.FindBatch("qwen3", "BF16", "decode", 8); !ok || r.TokS != 60 || r.TokSMin != 55 || r.TokSMax != 61 {
+		t.Errorf("FindBatch(8): %+v %v, want the batch-8 row (60 tok/s, its runs 55-61)", r, ok)
 	}
 	if _, ok := b.FindBatch("qwen3", "BF16", "decode", 4); ok {
 		t.Error("FindBatch(4) found a row that is not there")
@@ -456,6 +457,7 @@ func TestLoadBench(t *testing.T) {
 		{`"tok_s": 10`, "tok_s 0"},
 		{`"threads": 2`, "unknown field"},
 		{`"batch": 8`, "negative"},
+		{`"tok_s_min": 55`, "outside its runs' range"},
 	} {
 		bad := strings.Replace(good, c.edit, map[string]string{
 			`"read_bandwidth_gbs": 20`: `"read_bandwidth_gbs": 0`,
@@ -463,6 +465,7 @@ func TestLoadBench(t *testing.T) {
 			`"tok_s": 10`:              `"tok_s": 0`,
 			`"threads": 2`:             `"thread": 2`,
 			`"batch": 8`:               `"batch": -8`,
+			`"tok_s_min": 55`:          `"tok_s_min": 65`,
 		}[c.edit], 1)
 		if _, err := LoadBench(write(bad)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("after %s: error %v, want one mentioning %q", c.edit, err, c.want)

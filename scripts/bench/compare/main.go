@@ -896,6 +896,8 @@ type jsonRow struct {
 	Depth         int     `json:"depth"`
 	Batch         int     `json:"batch,omitempty"`
 	TokS          float64 `json:"tok_s"`
+	TokSMin       float64 `json:"tok_s_min"` // the slowest and fastest of the runs whose median is tok_s
+	TokSMax       float64 `json:"tok_s_max"`
 	BytesPerToken int64   `json:"bytes_per_token"`
 	PeakRSSMiB    float64 `json:"peak_rss_mib"`
 }
@@ -952,7 +954,7 @@ func (r *results) writeJSON(path string, weights []string, c config, engines ...
 				if st, ok := r.testRSS(engine, wt, k); ok {
 					rss = st
 				}
-				doc.Rows = append(doc.Rows, jsonRow{engine, wt, k.Test, k.Tokens, k.Depth, k.Batch, round(st.med, 3), b, math.Round(rss.med)})
+				doc.Rows = append(doc.Rows, jsonRow{engine, wt, k.Test, k.Tokens, k.Depth, k.Batch, round(st.med, 3), round(st.lo, 3), round(st.hi, 3), b, math.Round(rss.med)})
 			}
 		}
 	}

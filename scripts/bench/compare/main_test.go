@@ -1,9 +1,12 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -156,5 +159,33 @@ func TestFAText(t *testing.T) {
 		if got := faText(c.fa); got != c.want {
 			t.Errorf("faText(%q) = %q, want %q", c.fa, got, c.want)
 		}
+	}
+}
+
+// TestWriteJSONRanges: each row keeps the slowest and fastest of its runs beside their median,
+// so that a reader of the file sees how far the runs spread.
+func TestWriteJSONRanges(t *testing.T) {
+	r := results{samples: map[string]map[string]map[key][]sample{}, rss: map[string]map[string][]int64{}, read: []float64{50, 51}}
+	k := key{"decode", 64, 0, 16}
+	for _, v := range []float64{390.1, 360.3, 375.5} {
+		r.add("qwen3", "Q4_K_M", map[key]sample{k: {tokS: v}}, 780<<20)
+	}
+	path := filepath.Join(t.TempDir(), "b.json")
+	if err := r.writeJSON(path, []string{"Q4_K_M"}, config{decode: 64, batch: []int{16}, batchPrompt: 128}, "qwen3"); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct{ Rows []jsonRow }
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Rows) != 1 {
+		t.Fatalf("%d rows, want 1: %s", len(doc.Rows), b)
+	}
+	if got := doc.Rows[0]; got.TokS != 375.5 || got.TokSMin != 360.3 || got.TokSMax != 390.1 {
+		t.Errorf("row tok/s %v (min %v, max %v), want 375.5 (360.3-390.1)", got.TokS, got.TokSMin, got.TokSMax)
 	}
 }
