@@ -916,7 +916,7 @@ func (r *results) writeJSON(path string, weights []string, c config, engines ...
 	}{
 		Machine: machine(), Date: time.Now().Format("2006-01-02"), Threads: c.threads,
 		Source: fmt.Sprintf("scripts/bench.sh: the synthetic Qwen3-0.6B GGUF files of scripts/make_synthetic.py (Q4_K_M, Q4_0 "+
-			"and Q6_K made from the F32 one by llama-quantize), engines interleaved, tok_s the median of %d runs each; prefill "+
+			"and Q6_K made from the F32 one by llama-quantize), engines interleaved, tok_s the median of %d runs each (tok_s_min, tok_s_max: the slowest and fastest); prefill "+
 			"from an empty context, decode %d tokens at each depth; bytes_per_token = weights + KV cache streamed per decoded token "+
 			"(0 for prefill); read bandwidth: a 1 GiB AVX2 read stream with all cores, median of %d measurements (%.1f-%.1f GB/s); "+
 			"peak RSS: the largest resident set of the engine's process over its run",
@@ -925,7 +925,7 @@ func (r *results) writeJSON(path string, weights []string, c config, engines ...
 	}
 	if len(c.batch) > 0 {
 		doc.Source = fmt.Sprintf("scripts/bench.sh with BATCH: the synthetic Qwen3-0.6B GGUF files, engines interleaved, tok_s the "+
-			"median of %d runs each; for each batch size (batch), that many different %d-token prompts (prefill: all their tokens "+
+			"median of %d runs each (tok_s_min, tok_s_max: the slowest and fastest); for each batch size (batch), that many different %d-token prompts (prefill: all their tokens "+
 			"over the prompts' time) then %d tokens of every sequence decoded together (decode: all new tokens over the decoding "+
 			"time); peak RSS: the largest resident set of the engine's process for that batch size (one process each; per "+
 			"sequence: divide by batch); our caches are the engine's default for a batch (float16), llama.cpp's its default (F16)",
@@ -933,7 +933,7 @@ func (r *results) writeJSON(path string, weights []string, c config, engines ...
 	}
 	if len(c.long) > 0 {
 		doc.Source = fmt.Sprintf("scripts/bench.sh with LONG: the synthetic Qwen3-0.6B GGUF files, engines interleaved, tok_s the "+
-			"median of %d runs each; for each context length L, a prefill of L tokens from an empty context and %d tokens "+
+			"median of %d runs each (tok_s_min, tok_s_max: the slowest and fastest); for each context length L, a prefill of L tokens from an empty context and %d tokens "+
 			"decoded at depth L; ours with its default KV cache (float16 past 4096 tokens), llama.cpp's llama-batched-bench "+
 			"(one sequence: its prompt of L tokens, then the decoding after it) with its default F16 cache, %s; bytes_per_token = weights "+
 			"+ KV cache streamed per decoded token; read bandwidth: a 1 GiB AVX2 read stream with all cores, median of %d "+
