@@ -45,7 +45,8 @@ type BenchRow struct {
 }
 
 // LoadBench reads and checks a bench.json file: a positive bandwidth, and rows that name an
-// engine and weights, a test that is "prefill" or "decode" and a positive speed.
+// engine and weights, a test that is "prefill" or "decode", a positive speed and, when the file
+// gives them, both ends of its runs' range around it.
 func LoadBench(path string) (*Bench, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -71,7 +72,7 @@ func LoadBench(path string) (*Bench, error) {
 			return nil, fmt.Errorf("plots: %s: row %d: test %q, want \"prefill\" or \"decode\"", path, i, r.Test)
 		case !(r.TokS > 0):
 			return nil, fmt.Errorf("plots: %s: row %d: tok_s %g, want a positive speed", path, i, r.TokS)
-		case (r.TokSMin != 0 || r.TokSMax != 0) && !(r.TokSMin <= r.TokS && r.TokS <= r.TokSMax):
+		case (r.TokSMin != 0 || r.TokSMax != 0) && !(0 < r.TokSMin && r.TokSMin <= r.TokS && r.TokS <= r.TokSMax):
 			return nil, fmt.Errorf("plots: %s: row %d: tok_s %g outside its runs' range %g-%g", path, i, r.TokS, r.TokSMin, r.TokSMax)
 		case r.Tokens < 0 || r.Depth < 0 || r.Batch < 0 || r.BytesPerToken < 0:
 			return nil, fmt.Errorf("plots: %s: row %d: negative tokens, depth, batch or bytes_per_token", path, i)

@@ -458,6 +458,7 @@ func TestLoadBench(t *testing.T) {
 		{`"threads": 2`, "unknown field"},
 		{`"batch": 8`, "negative"},
 		{`"tok_s_min": 55`, "outside its runs' range"},
+		{`"tok_s_min": 55, `, "outside its runs' range"},
 	} {
 		bad := strings.Replace(good, c.edit, map[string]string{
 			`"read_bandwidth_gbs": 20`: `"read_bandwidth_gbs": 0`,
@@ -466,6 +467,7 @@ func TestLoadBench(t *testing.T) {
 			`"threads": 2`:             `"thread": 2`,
 			`"batch": 8`:               `"batch": -8`,
 			`"tok_s_min": 55`:          `"tok_s_min": 65`,
+			`"tok_s_min": 55, `:        ``, // only tok_s_max
 		}[c.edit], 1)
 		if _, err := LoadBench(write(bad)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("after %s: error %v, want one mentioning %q", c.edit, err, c.want)

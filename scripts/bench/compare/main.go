@@ -887,7 +887,8 @@ func (r *results) printBuilds(w *os.File, weights, builds []string) {
 }
 
 // jsonRow is a row of notebooks/data/bench.json, in the schema the notebooks read (the plots
-// package refuses unknown fields): the median speed; the spread is in the printed table.
+// package refuses unknown fields): tok_s the median of the runs, tok_s_min and tok_s_max their
+// slowest and fastest.
 type jsonRow struct {
 	Engine        string  `json:"engine"`
 	Weights       string  `json:"weights"`

@@ -188,4 +188,9 @@ func TestWriteJSONRanges(t *testing.T) {
 	if got := doc.Rows[0]; got.TokS != 375.5 || got.TokSMin != 360.3 || got.TokSMax != 390.1 {
 		t.Errorf("row tok/s %v (min %v, max %v), want 375.5 (360.3-390.1)", got.TokS, got.TokSMin, got.TokSMax)
 	}
+	for _, field := range []string{`"tok_s": 375.5`, `"tok_s_min": 360.3`, `"tok_s_max": 390.1`} { // the names the notebooks read
+		if !strings.Contains(string(b), field) {
+			t.Errorf("the file has no %s:\n%s", field, b)
+		}
+	}
 }
