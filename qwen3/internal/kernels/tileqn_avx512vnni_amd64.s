@@ -372,10 +372,11 @@ skip:
 	XORQ R12, R12 \
 done:
 
-// TILEQN(rows, bb, SETUP, FIRST, PAIRS, FLUSH, TRANSPOSE): the kernel for rows rows per group,
-// bb bytes a block.
-#define TILEQN(rows, bb, SETUP, FIRST, PAIRS, FLUSH, TRANSPOSE) \
-	LEAQ  scratch-3728(SP), BX \
+// KSTART(frame): a kernel's start: BX the scratch of its frame of frame bytes (from
+// scratch-frame(SP), rounded up to 64), SI the first row, R8 rowBytes, and in the frame the groups
+// left (left) and where their outputs go (outp); with no groups, straight to done.
+#define KSTART(frame) \
+	LEAQ  scratch-frame(SP), BX \
 	ADDQ  $63, BX \
 	ANDQ  $~63, BX \
 	MOVQ  w+0(FP), SI \
@@ -385,7 +386,29 @@ done:
 	JEQ   done \
 	MOVQ  AX, left-8(SP) \
 	MOVQ  out+48(FP), AX \
-	MOVQ  AX, outp-16(SP) \
+	MOVQ  AX, outp-16(SP)
+
+// KEND(rows, TRANSPOSE, SETUP): a group's end: its sums turned around and stored by TRANSPOSE,
+// which takes every register, the constants SETUP makes set again, and on to the next group (R14)
+// until none is left.
+#define KEND(rows, TRANSPOSE, SETUP) \
+	MOVQ  outp-16(SP), R12 \
+	MOVQ  outStride+56(FP), R13 \
+	SHLQ  $2, R13 \
+	TRANSPOSE \
+	SETUP \
+	MOVQ  R14, SI \
+	ADDQ  $(4*rows), outp-16(SP) \
+	DECQ  left-8(SP) \
+	JNE   group \
+done: \
+	VZEROUPPER \
+	RET
+
+// TILEQN(rows, bb, SETUP, FIRST, PAIRS, FLUSH, TRANSPOSE): the kernel for rows rows per group,
+// bb bytes a block.
+#define TILEQN(rows, bb, SETUP, FIRST, PAIRS, FLUSH, TRANSPOSE) \
+	KSTART(3728) \
 	SETUP \
 	LEAQ  QNB0(BX), R10 \
 	LEAQ  QNB1(BX), R11 \
@@ -413,18 +436,7 @@ block: \
 	ADDQ  $128, R9 \
 	DECQ  CX \
 	JNE   block \
-	MOVQ  outp-16(SP), R12 \
-	MOVQ  outStride+56(FP), R13 \
-	SHLQ  $2, R13 \
-	TRANSPOSE \
-	SETUP \
-	MOVQ  R14, SI \
-	ADDQ  $(4*rows), outp-16(SP) \
-	DECQ  left-8(SP) \
-	JNE   group \
-done: \
-	VZEROUPPER \
-	RET
+	KEND(rows, TRANSPOSE, SETUP)
 
 // SETUPP: K1 = 0xaaaa, PAIRP's odd lanes; SETUP32: DX the distance from the first token group's
 // pairs to the second's.
@@ -879,22 +891,10 @@ TEXT ·tileQN32Q4_0VNNI(SB), 0, $3728-72
 	PREFETCHT0 384(AX) \
 	ADDQ       $bytes, pf-24(SP)
 
-// TILEQK(rows, ws, sbb, ss, SETUP, DEC, SUB, TRANSPOSE): a K-quant kernel for rows rows per group
-// (their blocks ws bytes apart in QKW), super-blocks of sbb bytes, ss bytes of QKS per block.
-#define TILEQK(rows, ws, sbb, ss, SETUP, DEC, SUB, TRANSPOSE) \
-	LEAQ  scratch-10320(SP), BX \
-	ADDQ  $63, BX \
-	ANDQ  $~63, BX \
-	MOVQ  w+0(FP), SI \
-	MOVQ  rowBytes+8(FP), R8 \
-	MOVQ  groups+16(FP), AX \
-	TESTQ AX, AX \
-	JEQ   done \
-	MOVQ  AX, left-8(SP) \
-	MOVQ  out+48(FP), AX \
-	MOVQ  AX, outp-16(SP) \
-	SETUP \
-group: \
+// KGROUP(rows): a K-quant group's start: its rows' sums o zeroed, R14 the next group's first row
+// (where its prefetches start: pf), R13 the super-block in the group's first row, DI and R9 the
+// inputs' pairs and scales, CX the super-blocks.
+#define KGROUP(rows) \
 	ZEROOT \
 	MOVQ  R8, R14 \
 	IMULQ $rows, R14 \
@@ -904,36 +904,39 @@ group: \
 	MOVQ  x+24(FP), DI \
 	MOVQ  xs+32(FP), R9 \
 	MOVQ  nb+40(FP), CX \
-	SHRQ  $3, CX \
-sb: \
-	DEC \
-	LEAQ  QKW(BX), R10 \
-	LEAQ  QKS(BX), R11 \
-	MOVQ  $8, R12 \
+	SHRQ  $3, CX
+
+// KBLOCKS(pfb, ws, ss, SUB): a super-block's eight blocks (R12 counts them): SUB on each, with
+// pfb bytes of the next group asked for, then the buffers (R10, ws bytes a block), the scales
+// (R11, ss bytes) and the inputs on by a block.
+#define KBLOCKS(pfb, ws, ss, SUB) \
 sub: \
-	PREFETCHK(rows*sbb/8) \
+	PREFETCHK(pfb) \
 	SUB \
 	ADDQ  $ws, R10 \
 	ADDQ  $ss, R11 \
 	ADDQ  $1024, DI \
 	ADDQ  $128, R9 \
 	DECQ  R12 \
-	JNE   sub \
+	JNE   sub
+
+// TILEQK(rows, ws, sbb, ss, SETUP, DEC, SUB, TRANSPOSE): a K-quant kernel for rows rows per group
+// (their blocks ws bytes apart in QKW), super-blocks of sbb bytes, ss bytes of QKS per block.
+#define TILEQK(rows, ws, sbb, ss, SETUP, DEC, SUB, TRANSPOSE) \
+	KSTART(10320) \
+	SETUP \
+group: \
+	KGROUP(rows) \
+sb: \
+	DEC \
+	LEAQ  QKW(BX), R10 \
+	LEAQ  QKS(BX), R11 \
+	MOVQ  $8, R12 \
+	KBLOCKS(rows*sbb/8, ws, ss, SUB) \
 	ADDQ  $sbb, R13 \
 	DECQ  CX \
 	JNE   sb \
-	MOVQ  outp-16(SP), R12 \
-	MOVQ  outStride+56(FP), R13 \
-	SHLQ  $2, R13 \
-	TRANSPOSE \
-	SETUP \
-	MOVQ  R14, SI \
-	ADDQ  $(4*rows), outp-16(SP) \
-	DECQ  left-8(SP) \
-	JNE   group \
-done: \
-	VZEROUPPER \
-	RET
+	KEND(rows, TRANSPOSE, SETUP)
 
 // TILEQKP(sbb, ss, Q, S, SUB): the 16-token K-quant kernel (8 rows a group), super-blocks of sbb
 // bytes, ss bytes of scales per block, Q and S a row's quants and scales (Q4KQ and Q4KSE, Q6KQ and
@@ -944,17 +947,7 @@ done: \
 // is 8-aligned, so BX, rounded up to 64, is at most 56 bytes past it) ends at least 72 bytes below
 // SP, clear of the seven frame variables (left-8 to ndst-56): a new one must lie at -72 or above.
 #define TILEQKP(sbb, ss, Q, S, SUB) \
-	LEAQ  scratch-13952(SP), BX \
-	ADDQ  $63, BX \
-	ANDQ  $~63, BX \
-	MOVQ  w+0(FP), SI \
-	MOVQ  rowBytes+8(FP), R8 \
-	MOVQ  groups+16(FP), AX \
-	TESTQ AX, AX \
-	JEQ   done \
-	MOVQ  AX, left-8(SP) \
-	MOVQ  out+48(FP), AX \
-	MOVQ  AX, outp-16(SP) \
+	KSTART(13952) \
 	SETUPPK \
 	LEAQ  QKW+4096(BX), AX \
 	MOVQ  AX, nxt-40(SP) \
@@ -963,16 +956,7 @@ done: \
 	MOVQ  SI, DX \
 	DEC8(Q, S, DX, AX) \
 group: \
-	ZEROOT \
-	MOVQ  R8, R14 \
-	SHLQ  $3, R14 \
-	ADDQ  SI, R14 \
-	MOVQ  R14, pf-24(SP) \
-	MOVQ  SI, R13 \
-	MOVQ  x+24(FP), DI \
-	MOVQ  xs+32(FP), R9 \
-	MOVQ  nb+40(FP), CX \
-	SHRQ  $3, CX \
+	KGROUP(8) \
 sb: \
 	MOVQ  R8, nstep-48(SP) \
 	LEAQ  sbb(R13), DX \
@@ -989,15 +973,7 @@ chosen: \
 	MOVQ  cur-32(SP), R10 \
 	LEAQ  8192(R10), R11 \
 	MOVQ  $8, R12 \
-sub: \
-	PREFETCHK(sbb) \
-	SUB \
-	ADDQ  $512, R10 \
-	ADDQ  $ss, R11 \
-	ADDQ  $1024, DI \
-	ADDQ  $128, R9 \
-	DECQ  R12 \
-	JNE   sub \
+	KBLOCKS(sbb, 512, ss, SUB) \
 	MOVQ  cur-32(SP), AX \
 	MOVQ  nxt-40(SP), R10 \
 	MOVQ  R10, cur-32(SP) \
@@ -1005,18 +981,7 @@ sub: \
 	ADDQ  $sbb, R13 \
 	DECQ  CX \
 	JNE   sb \
-	MOVQ  outp-16(SP), R12 \
-	MOVQ  outStride+56(FP), R13 \
-	SHLQ  $2, R13 \
-	TRANSPOSE32 \
-	SETUPPK \
-	MOVQ  R14, SI \
-	ADDQ  $32, outp-16(SP) \
-	DECQ  left-8(SP) \
-	JNE   group \
-done: \
-	VZEROUPPER \
-	RET
+	KEND(8, TRANSPOSE32, SETUPPK)
 
 TEXT ·tileQN16Q4_KVNNI(SB), 0, $13952-72
 	TILEQKP(144, 4, Q4KQ, Q4KSE, SUBPQ4K)
