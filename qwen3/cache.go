@@ -122,7 +122,9 @@ func (t KVType) elemBytes() int {
 //
 // Its memory is mapped from the operating system outside the Go heap, on Linux, macOS and
 // FreeBSD: the pages are committed only as tokens fill them, and Close returns them at once (a
-// cache that is never closed returns them when the garbage collector finds it unreachable). A
+// cache that is never closed returns them when the garbage collector finds it unreachable). On
+// Linux a cache of at most 64 MiB (hugeCacheMax) is backed by 2 MB transparent huge pages, so
+// its memory is committed 2 MB at a time, and a decoding step walks a few pages, not thousands. A
 // Cache is not safe for concurrent use: one goroutine at a time steps it, alone or in a Batch.
 type Cache struct {
 	m      *Model
@@ -166,9 +168,9 @@ func (m *Model) newCache(maxLen int, batch bool) (*Cache, error) {
 		return nil, fmt.Errorf("a new cache: the model is %w", ErrClosed)
 	}
 	kv := m.kv.of(maxLen, batch)
-	keyLen, valueLen := s.KVHeads*keyBlocks(maxLen)*kernels.AttnLanes*s.HeadDim, s.KVHeads*maxLen*s.HeadDim
-	size := kv.elemBytes() * (keyLen + valueLen) * s.Layers
-	mem, err := mapMemory(size)
+	keyLen, valueLen := s.cacheLens(maxLen)
+	size := s.cacheBytes(kv, maxLen)
+	mem, err := mapMemory(size, size <= hugeCacheMax)
 	if err != nil {
 		return nil, fmt.Errorf("a cache of %d tokens (%d bytes): %w", maxLen, size, err)
 	}
@@ -192,6 +194,32 @@ func (m *Model) newCache(maxLen int, batch bool) (*Cache, error) {
 	// cleanup holds the mapping, not the cache, so it does not keep the cache alive.
 	runtime.AddCleanup(c, func(mem *mapping) { mem.release() }, mem)
 	return c, nil
+}
+
+// hugeCacheMax is the largest KV cache, in bytes, whose memory is asked to come in transparent huge
+// pages (Linux; 2 MB on x86-64): 64 MiB, for Qwen3-0.6B a cache of up to 288 tokens in float32 or
+// 578 in float16, such as a batch's caches sized to prompt and reply.
+//
+// Why: a cache is laid out layer by layer and head by head (newCache), and each decoding step
+// reads a little of every layer's and head's region. Sixteen float16 caches of 193 tokens (a
+// 128-token prompt and 64 decoded, scripts/bench's batch) are 89,824 pages of 4 KB, each a TLB
+// entry to walk and a boundary where the hardware prefetchers stop, and 176 pages of 2 MB. Why
+// only small caches: a huge page is committed whole at its first write, so the first token
+// commits all of a cache whose regions are under 2 MB each (at most hugeCacheMax at once), and
+// 2 MB of each of the 448 regions of a longer one (896 MiB for the first token of a
+// DefaultMaxContext float32 cache), where 4 KB pages commit memory as tokens fill it.
+const hugeCacheMax = 64 << 20
+
+// cacheLens is the number of cached values per layer of a cache of maxLen tokens: its keys
+// (padded to whole blocks of kernels.AttnLanes tokens) and its values, all key/value heads'.
+func (s sizes) cacheLens(maxLen int) (keyLen, valueLen int) {
+	return s.KVHeads * keyBlocks(maxLen) * kernels.AttnLanes * s.HeadDim, s.KVHeads * maxLen * s.HeadDim
+}
+
+// cacheBytes is the memory of a cache of maxLen tokens of type kv (KVFloat32 or KVFloat16).
+func (s sizes) cacheBytes(kv KVType, maxLen int) int {
+	keyLen, valueLen := s.cacheLens(maxLen)
+	return kv.elemBytes() * (keyLen + valueLen) * s.Layers
 }
 
 // Len is the number of tokens in the cache; the next token goes at this position.

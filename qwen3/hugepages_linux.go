@@ -116,6 +116,19 @@ func (h hugeSystem) readHuge(ctx context.Context, path string, progress func(don
 	return region[:size], unmap, true, nil
 }
 
+// cacheHugePage is the size of a transparent huge page where memory advised with MADV_HUGEPAGE
+// gets them (hugePagesEnabled), 0 where it does not: what mapMemory aligns a KV cache to.
+func cacheHugePage() int {
+	if !hugePagesEnabled() {
+		return 0
+	}
+	return hugePageSize()
+}
+
+// adviseHuge asks the kernel to back b, which starts on a huge-page boundary, with transparent
+// huge pages (madvise MADV_HUGEPAGE).
+func adviseHuge(b []byte) error { return syscall.Madvise(b, syscall.MADV_HUGEPAGE) }
+
 // hugePagesEnabled reports whether memory advised with MADV_HUGEPAGE gets transparent huge pages:
 // /sys/kernel/mm/transparent_hugepage/enabled set to "always" or "madvise".
 func hugePagesEnabled() bool { return hostHuge().hugePagesEnabled() }

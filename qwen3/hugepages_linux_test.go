@@ -137,3 +137,47 @@ func TestHugePagesSameLogits(t *testing.T) {
 		}
 	}
 }
+
+// TestMapMemoryHuge: memory mapped with huge starts on a huge-page boundary, and its first write
+// commits a whole huge page (AnonHugePages of the mapping in /proc/self/smaps); without huge it
+// is not aligned on purpose and not advised. A cache of the tiny model asks for huge pages (it is
+// far under hugeCacheMax), and gives it back on Close.
+func TestMapMemoryHuge(t *testing.T) {
+	page := cacheHugePage()
+	if page == 0 {
+		t.Skip("transparent huge pages are off here (/sys/kernel/mm/transparent_hugepage/enabled)")
+	}
+	p, err := mapMemory(3*page+4096, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.release()
+	addr := uintptr(unsafe.Pointer(&p.data[0]))
+	if !p.huge || addr%uintptr(page) != 0 || len(p.data) != 3*page+4096 {
+		t.Fatalf("mapMemory(huge): huge %v, at %#x (%% %d = %d), %d bytes", p.huge, addr, page, addr%uintptr(page), len(p.data))
+	}
+	p.data[0], p.data[page+1] = 1, 2 // one write in each of the first two huge pages
+	if kb := anonHugeKB(t, addr); kb < 2*page>>10 {
+		t.Errorf("two writes committed %d kB of huge pages, want at least %d (two pages)", kb, 2*page>>10)
+	}
+	q, err := mapMemory(3*page, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.release()
+	if q.huge || len(q.data) != 3*page || len(q.whole) != 3*page {
+		t.Errorf("mapMemory(not huge): huge %v, %d bytes of %d mapped", q.huge, len(q.data), len(q.whole))
+	}
+
+	m := loadTiny(t, reference.TinyGGUF())
+	c, err := m.NewCache(64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.mem.huge {
+		t.Error("a cache of the tiny model's 64 tokens is not advised huge pages")
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -131,3 +131,39 @@ func TestKVAuto(t *testing.T) {
 		}
 	}
 }
+
+// TestHugeCacheMax: the sizes that hugeCacheMax's documentation gives, computed from Qwen3-0.6B's
+// config.json by the function newCache sizes its mappings with: the longest caches under the
+// line, scripts/bench's sixteen batch caches of 193 tokens in 4 KB and 2 MB pages, and what 2 MB
+// pages would commit at the first token of a DefaultMaxContext cache.
+func TestHugeCacheMax(t *testing.T) {
+	s := sizesOf(gguf.Qwen3_0_6B())
+	longest := func(kv KVType) int {
+		n := 0
+		for s.cacheBytes(kv, n+1) <= hugeCacheMax {
+			n++
+		}
+		return n
+	}
+	batch := s.cacheBytes(KVFloat16, 128+64+1)
+	const page, huge = 4 << 10, 2 << 20
+	regions := s.Layers * s.KVHeads * 2 // a key and a value region per layer and head
+	for _, tc := range []struct {
+		what      string
+		got, want int
+	}{
+		{"the longest float32 cache in huge pages, tokens", longest(KVFloat32), 288},
+		{"the longest float16 cache in huge pages, tokens", longest(KVFloat16), 578},
+		{"4 KB pages of 16 float16 caches of 193 tokens", 16 * ((batch + page - 1) / page), 89824},
+		{"2 MB pages of 16 float16 caches of 193 tokens", 16 * ((batch + huge - 1) / huge), 176},
+		{"regions of a cache", regions, 448},
+		{"MiB of a huge page per region", regions * huge >> 20, 896},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("%s: %d, hugeCacheMax's documentation says %d", tc.what, tc.got, tc.want)
+		}
+	}
+	if s.cacheBytes(KVFloat32, DefaultMaxContext) <= hugeCacheMax {
+		t.Errorf("a float32 cache of DefaultMaxContext tokens (%d bytes) would be in huge pages", s.cacheBytes(KVFloat32, DefaultMaxContext))
+	}
+}
