@@ -32,9 +32,16 @@ import (
 const ActNLanes = 16
 
 // ActN is the inputs of a batch of tokens, each rounded to int16 blocks as an Act holds them,
-// laid out for TileQN: token 16g+l's values 2j and 2j+1 of block b are Q[((g·nb+b)·16+j)·16+l]
-// (the low and high half of an int32), its scale SS[(g·nb+b)·32+l] and its block sum
-// SS[(g·nb+b)·32+16+l]; nb is K/32.
+// laid out for TileQN: token 16g+l's values 2j and 2j+1 of block b (its pair j) are
+// Q[((g·nb+b)·16+j)·16+l] (the low and high half of an int32), its scale SS[(g·nb+b)·32+l] and
+// its block sum SS[(g·nb+b)·32+16+l]; nb is K/32. One group is laid out otherwise: the last, when
+// the groups are odd in number (a batch of 1-16 tokens, 33-48, ...), the one that the 512-bit
+// 16-token kernel takes (the others go two by two to the 32-token one). Its rows j, j+1 (j even)
+// hold the two inputs that kernel multiplies with one broadcast of pairs j and j+1 of a weight
+// row (tileqn_avx512vnni_amd64.s): row j lane 2m token 2m's pair j, lane 2m+1 token 2m+1's pair
+// j+1; row j+1 lane 2m token 2m+1's pair j, lane 2m+1 token 2m's pair j+1 (crossed). The kernel
+// loads them as they are, where it made them from the rows with two blends and a shuffle per
+// pair of pairs, for every group of 8 weight rows again.
 type ActN struct {
 	N, K int // tokens, values per token
 	Q    []int32
@@ -117,8 +124,43 @@ func (x *ActN) setBlocks(a *Act, b0, b1 int, words bool) {
 					row[l] = int32(uint16(v[2*j])) | int32(v[2*j+1])<<16
 				}
 			}
+			if x.crossed(gi) {
+				cross(q)
+			}
 		}
 	}
+}
+
+// crossed reports whether group g is laid out crossed (see ActN): the last of an odd number.
+func (x *ActN) crossed(g int) bool {
+	groups := (x.N + ActNLanes - 1) / ActNLanes
+	return groups%2 == 1 && g == groups-1
+}
+
+// cross turns a block of a group from rows of pairs into the crossed layout of ActN: for each
+// pair of rows j, j+1 (j even) and lanes 2m, 2m+1, word [j][2m+1] takes [j+1][2m+1], [j+1][2m]
+// takes [j][2m+1], and [j+1][2m+1] takes [j+1][2m].
+func cross(q *[ActBlock / 2 * ActNLanes]int32) {
+	for j := 0; j < ActBlock/2; j += 2 {
+		a, b := q[j*ActNLanes:][:ActNLanes], q[(j+1)*ActNLanes:][:ActNLanes]
+		for m := 0; m < ActNLanes; m += 2 {
+			a[m+1], b[m], b[m+1] = b[m+1], a[m+1], b[m]
+		}
+	}
+}
+
+// pairAt is token lane l's pair j in a block of a group (pairs: the block's words), laid out
+// crossed or not.
+func pairAt(pairs []int32, j, l int, crossed bool) int32 {
+	switch {
+	case !crossed || j%2 == 0 && l%2 == 0: // in place
+		return pairs[j*ActNLanes+l]
+	case j%2 == 0: // [j][2m+1] went to [j+1][2m]
+		return pairs[(j+1)*ActNLanes+l-1]
+	case l%2 == 0: // [j+1][2m] went to [j+1][2m+1]
+		return pairs[j*ActNLanes+l+1]
+	}
+	return pairs[(j-1)*ActNLanes+l] // [j+1][2m+1] went to [j][2m+1]
 }
 
 // TileQN writes out[t*outStride+r] = row r · token t for r < rows and t < x.N, by the formula
@@ -172,6 +214,7 @@ func tileQNGeneric(kind QKind, out []float32, outStride, rows int, w []byte, row
 	for r := range rows {
 		row := w[r*rowBytes:][:rowBytes]
 		for g := 0; g*ActNLanes < x.N; g++ {
+			crossed := x.crossed(g)
 			clear(o[:])
 			for c0 := 0; c0 < k; c0 += bs {
 				decodeQRow(kind, q[:bs], s[:], row[c0/bs*bb:][:bb])
@@ -182,7 +225,7 @@ func tileQNGeneric(kind QKind, out []float32, outStride, rows int, w []byte, row
 					for l := range ActNLanes {
 						var sum int32
 						for j := half * size / 2; j < (half+1)*size/2; j++ {
-							p := pairs[j*ActNLanes+l]
+							p := pairAt(pairs, j, l, crossed)
 							sum += int32(wq[2*j])*int32(int16(p)) + int32(wq[2*j+1])*(p>>16)
 						}
 						o[l] = fma32(float32(sum), s[f*64]*ss[l], o[l])

@@ -11,8 +11,11 @@
 // between two column pairs instead: per pair of pairs j, j+1 it broadcasts a row's two weight
 // pairs as one 64-bit word (VPBROADCASTQ: lanes 2m hold pair j, lanes 2m+1 pair j+1) and feeds
 // it two registers of inputs, A (lane 2m token 2m's pair j, lane 2m+1 token 2m+1's pair j+1) and
-// A' (lane 2m token 2m+1's pair j, lane 2m+1 token 2m's pair j+1), made from the group's pairs
-// j and j+1 by two blends and a swap of neighbouring lanes. Z0..Z7 sum A for rows 0-7, Z8..Z15
+// A' (lane 2m token 2m+1's pair j, lane 2m+1 token 2m's pair j+1), which ActN lays out so for
+// the group this kernel takes (its crossed layout: two loads, where making them from pairs j and
+// j+1 for every group of 8 rows took two blends and a swap of neighbouring lanes, three
+// instructions per 16 multiply-adds; on a Zen 4 core they cost Q6_K about a tenth of its speed,
+// BenchmarkTileQN). Z0..Z7 sum A for rows 0-7, Z8..Z15
 // sum A'; at the flush, Z8+r with its neighbouring lanes swapped, added to Zr, is each token's
 // whole sum in its own lane, the same exact int32 as one register summing all 16 pairs. Ten
 // loads per 16 instructions again (before: one broadcast from memory per instruction, 17 loads
@@ -52,18 +55,16 @@
 
 
 // PAIRP(j): column pairs j and j+1 (j even) of the block (weights in R10) for the 8 rows and the
-// 16 tokens: A in Z18, A' in Z26 (K1 = 0xaaaa: the odd lanes), each row's two weight pairs in Z27.
+// 16 tokens: A in Z18, A' in Z26, as the group's crossed layout holds them (ActN), each row's two
+// weight pairs in Z27.
 #define PAIRPR(j, r, za, zb) \
 	VPBROADCASTQ 64*r+4*j(R10), Z27 \
 	VPDPWSSD     Z27, Z18, za \
 	VPDPWSSD     Z27, Z26, zb
 
 #define PAIRP(j) \
-	VMOVDQU32 64*j(DI), Z16 \
-	VMOVDQU32 64*j+64(DI), Z25 \
-	VPBLENDMD Z25, Z16, K1, Z18 \
-	VPBLENDMD Z16, Z25, K1, Z26 \
-	VPSHUFD   $0xb1, Z26, Z26 \
+	VMOVDQU32 64*j(DI), Z18 \
+	VMOVDQU32 64*j+64(DI), Z26 \
 	PAIRPR(j, 0, Z0, Z8) \
 	PAIRPR(j, 1, Z1, Z9) \
 	PAIRPR(j, 2, Z2, Z10) \
@@ -438,11 +439,9 @@ block: \
 	JNE   block \
 	KEND(rows, TRANSPOSE, SETUP)
 
-// SETUPP: K1 = 0xaaaa, PAIRP's odd lanes; SETUP32: DX the distance from the first token group's
-// pairs to the second's.
-#define SETUPP \
-	MOVQ  $0xaaaa, AX \
-	KMOVW AX, K1
+// SETUPP: nothing (the 16-token kernel's inputs come as PAIRP takes them); SETUP32: DX the
+// distance from the first token group's pairs to the second's.
+#define SETUPP
 
 #define SETUP32 \
 	MOVQ nb+40(FP), DX \

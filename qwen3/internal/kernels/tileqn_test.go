@@ -171,7 +171,8 @@ func BenchmarkActNSet(b *testing.B) {
 }
 
 // TestActNSet: Set puts token 16g+l's values 2j, 2j+1 of block b in the word
-// Q[((g·nb+b)·16+j)·16+l] (low half, high half), its scale and sum at SS[(g·nb+b)·32+l] and
+// Q[((g·nb+b)·16+j)·16+l] (low half, high half), crossed in the last of an odd number of groups
+// (1, 5, 16 and 40 tokens; not 21 or 32), its scale and sum at SS[(g·nb+b)·32+l] and
 // [..+16+l], zeros for the lanes past the batch, over a layout full of other values; and the
 // form that puts each word together from the two values (big-endian machines) gives the same, and
 // so does SetBlocks over runs of blocks.
@@ -179,14 +180,14 @@ func TestActNSet(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	const k = 256
 	nb := k / ActBlock
-	for _, tokens := range []int{1, 5, 16, 21, 32} {
+	for _, tokens := range []int{1, 5, 16, 21, 32, 40} {
 		a := NewAct(tokens * k)
 		x := randX(r, tokens*k)
 		for i := range x {
 			x[i] *= float32(1 + i%7) // values near ±32767 too, with their sign bit in the low half
 		}
 		a.Quantize(x)
-		xn := NewActN(32, k)
+		xn := NewActN(48, k)
 		for i := range xn.Q {
 			xn.Q[i] = -1
 		}
@@ -209,18 +210,32 @@ func TestActNSet(t *testing.T) {
 						t.Fatalf("%d tokens: token %d block %d sum %v, want %v", tokens, tok, b, got, m)
 					}
 					for j := range ActBlock / 2 {
+						// the word at row j, lane l holds token l's pair j; in the crossed group
+						// (the last of an odd number) rows j, j+1 (j even) hold in lanes 2m, 2m+1
+						// tokens 2m's pair j and 2m+1's pair j+1, then 2m+1's pair j and 2m's pair j+1.
+						wt, wj := tok, j
+						if crossedGroup := (tokens+15)/16%2 == 1 && g == (tokens+15)/16-1; crossedGroup {
+							switch {
+							case j%2 == 0 && l%2 == 1:
+								wj = j + 1
+							case j%2 == 1 && l%2 == 0:
+								wt, wj = tok+1, j-1
+							case j%2 == 1 && l%2 == 1:
+								wt = tok - 1
+							}
+						}
 						var lo, hi int16
-						if tok < tokens {
-							lo, hi = a.Q[tok*k+b*ActBlock+2*j], a.Q[tok*k+b*ActBlock+2*j+1]
+						if wt < tokens {
+							lo, hi = a.Q[wt*k+b*ActBlock+2*wj], a.Q[wt*k+b*ActBlock+2*wj+1]
 						}
 						if got := xn.Q[((g*nb+b)*16+j)*16+l]; int16(got) != lo || int16(got>>16) != hi {
-							t.Fatalf("%d tokens: token %d block %d pair %d = %#x, want %d, %d", tokens, tok, b, j, got, lo, hi)
+							t.Fatalf("%d tokens: word %d of block %d of group %d (token %d's pair %d) = %#x, want %d, %d", tokens, j*16+l, b, g, wt, wj, got, lo, hi)
 						}
 					}
 				}
 			}
 		}
-		runs := NewActN(32, k) // Shape, then SetBlocks of two runs of blocks, the second first
+		runs := NewActN(48, k) // Shape, then SetBlocks of two runs of blocks, the second first
 		copy(runs.Q, xn.Q[len(xn.Q)/2:])
 		runs.Shape(a, tokens, k)
 		runs.SetBlocks(a, 3, nb)
@@ -232,7 +247,7 @@ func TestActNSet(t *testing.T) {
 		if !littleEndian {
 			continue // Set took the pairs' form itself
 		}
-		pairs := NewActN(32, k)
+		pairs := NewActN(48, k)
 		for i := range pairs.Q {
 			pairs.Q[i] = -1
 		}
