@@ -705,11 +705,21 @@ func machine() string {
 	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil && runtime.GOARCH == "arm64" {
 		name = "arm64 CPU" // Linux on arm64 names no model; the kernels' level says what it has
 	} else if err == nil {
+		fields := map[string]string{} // the first CPU's
 		for _, line := range strings.Split(string(b), "\n") {
-			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
-				name = strings.TrimSpace(v)
-				break
+			if k, v, ok := strings.Cut(line, ":"); ok {
+				if k = strings.TrimSpace(k); fields[k] == "" {
+					fields[k] = strings.TrimSpace(v)
+				}
 			}
+		}
+		if fields["model name"] != "" {
+			name = fields["model name"]
+		}
+		// A virtual machine's model name may be only "AMD EPYC"; family and model tell its
+		// generation (25 and 17: Zen 4, whose AVX-512 runs on 256-bit units; 26: Zen 5).
+		if fields["cpu family"] != "" && fields["model"] != "" {
+			name += " family " + fields["cpu family"] + " model " + fields["model"]
 		}
 		var flags []string
 		for _, line := range strings.Split(string(b), "\n") {

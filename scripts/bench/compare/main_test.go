@@ -194,3 +194,22 @@ func TestWriteJSONRanges(t *testing.T) {
 		}
 	}
 }
+
+// TestMachineFamily: on Linux x86-64 the machine line names the CPU's family and model from
+// /proc/cpuinfo (a virtual machine's model name may be only "AMD EPYC", which names no generation).
+func TestMachineFamily(t *testing.T) {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil || !strings.Contains(string(b), "cpu family") {
+		t.Skip("no /proc/cpuinfo with a cpu family here")
+	}
+	var family string
+	for _, line := range strings.Split(string(b), "\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "cpu family" {
+			family = strings.TrimSpace(v)
+			break
+		}
+	}
+	if m := machine(); !strings.Contains(m, " family "+family+" model ") {
+		t.Errorf("machine() = %q, want the family (%s) and model of /proc/cpuinfo", m, family)
+	}
+}
