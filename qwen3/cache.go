@@ -122,9 +122,10 @@ func (t KVType) elemBytes() int {
 //
 // Its memory is mapped from the operating system outside the Go heap, on Linux, macOS and
 // FreeBSD: the pages are committed only as tokens fill them, and Close returns them at once (a
-// cache that is never closed returns them when the garbage collector finds it unreachable). On
-// Linux a cache of at most 64 MiB (hugeCacheMax) is backed by 2 MB transparent huge pages, so
-// its memory is committed 2 MB at a time, and a decoding step walks a few pages, not thousands. A
+// cache that is never closed returns them when the garbage collector finds it unreachable). The
+// exception, on Linux where transparent huge pages are on: a cache of 2 MB to 64 MiB
+// (hugeCacheMax; a batch's, sized to prompt and reply) is advised 2 MB pages, which its first
+// token commits whole, so that a decoding step walks a few pages of it, not thousands. A
 // Cache is not safe for concurrent use: one goroutine at a time steps it, alone or in a Batch.
 type Cache struct {
 	m      *Model
@@ -145,7 +146,8 @@ type Cache struct {
 // NewCache returns an empty cache that holds maxLen tokens, in the model's KV type (KVCache; under
 // KVAuto float32 up to DefaultMaxContext tokens, float16 past it); 0 means min(DefaultMaxContext,
 // the model's context). The memory is mapped now and committed as tokens fill it, so a long
-// maxLen costs memory only when used.
+// maxLen costs memory only when used (a cache of at most 64 MiB may be committed whole at its
+// first token: see Cache).
 func (m *Model) NewCache(maxLen int) (*Cache, error) {
 	c, err := m.newCache(maxLen, false)
 	if err != nil {
@@ -197,8 +199,10 @@ func (m *Model) newCache(maxLen int, batch bool) (*Cache, error) {
 }
 
 // hugeCacheMax is the largest KV cache, in bytes, whose memory is asked to come in transparent huge
-// pages (Linux; 2 MB on x86-64): 64 MiB, for Qwen3-0.6B a cache of up to 288 tokens in float32 or
-// 578 in float16, such as a batch's caches sized to prompt and reply.
+// pages (Linux; 2 MB on x86-64; a cache under one huge page is not): 64 MiB, for Qwen3-0.6B a
+// cache of up to 288 tokens in float32 or 578 in float16, such as a batch's caches sized to
+// prompt and reply. A larger cache is advised against them (MADV_NOHUGEPAGE), so it stays in 4 KB
+// pages even where the system's setting is "always".
 //
 // Why: a cache is laid out layer by layer and head by head (newCache), and each decoding step
 // reads a little of every layer's and head's region. Sixteen float16 caches of 193 tokens (a

@@ -125,9 +125,14 @@ func cacheHugePage() int {
 	return hugePageSize()
 }
 
-// adviseHuge asks the kernel to back b, which starts on a huge-page boundary, with transparent
-// huge pages (madvise MADV_HUGEPAGE).
-func adviseHuge(b []byte) error { return syscall.Madvise(b, syscall.MADV_HUGEPAGE) }
+// adviseHuge asks the kernel to back b, which starts on a page boundary, with transparent huge
+// pages (on: madvise MADV_HUGEPAGE) or never to (MADV_NOHUGEPAGE).
+func adviseHuge(b []byte, on bool) error {
+	if on {
+		return syscall.Madvise(b, syscall.MADV_HUGEPAGE)
+	}
+	return syscall.Madvise(b, syscall.MADV_NOHUGEPAGE)
+}
 
 // hugePagesEnabled reports whether memory advised with MADV_HUGEPAGE gets transparent huge pages:
 // /sys/kernel/mm/transparent_hugepage/enabled set to "always" or "madvise".

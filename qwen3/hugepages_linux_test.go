@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -138,10 +139,13 @@ func TestHugePagesSameLogits(t *testing.T) {
 	}
 }
 
-// TestMapMemoryHuge: memory mapped with huge starts on a huge-page boundary, and its first write
-// commits a whole huge page (AnonHugePages of the mapping in /proc/self/smaps); without huge it
-// is not aligned on purpose and not advised. A cache of the tiny model asks for huge pages (it is
-// far under hugeCacheMax), and gives it back on Close.
+// TestMapMemoryHuge: memory mapped with huge, of at least one huge page, starts on a huge-page
+// boundary, its mapping carries the kernel's mark of MADV_HUGEPAGE ("hg" in VmFlags of
+// /proc/self/smaps), and its first writes commit whole huge pages (AnonHugePages; where the
+// kernel finds no free huge page it falls back to 4 KB pages, so that part only logs). Without
+// huge, or under one huge page, it is advised against them ("nh"), so it stays in 4 KB pages even
+// where the system's setting is "always". A cache of the tiny model, far under a huge page, asks
+// for none, and gives its memory back on Close.
 func TestMapMemoryHuge(t *testing.T) {
 	page := cacheHugePage()
 	if page == 0 {
@@ -156,17 +160,33 @@ func TestMapMemoryHuge(t *testing.T) {
 	if !p.huge || addr%uintptr(page) != 0 || len(p.data) != 3*page+4096 {
 		t.Fatalf("mapMemory(huge): huge %v, at %#x (%% %d = %d), %d bytes", p.huge, addr, page, addr%uintptr(page), len(p.data))
 	}
-	p.data[0], p.data[page+1] = 1, 2 // one write in each of the first two huge pages
-	if kb := anonHugeKB(t, addr); kb < 2*page>>10 {
-		t.Errorf("two writes committed %d kB of huge pages, want at least %d (two pages)", kb, 2*page>>10)
+	p.data[0], p.data[page+1], p.data[3*page+4095] = 1, 2, 3 // the first two huge pages, and the last byte
+	for _, at := range []uintptr{addr, addr + uintptr(3*page+4095)} {
+		if flags := vmFlags(t, at); !slices.Contains(flags, "hg") {
+			t.Errorf("the mapping of byte %d of %d is not advised huge pages: VmFlags %v", at-addr, len(p.data), flags)
+		}
 	}
-	q, err := mapMemory(3*page, false)
-	if err != nil {
-		t.Fatal(err)
+	// The last huge page, which n ends inside, is advised whole: its mapping runs to its end.
+	if _, hi := vmRange(t, addr+uintptr(3*page+4095)); hi < addr+uintptr(4*page) {
+		t.Errorf("the advised mapping ends at byte %d, inside the last huge page (it ends at %d)", hi-addr, 4*page)
 	}
-	defer q.release()
-	if q.huge || len(q.data) != 3*page || len(q.whole) != 3*page {
-		t.Errorf("mapMemory(not huge): huge %v, %d bytes of %d mapped", q.huge, len(q.data), len(q.whole))
+	if kb := anonHugeKB(t, addr); kb < 3*page>>10 {
+		t.Logf("three writes committed %d kB of huge pages, not %d (three pages): the kernel found no free huge pages?", kb, 3*page>>10)
+	}
+	for _, c := range []struct {
+		n    int
+		huge bool
+	}{{3 * page, false}, {page / 2, true}} {
+		q, err := mapMemory(c.n, c.huge)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q.data[0] = 1
+		flags := vmFlags(t, uintptr(unsafe.Pointer(&q.data[0])))
+		if q.huge || len(q.data) != c.n || len(q.whole) != c.n || !slices.Contains(flags, "nh") {
+			t.Errorf("mapMemory(%d, %v): huge %v, %d bytes of %d mapped, VmFlags %v (want nh)", c.n, c.huge, q.huge, len(q.data), len(q.whole), flags)
+		}
+		q.release()
 	}
 
 	m := loadTiny(t, reference.TinyGGUF())
@@ -174,10 +194,76 @@ func TestMapMemoryHuge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !c.mem.huge {
-		t.Error("a cache of the tiny model's 64 tokens is not advised huge pages")
+	if c.mem.huge {
+		t.Errorf("a cache of the tiny model's 64 tokens (%d bytes) is in huge pages", len(c.mem.data))
 	}
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}
+
+	// newCache's line: a model with 2 KB of float32 keys and values per token (2 layers, 2
+	// key/value heads of 64), whose caches of 2,048 tokens (4 MiB) and 32,768 (64 MiB) take huge
+	// pages and one of 32,784 (past hugeCacheMax) does not.
+	gc := randomConfig()
+	gc.MaxPositionEmbeddings = 40960
+	wide := &Model{config: gc, sizes: sizesOf(gc), layers: make([]layer, gc.NumHiddenLayers), tied: true}
+	one := randomMatrix(t, rand.New(rand.NewPCG(3, 3)), F32, 1, 1)
+	for i := range wide.layers {
+		l := &wide.layers[i]
+		l.q, l.k, l.v, l.o, l.gate, l.up, l.down = one, one, one, one, one, one, one
+	}
+	wide.head, wide.embed = one, one
+	wide.start(loadOptions{threads: 1, kv: KVFloat32})
+	defer wide.pool.close()
+	for i, n := range []int{2048, 32768, 32784} {
+		c, err := wide.NewCache(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		size := wide.sizes.cacheBytes(KVFloat32, n)
+		if want := i < 2; c.mem.huge != want || want != (size <= hugeCacheMax) {
+			t.Errorf("a cache of %d tokens (%d bytes): huge pages %v, want %v (hugeCacheMax %d)", n, size, c.mem.huge, want, hugeCacheMax)
+		}
+		c.Close()
+	}
+}
+
+// vmRange returns the address range of the mapping that holds addr, from /proc/self/smaps.
+func vmRange(t *testing.T, addr uintptr) (lo, hi uintptr) {
+	f, err := os.Open("/proc/self/smaps")
+	if err != nil {
+		t.Skipf("no /proc/self/smaps: %v", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if lo, hi, ok := mappingRange(sc.Text()); ok && lo <= addr && addr < hi {
+			return lo, hi
+		}
+	}
+	t.Fatalf("no mapping in /proc/self/smaps holds %#x", addr)
+	return 0, 0
+}
+
+// vmFlags returns VmFlags of the mapping that holds addr, from /proc/self/smaps.
+func vmFlags(t *testing.T, addr uintptr) []string {
+	f, err := os.Open("/proc/self/smaps")
+	if err != nil {
+		t.Skipf("no /proc/self/smaps: %v", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	in := false
+	for sc.Scan() {
+		line := sc.Text()
+		if lo, hi, ok := mappingRange(line); ok {
+			in = lo <= addr && addr < hi
+			continue
+		}
+		if rest, ok := strings.CutPrefix(line, "VmFlags:"); ok && in {
+			return strings.Fields(rest)
+		}
+	}
+	t.Fatalf("no mapping in /proc/self/smaps holds %#x", addr)
+	return nil
 }

@@ -13,5 +13,5 @@ func readHuge(ctx context.Context, path string, progress func(done, total int64)
 // cacheHugePage is 0: no transparent huge pages here, so a KV cache is mapped in ordinary pages.
 func cacheHugePage() int { return 0 }
 
-// adviseHuge does nothing here (cacheHugePage is 0, so it is not called).
-func adviseHuge(b []byte) error { return nil }
+// adviseHuge does nothing here: there are no transparent huge pages to ask for or against.
+func adviseHuge(b []byte, on bool) error { return nil }

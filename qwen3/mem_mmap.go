@@ -16,31 +16,39 @@ import (
 type mapping struct {
 	data  []byte // the n bytes asked for
 	whole []byte // what was mapped: data and, for huge pages, up to one huge page of slack
-	huge  bool   // data starts on a huge-page boundary and is advised to get huge pages
+	huge  bool   // data starts on a huge-page boundary, advised to get huge pages
 	once  sync.Once
 	err   error
 }
 
 // mapMemory maps n bytes of anonymous memory (at least one page). With huge, where Linux has
-// transparent huge pages on (cacheHugePage > 0), the bytes start on a huge-page boundary (one
-// huge page more is mapped, and the slack is never touched, so never committed) and are advised
-// with MADV_HUGEPAGE: each 2 MB of them is then committed whole at its first write, as one page.
+// transparent huge pages on (cacheHugePage > 0) and n is at least one huge page, the bytes start
+// on a huge-page boundary and the whole huge pages that hold them are advised with MADV_HUGEPAGE
+// (a huge page more than they need is mapped for the alignment; what is never written is never
+// committed): each huge page is then committed whole at its first write. Without huge the
+// memory is advised MADV_NOHUGEPAGE, so that it stays in 4 KB pages even where the system's
+// setting is "always".
 func mapMemory(n int, huge bool) (*mapping, error) {
-	page := 0
-	if huge {
-		page = cacheHugePage()
+	page := cacheHugePage()
+	if n < page || page == 0 {
+		huge = false // a huge page would commit more than n at the first write
 	}
-	whole, err := syscall.Mmap(-1, 0, max(n, 1)+page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	size := max(n, 1)
+	if huge {
+		size = (n+page-1)/page*page + page
+	}
+	whole, err := syscall.Mmap(-1, 0, size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
 	if err != nil {
 		return nil, fmt.Errorf("mapping %d bytes: %w", n, err)
 	}
 	p := &mapping{data: whole[:n], whole: whole}
-	if page > 0 {
-		off := (page - int(uintptr(unsafe.Pointer(&whole[0]))%uintptr(page))) % page // the first boundary
-		p.data = whole[off : off+n]
-		// Advice the kernel does not take leaves 4 KB pages: the cache works the same.
-		p.huge = adviseHuge(whole[off:off+max(n, 1)]) == nil
+	if !huge {
+		adviseHuge(whole, false) // advice the kernel does not take changes nothing the cache needs
+		return p, nil
 	}
+	off := (page - int(uintptr(unsafe.Pointer(&whole[0]))%uintptr(page))) % page // the first boundary
+	p.data = whole[off : off+n]
+	p.huge = adviseHuge(whole[off:off+(n+page-1)/page*page], true) == nil
 	return p, nil
 }
 

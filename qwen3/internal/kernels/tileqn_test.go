@@ -173,7 +173,7 @@ func BenchmarkActNSet(b *testing.B) {
 // TestActNSet: Set puts token 16g+l's values 2j, 2j+1 of block b in the word
 // Q[((g·nb+b)·16+j)·16+l] (low half, high half), crossed in the last of an odd number of groups
 // (1, 5, 16 and 40 tokens; not 21 or 32), its scale and sum at SS[(g·nb+b)·32+l] and
-// [..+16+l], zeros for the lanes past the batch, over a layout full of other values; and the
+// [..+16+l], zeros for the tokens past the batch, over a layout full of other values; and the
 // form that puts each word together from the two values (big-endian machines) gives the same, and
 // so does SetBlocks over runs of blocks.
 func TestActNSet(t *testing.T) {
