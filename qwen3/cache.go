@@ -124,8 +124,9 @@ func (t KVType) elemBytes() int {
 // FreeBSD: the pages are committed only as tokens fill them, and Close returns them at once (a
 // cache that is never closed returns them when the garbage collector finds it unreachable). The
 // exception, on Linux where transparent huge pages are on: a cache of 2 MB to 64 MiB
-// (hugeCacheMax; a batch's, sized to prompt and reply) is advised 2 MB pages, which its first
-// token commits whole, so that a decoding step walks a few pages of it, not thousands. A
+// (hugeCacheMax; a batch's, sized to prompt and reply) is advised 2 MB pages, each committed whole
+// at its first write (for Qwen3-0.6B all of them at the first token), so that a decoding step
+// walks a few pages of it, not thousands. A
 // Cache is not safe for concurrent use: one goroutine at a time steps it, alone or in a Batch.
 type Cache struct {
 	m      *Model

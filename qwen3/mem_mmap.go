@@ -15,7 +15,7 @@ import (
 // (touching every page again) and returned only when the runtime scavenges it.
 type mapping struct {
 	data  []byte // the n bytes asked for
-	whole []byte // what was mapped: data and, for huge pages, up to one huge page of slack
+	whole []byte // what was mapped: data and, for huge pages, the alignment and the last page's rest
 	huge  bool   // data starts on a huge-page boundary, advised to get huge pages
 	once  sync.Once
 	err   error
@@ -46,10 +46,17 @@ func mapMemory(n int, huge bool) (*mapping, error) {
 		adviseHuge(whole, false) // advice the kernel does not take changes nothing the cache needs
 		return p, nil
 	}
-	off := (page - int(uintptr(unsafe.Pointer(&whole[0]))%uintptr(page))) % page // the first boundary
+	off, advised := hugeSpan(uintptr(unsafe.Pointer(&whole[0])), n, page)
 	p.data = whole[off : off+n]
-	p.huge = adviseHuge(whole[off:off+(n+page-1)/page*page], true) == nil
+	p.huge = adviseHuge(whole[off:off+advised], true) == nil
 	return p, nil
+}
+
+// hugeSpan places n bytes in a mapping at addr of roundUp(n, page) + page bytes: they start off
+// bytes in, at the first huge-page boundary, and the span to advise is the advised bytes from
+// there, the whole huge pages that hold them (so off + advised <= the mapping's length).
+func hugeSpan(addr uintptr, n, page int) (off, advised int) {
+	return (page - int(addr%uintptr(page))) % page, (n + page - 1) / page * page
 }
 
 // release unmaps the memory; it may be called more than once.
