@@ -57,31 +57,63 @@ func TestReadHuge(t *testing.T) {
 	}
 }
 
-// anonHugeKB returns AnonHugePages of the mapping that holds addr, from /proc/self/smaps.
-func anonHugeKB(t *testing.T, addr uintptr) int {
+// smapsEntry is what /proc/self/smaps says of one mapping: its address range and its lines
+// ("AnonHugePages:", "VmFlags:", ...) by key.
+type smapsEntry struct {
+	lo, hi uintptr
+	lines  map[string]string
+}
+
+// smapsOf returns the smaps entry of the mapping that holds addr.
+func smapsOf(t *testing.T, addr uintptr) smapsEntry {
+	t.Helper()
 	f, err := os.Open("/proc/self/smaps")
 	if err != nil {
 		t.Skipf("no /proc/self/smaps: %v", err)
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
-	in := false
+	var e *smapsEntry
 	for sc.Scan() {
 		line := sc.Text()
 		if lo, hi, ok := mappingRange(line); ok {
-			in = lo <= addr && addr < hi
+			if e != nil {
+				break // the entry after ours
+			}
+			if lo <= addr && addr < hi {
+				e = &smapsEntry{lo: lo, hi: hi, lines: map[string]string{}}
+			}
 			continue
 		}
-		if rest, ok := strings.CutPrefix(line, "AnonHugePages:"); ok && in {
-			kb, err := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")))
-			if err != nil {
-				t.Fatalf("smaps: %q: %v", line, err)
-			}
-			return kb
+		if k, v, ok := strings.Cut(line, ":"); ok && e != nil {
+			e.lines[k] = strings.TrimSpace(v)
 		}
 	}
-	t.Fatalf("no mapping in /proc/self/smaps holds %#x", addr)
-	return 0
+	if e == nil {
+		t.Fatalf("no mapping in /proc/self/smaps holds %#x", addr)
+	}
+	return *e
+}
+
+// anonHugeKB returns AnonHugePages of the mapping that holds addr, from /proc/self/smaps.
+func anonHugeKB(t *testing.T, addr uintptr) int {
+	v := smapsOf(t, addr).lines["AnonHugePages"]
+	kb, err := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(v, "kB")))
+	if err != nil {
+		t.Fatalf("smaps: AnonHugePages %q: %v", v, err)
+	}
+	return kb
+}
+
+// vmFlags returns VmFlags of the mapping that holds addr, from /proc/self/smaps.
+func vmFlags(t *testing.T, addr uintptr) []string {
+	return strings.Fields(smapsOf(t, addr).lines["VmFlags"])
+}
+
+// vmRange returns the address range of the mapping that holds addr, from /proc/self/smaps.
+func vmRange(t *testing.T, addr uintptr) (lo, hi uintptr) {
+	e := smapsOf(t, addr)
+	return e.lo, e.hi
 }
 
 // mappingRange reads the address range at the start of a mapping's header line in smaps.
@@ -229,46 +261,6 @@ func TestMapMemoryHuge(t *testing.T) {
 		}
 		c.Close()
 	}
-}
-
-// vmRange returns the address range of the mapping that holds addr, from /proc/self/smaps.
-func vmRange(t *testing.T, addr uintptr) (lo, hi uintptr) {
-	f, err := os.Open("/proc/self/smaps")
-	if err != nil {
-		t.Skipf("no /proc/self/smaps: %v", err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if lo, hi, ok := mappingRange(sc.Text()); ok && lo <= addr && addr < hi {
-			return lo, hi
-		}
-	}
-	t.Fatalf("no mapping in /proc/self/smaps holds %#x", addr)
-	return 0, 0
-}
-
-// vmFlags returns VmFlags of the mapping that holds addr, from /proc/self/smaps.
-func vmFlags(t *testing.T, addr uintptr) []string {
-	f, err := os.Open("/proc/self/smaps")
-	if err != nil {
-		t.Skipf("no /proc/self/smaps: %v", err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	in := false
-	for sc.Scan() {
-		line := sc.Text()
-		if lo, hi, ok := mappingRange(line); ok {
-			in = lo <= addr && addr < hi
-			continue
-		}
-		if rest, ok := strings.CutPrefix(line, "VmFlags:"); ok && in {
-			return strings.Fields(rest)
-		}
-	}
-	t.Fatalf("no mapping in /proc/self/smaps holds %#x", addr)
-	return nil
 }
 
 // TestHugeSpan: where mapMemory puts a huge-page cache in its mapping, for mappings the kernel
