@@ -147,8 +147,8 @@ type Cache struct {
 // NewCache returns an empty cache that holds maxLen tokens, in the model's KV type (KVCache; under
 // KVAuto float32 up to DefaultMaxContext tokens, float16 past it); 0 means min(DefaultMaxContext,
 // the model's context). The memory is mapped now and committed as tokens fill it, so a long
-// maxLen costs memory only when used (a cache of at most 64 MiB may be committed whole at its
-// first token: see Cache).
+// maxLen costs memory only when used (on Linux a cache of 2 MB to 64 MiB may be committed whole
+// at its first token: see Cache).
 func (m *Model) NewCache(maxLen int) (*Cache, error) {
 	c, err := m.newCache(maxLen, false)
 	if err != nil {

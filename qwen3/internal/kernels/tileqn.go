@@ -59,8 +59,9 @@ func NewActN(tokens, k int) *ActN {
 }
 
 // Set lays out tokens tokens of k values each from a (token t's values at a.Q[t·k:], as a batch's
-// Quantize writes them), zeros for the tokens past them in the last group. k may be less than the k x was made
-// for (a narrower matrix pass), in whole blocks. It is Shape then SetBlocks of all k/32 blocks.
+// Quantize writes them), zeros for the tokens past them in the last group. k may be less than
+// the k x was made for (a narrower matrix pass), in whole blocks. It is Shape then SetBlocks of
+// all k/32 blocks.
 func (x *ActN) Set(a *Act, tokens, k int) {
 	x.Shape(a, tokens, k)
 	x.setBlocks(a, 0, k/ActBlock, littleEndian)
@@ -90,9 +91,10 @@ func (x *ActN) SetBlocks(a *Act, b0, b1 int) {
 // setBlocks lays out blocks [b0, b1) of every token of x (x.N and x.K set) from a, as Set does.
 // A block of a group is a 16 x 16 transpose of int32 words: token l's values 2j and 2j+1 go to
 // word j·16 + l, the first in its low half; each group's words are written in order, the 16
-// tokens read side by side; then cross rearranges the block of a crossed group. With words (only on a little-endian machine: littleEndian) that word
-// is the pair as it lies in a.Q, read with one load: 10 against 18 µs for 16 tokens of 3072
-// values (BenchmarkActNSet, AMD EPYC, 2026-11-27); without, it is put together from the values.
+// tokens read side by side; then cross rearranges the block of a crossed group. With words
+// (only on a little-endian machine: littleEndian) that word is the pair as it lies in a.Q, read
+// with one load: 10 against 18 µs for 16 tokens of 3072 values (BenchmarkActNSet, AMD EPYC,
+// 2026-11-27); without, it is put together from the values.
 func (x *ActN) setBlocks(a *Act, b0, b1 int, words bool) {
 	k, nb := x.K, x.K/ActBlock
 	const size = ActBlock / 2 * ActNLanes // int32 words of one block of one group
