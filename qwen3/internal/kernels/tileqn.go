@@ -96,7 +96,7 @@ func (x *ActN) SetBlocks(a *Act, b0, b1 int) {
 // 22-25 µs for 16 tokens of 3072 values against 32-41 µs when the rows were written one by one,
 // the 16 tokens read side by side, and then crossed (BenchmarkActNSet, three runs each, AMD EPYC
 // family 25 model 17, 2026-11-28). Without words each is put together from the values, row by
-// row, then crossed.
+// row, and a crossed group's block is then crossed.
 func (x *ActN) setBlocks(a *Act, b0, b1 int, words bool) {
 	k, nb := x.K, x.K/ActBlock
 	const size = ActBlock / 2 * ActNLanes // int32 words of one block of one group
@@ -144,7 +144,8 @@ func (x *ActN) setBlocks(a *Act, b0, b1 int, words bool) {
 }
 
 // wordAt[c][l][j] is the word of a block of a group that holds token lane l's pair j: laid out
-// plainly (c = 0) or crossed (c = 1). It is pairAt turned around, for setBlocks' stores.
+// plainly (c = 0) or crossed (c = 1). It is pairAt's map, for setBlocks' stores where pairAt
+// serves loads; computed once when the program starts and never written again.
 var wordAt = func() (at [2][ActNLanes][ActBlock / 2]uint8) {
 	words := make([]int32, ActBlock/2*ActNLanes) // each word its own index
 	for i := range words {
